@@ -1,0 +1,528 @@
+//! Calls: ordinary calls, and the functions with a meaning for seqc
+//! (DESIGN.md §2), which become `Op`, `Assert` and `Assume` statements.
+//! Everything in the "wanted, not yet" families is refused by name.
+
+use super::expr::{Want, promote};
+use super::{Lowerer, Sym};
+use crate::diag::Result;
+use crate::ir::*;
+use lang_c::ast;
+use lang_c::span::Node;
+
+/// Functions whose definitions in the input are ignored because their
+/// calls are understood directly.
+pub(super) fn intercepted(name: &str) -> bool {
+    matches!(
+        name,
+        "reach_error"
+            | "__VERIFIER_error"
+            | "__VERIFIER_assert"
+            | "__VERIFIER_assume"
+            | "assume"
+            | "__seqc_assert"
+            | "__assert_fail"
+            | "__VERIFIER_atomic_begin"
+            | "__VERIFIER_atomic_end"
+    ) || name.starts_with("__VERIFIER_nondet_")
+}
+
+const UNSUPPORTED_PREFIXES: &[&str] = &["pthread_barrier_", "pthread_rwlock_", "pthread_spin_", "sem_"];
+const UNSUPPORTED: &[&str] = &[
+    "setjmp",
+    "longjmp",
+    "_setjmp",
+    "__sigsetjmp",
+    "siglongjmp",
+    "alloca",
+    "__builtin_alloca",
+    "realloc",
+    "signal",
+    "fork",
+    "pthread_cancel",
+    "pthread_kill",
+    "pthread_cond_timedwait",
+    "pthread_mutex_timedlock",
+    "pthread_setcancelstate",
+    "pthread_testcancel",
+    "pthread_cleanup_push",
+    "pthread_cleanup_pop",
+    "__builtin_va_start",
+    "__builtin_va_end",
+    "__builtin_va_arg",
+];
+
+/// pthread calls with no effect on the simulated state: they return 0.
+const ATTR_NOOPS: &[&str] = &[
+    "pthread_attr_init",
+    "pthread_attr_destroy",
+    "pthread_attr_setdetachstate",
+    "pthread_attr_getdetachstate",
+    "pthread_attr_setstacksize",
+    "pthread_attr_getstacksize",
+    "pthread_attr_setscope",
+    "pthread_attr_setschedpolicy",
+    "pthread_attr_setinheritsched",
+    "pthread_attr_setschedparam",
+    "pthread_mutexattr_init",
+    "pthread_mutexattr_destroy",
+    "pthread_mutexattr_settype",
+    "pthread_mutexattr_setpshared",
+    "pthread_mutexattr_setprotocol",
+    "pthread_condattr_init",
+    "pthread_condattr_destroy",
+    "pthread_condattr_setpshared",
+    "pthread_detach",
+    "pthread_setconcurrency",
+    "pthread_setschedparam",
+];
+
+/// Library calls with no effect on the program state (any result).
+const LIB_NOOPS: &[&str] = &[
+    "printf",
+    "fprintf",
+    "sprintf_is_not_here",
+    "puts",
+    "putchar",
+    "fputs",
+    "fflush",
+    "perror",
+    "sleep",
+    "usleep",
+    "nanosleep",
+    "sched_yield",
+    "pthread_yield",
+    "srand",
+    "srandom",
+    "__builtin_prefetch",
+];
+
+fn stat(list: &'static [&'static str], name: &str) -> Option<&'static str> {
+    list.iter().copied().find(|n| *n == name)
+}
+
+fn rmw(name: &str) -> Option<AtomicRmw> {
+    Some(match name {
+        "add" => AtomicRmw::Add,
+        "sub" => AtomicRmw::Sub,
+        "and" => AtomicRmw::And,
+        "or" => AtomicRmw::Or,
+        "xor" => AtomicRmw::Xor,
+        _ => return None,
+    })
+}
+
+/// The atomic operation a C11 or GCC builtin name stands for, with the
+/// number of value arguments it takes after the pointer.
+fn atomic_op(name: &str) -> Option<(Op, usize)> {
+    let base = name.strip_suffix("_explicit").unwrap_or(name);
+    Some(match base {
+        "atomic_load" | "__atomic_load_n" => (Op::AtomicLoad, 0),
+        "atomic_store" | "atomic_init" | "__atomic_store_n" => (Op::AtomicStore, 1),
+        "atomic_exchange" | "__atomic_exchange_n" | "__sync_lock_test_and_set" => (Op::AtomicExchange, 1),
+        "atomic_compare_exchange_strong" | "atomic_compare_exchange_weak" | "__atomic_compare_exchange_n" => {
+            (Op::AtomicCompareExchange, 2)
+        }
+        "__sync_bool_compare_and_swap" => (Op::AtomicCasBool, 2),
+        "__sync_val_compare_and_swap" => (Op::AtomicCasVal, 2),
+        "atomic_thread_fence" | "atomic_signal_fence" | "__atomic_thread_fence" | "__atomic_signal_fence"
+        | "__sync_synchronize" => (Op::Fence, 0),
+        _ => {
+            if let Some(op) = base.strip_prefix("atomic_fetch_") {
+                (Op::AtomicFetch(rmw(op)?), 1)
+            } else if let Some(op) = base.strip_prefix("__atomic_fetch_") {
+                (Op::AtomicFetch(rmw(op)?), 1)
+            } else if let Some(op) = base.strip_prefix("__sync_fetch_and_") {
+                (Op::AtomicFetch(rmw(op)?), 1)
+            } else if let Some(op) = base.strip_prefix("__atomic_").and_then(|s| s.strip_suffix("_fetch")) {
+                (Op::AtomicFetchThen(rmw(op)?), 1)
+            } else if let Some(op) = base.strip_prefix("__sync_").and_then(|s| s.strip_suffix("_and_fetch")) {
+                (Op::AtomicFetchThen(rmw(op)?), 1)
+            } else {
+                return None;
+            }
+        }
+    })
+}
+
+fn nondet_type(suffix: &str, dm: DataModel) -> Option<Ty> {
+    let _ = dm;
+    Some(match suffix {
+        "int" => Ty::INT,
+        "uint" | "unsigned" | "u32" => Ty::UINT,
+        "long" => Ty::LONG,
+        "ulong" | "size_t" => Ty::ULONG,
+        "longlong" => Ty::Int(IntKind::LongLong),
+        "ulonglong" => Ty::Int(IntKind::ULongLong),
+        "char" => Ty::CHAR,
+        "uchar" | "u8" => Ty::Int(IntKind::UChar),
+        "short" => Ty::Int(IntKind::Short),
+        "ushort" | "u16" => Ty::Int(IntKind::UShort),
+        "bool" | "_Bool" => Ty::Bool,
+        "pointer" | "ptr" => Ty::Void.ptr(),
+        "float" => Ty::Float(FloatKind::Float),
+        "double" => Ty::Float(FloatKind::Double),
+        _ => return None,
+    })
+}
+
+impl<'a> Lowerer<'a> {
+    pub(super) fn call(&mut self, c: &'a Node<ast::CallExpression>, e: &'a Node<ast::Expression>, want: Want) -> Result<Expr> {
+        let loc = self.loc(e.span);
+        if let ast::Expression::Identifier(id) = &c.node.callee.node {
+            let name = id.node.name.as_str();
+            let sym = self.lookup(name).cloned();
+            let is_var = matches!(sym, Some(Sym::Local(_)) | Some(Sym::Global(_)));
+            let user_defined = match sym {
+                Some(Sym::Func(f)) => {
+                    let func = self.prog.func(f);
+                    (func.body.is_some() || self.defined.contains(name)) && !self.map.is_system(func.loc.file)
+                }
+                _ => false,
+            };
+            if !is_var && (!user_defined || intercepted(name)) {
+                if let Some(r) = self.special_call(name, c, e, want)? {
+                    return Ok(r);
+                }
+            }
+            if sym.is_none() {
+                return self.error(id.span, format!("implicit declaration of function '{name}'"));
+            }
+        }
+        let callee = self.rvalue(&c.node.callee)?;
+        let sig = match callee.ty.pointee() {
+            Some(Ty::Func(sig)) => (**sig).clone(),
+            _ => return self.error(c.node.callee.span, "called object is not a function"),
+        };
+        let fname = match &callee.kind {
+            ExprKind::AddrOf(f) => match f.kind {
+                ExprKind::Func(fid) => Some(fid),
+                _ => None,
+            },
+            _ => None,
+        };
+        if let Some(f) = fname {
+            let func = self.prog.func(f);
+            let defined = func.body.is_some() || self.defined.contains(&func.name) || self.pending.contains_key(&f);
+            if !defined {
+                let n = func.name.clone();
+                return self.unsupported(c.node.callee.span, format!("call of external function '{n}' (no definition and no model)"));
+            }
+        }
+        let args = self.call_args(&sig, &c.node.arguments, e)?;
+        let callee = match callee.kind {
+            ExprKind::AddrOf(f) if matches!(f.kind, ExprKind::Func(_)) => *f,
+            _ => callee,
+        };
+        let dest = if want == Want::Value && !sig.ret.is_void() {
+            Some(self.temp(sig.ret.clone(), loc))
+        } else {
+            None
+        };
+        self.emit(
+            StmtKind::Call {
+                dest: dest.clone(),
+                callee,
+                args,
+            },
+            loc,
+        );
+        Ok(dest.unwrap_or_else(|| Expr::int(0, Ty::Void, loc)))
+    }
+
+    fn call_args(&mut self, sig: &FnSig, args: &'a [Node<ast::Expression>], e: &'a Node<ast::Expression>) -> Result<Vec<Expr>> {
+        if !sig.unprototyped && (args.len() < sig.params.len() || (!sig.variadic && args.len() > sig.params.len())) {
+            return self.error(
+                e.span,
+                format!("call with {} arguments, the function takes {}", args.len(), sig.params.len()),
+            );
+        }
+        let mut out = Vec::new();
+        for (i, a) in args.iter().enumerate() {
+            let x = self.rvalue(a)?;
+            let x = match sig.params.get(i) {
+                Some(p) => self.assign_convert(x, p, a)?,
+                None => self.default_promote(x),
+            };
+            out.push(x);
+        }
+        Ok(out)
+    }
+
+    fn default_promote(&self, x: Expr) -> Expr {
+        match x.ty.unqual() {
+            Ty::Float(FloatKind::Float) => self.convert(x, &Ty::Float(FloatKind::Double)),
+            t if t.is_integer() => {
+                let p = promote(t);
+                self.convert(x, &p)
+            }
+            _ => x,
+        }
+    }
+
+    /// Arguments as rvalues, converted to the declared prototype when the
+    /// input declares one, else by the default argument promotions.
+    fn plain_args(&mut self, name: &str, c: &'a Node<ast::CallExpression>, e: &'a Node<ast::Expression>) -> Result<Vec<Expr>> {
+        if let Some(Sym::Func(f)) = self.lookup(name).cloned() {
+            let sig = self.prog.func(f).sig.clone();
+            if !sig.unprototyped {
+                return self.call_args(&sig, &c.node.arguments, e);
+            }
+        }
+        let mut out = Vec::new();
+        for a in &c.node.arguments {
+            let x = self.rvalue(a)?;
+            out.push(self.default_promote(x));
+        }
+        Ok(out)
+    }
+
+    fn declared_ret(&self, name: &str) -> Option<Ty> {
+        match self.lookup(name) {
+            Some(Sym::Func(f)) => {
+                let s = &self.prog.func(*f).sig;
+                if s.unprototyped { None } else { Some(s.ret.clone()) }
+            }
+            _ => None,
+        }
+    }
+
+    fn arity(&self, name: &str, c: &Node<ast::CallExpression>, e: &Node<ast::Expression>, n: usize) -> Result<()> {
+        if c.node.arguments.len() != n {
+            return self.error(e.span, format!("'{name}' takes {n} argument(s), {} given", c.node.arguments.len()));
+        }
+        Ok(())
+    }
+
+    fn op(&mut self, op: Op, args: Vec<Expr>, ret: Option<Ty>, want: Want, loc: Loc) -> Expr {
+        let dest = match ret {
+            Some(t) if want == Want::Value && !t.is_void() => Some(self.temp(t, loc)),
+            _ => None,
+        };
+        self.emit(StmtKind::Op { dest: dest.clone(), op, args }, loc);
+        dest.unwrap_or_else(|| Expr::int(0, Ty::Void, loc))
+    }
+
+    /// `Some` when `name` has a meaning for seqc.
+    fn special_call(&mut self, name: &str, c: &'a Node<ast::CallExpression>, e: &'a Node<ast::Expression>, want: Want) -> Result<Option<Expr>> {
+        let loc = self.loc(e.span);
+        let void = Expr::int(0, Ty::Void, loc);
+        let args = &c.node.arguments;
+        if UNSUPPORTED.contains(&name) || UNSUPPORTED_PREFIXES.iter().any(|p| name.starts_with(p)) {
+            return self.unsupported(c.node.callee.span, name);
+        }
+        match name {
+            "__VERIFIER_assert" | "__seqc_assert" | "assert" => {
+                self.arity(name, c, e, 1)?;
+                let x = self.cond_expr(&args[0])?;
+                self.emit(StmtKind::Assert(x, AssertKind::Assert), loc);
+                return Ok(Some(void));
+            }
+            "reach_error" | "__VERIFIER_error" | "__assert_fail" | "__assert_perror_fail" | "__assert" => {
+                self.emit(StmtKind::Assert(Expr::int(0, Ty::INT, loc), AssertKind::ReachError), loc);
+                return Ok(Some(void));
+            }
+            "__VERIFIER_assume" | "assume" | "__CPROVER_assume" => {
+                self.arity(name, c, e, 1)?;
+                let x = self.cond_expr(&args[0])?;
+                self.emit(StmtKind::Assume(x), loc);
+                return Ok(Some(void));
+            }
+            "__builtin_unreachable" => {
+                self.emit(StmtKind::Assume(Expr::int(0, Ty::INT, loc)), loc);
+                return Ok(Some(void));
+            }
+            "__builtin_expect" => {
+                self.arity(name, c, e, 2)?;
+                let x = self.rvalue(&args[0])?;
+                self.expr(&args[1], Want::Effect)?;
+                return Ok(Some(x));
+            }
+            "__VERIFIER_atomic_begin" => return Ok(Some(self.op(Op::AtomicBegin, vec![], None, want, loc))),
+            "__VERIFIER_atomic_end" => return Ok(Some(self.op(Op::AtomicEnd, vec![], None, want, loc))),
+            "abort" | "_Exit" => return Ok(Some(self.op(Op::Abort, vec![], None, want, loc))),
+            "exit" | "_exit" | "pthread_exit" => {
+                self.arity(name, c, e, 1)?;
+                let a = self.rvalue(&args[0])?;
+                let (op, a) = if name == "pthread_exit" {
+                    (Op::ThreadExit, self.assign_convert(a, &Ty::Void.ptr(), &args[0])?)
+                } else {
+                    (Op::Exit, self.assign_convert(a, &Ty::INT, &args[0])?)
+                };
+                return Ok(Some(self.op(op, vec![a], None, want, loc)));
+            }
+            "rand" | "random" => {
+                let t = self.temp(Ty::INT, loc);
+                self.emit(StmtKind::Assign(t.clone(), Expr::new(ExprKind::Nondet, Ty::INT, loc)), loc);
+                let ge = Expr::new(
+                    ExprKind::Binary(BinOp::Ge, Box::new(t.clone()), Box::new(Expr::int(0, Ty::INT, loc))),
+                    Ty::INT,
+                    loc,
+                );
+                self.emit(StmtKind::Assume(ge), loc.generated());
+                return Ok(Some(t));
+            }
+            _ => {}
+        }
+        let nondet = name.strip_prefix("__VERIFIER_nondet_").or_else(|| name.strip_prefix("nondet_"));
+        if let Some(suffix) = nondet {
+            let ty = match self.declared_ret(name).or_else(|| nondet_type(suffix, self.prog.data_model)) {
+                Some(t) => t,
+                None => return self.error(e.span, format!("'{name}' is not declared, and its type cannot be told from its name")),
+            };
+            if !args.is_empty() {
+                return self.error(e.span, format!("'{name}' takes no arguments"));
+            }
+            return Ok(Some(Expr::new(ExprKind::Nondet, ty.unqual().clone(), loc)));
+        }
+        if let Some(n) = stat(ATTR_NOOPS, name) {
+            let a = self.plain_args(name, c, e)?;
+            return Ok(Some(self.op(Op::AttrNoop(n), a, Some(Ty::INT), want, loc)));
+        }
+        if let Some(n) = stat(LIB_NOOPS, name) {
+            let a = self.plain_args(name, c, e)?;
+            let ret = self.declared_ret(name).unwrap_or(Ty::INT);
+            return Ok(Some(self.op(Op::LibNoop(n), a, Some(ret), want, loc)));
+        }
+        let thread = |s: &str| Ty::Pthread(PthreadTy::Thread).ptr().clone().eq(&Ty::Void) || s.is_empty();
+        let _ = thread;
+        let pth = |p: PthreadTy| Ty::Pthread(p).ptr();
+        let vp = Ty::Void.ptr();
+        let sig: Option<(Op, Vec<Ty>, Ty)> = match name {
+            "pthread_create" => Some((
+                Op::ThreadCreate,
+                vec![pth(PthreadTy::Thread), pth(PthreadTy::Attr), Ty::Func(Box::new(FnSig { ret: vp.clone(), params: vec![vp.clone()], variadic: false, unprototyped: false })).ptr(), vp.clone()],
+                Ty::INT,
+            )),
+            "pthread_join" => Some((Op::ThreadJoin, vec![Ty::Pthread(PthreadTy::Thread), vp.clone().ptr()], Ty::INT)),
+            "pthread_self" => Some((Op::ThreadSelf, vec![], Ty::Pthread(PthreadTy::Thread))),
+            "pthread_equal" => Some((Op::ThreadEqual, vec![Ty::Pthread(PthreadTy::Thread), Ty::Pthread(PthreadTy::Thread)], Ty::INT)),
+            "pthread_mutex_init" => Some((Op::MutexInit, vec![pth(PthreadTy::Mutex), pth(PthreadTy::MutexAttr)], Ty::INT)),
+            "pthread_mutex_destroy" => Some((Op::MutexDestroy, vec![pth(PthreadTy::Mutex)], Ty::INT)),
+            "pthread_mutex_lock" => Some((Op::MutexLock, vec![pth(PthreadTy::Mutex)], Ty::INT)),
+            "pthread_mutex_unlock" => Some((Op::MutexUnlock, vec![pth(PthreadTy::Mutex)], Ty::INT)),
+            "pthread_mutex_trylock" => Some((Op::MutexTryLock, vec![pth(PthreadTy::Mutex)], Ty::INT)),
+            "pthread_cond_init" => Some((Op::CondInit, vec![pth(PthreadTy::Cond), pth(PthreadTy::CondAttr)], Ty::INT)),
+            "pthread_cond_destroy" => Some((Op::CondDestroy, vec![pth(PthreadTy::Cond)], Ty::INT)),
+            "pthread_cond_wait" => Some((Op::CondWait, vec![pth(PthreadTy::Cond), pth(PthreadTy::Mutex)], Ty::INT)),
+            "pthread_cond_signal" => Some((Op::CondSignal, vec![pth(PthreadTy::Cond)], Ty::INT)),
+            "pthread_cond_broadcast" => Some((Op::CondBroadcast, vec![pth(PthreadTy::Cond)], Ty::INT)),
+            "pthread_once" => Some((
+                Op::Once,
+                vec![pth(PthreadTy::Once), Ty::Func(Box::new(FnSig { ret: Ty::Void, params: vec![], variadic: false, unprototyped: false })).ptr()],
+                Ty::INT,
+            )),
+            "pthread_key_create" => Some((
+                Op::KeyCreate,
+                vec![pth(PthreadTy::Key), Ty::Func(Box::new(FnSig { ret: Ty::Void, params: vec![vp.clone()], variadic: false, unprototyped: false })).ptr()],
+                Ty::INT,
+            )),
+            "pthread_key_delete" => Some((Op::KeyDelete, vec![Ty::Pthread(PthreadTy::Key)], Ty::INT)),
+            "pthread_getspecific" => Some((Op::GetSpecific, vec![Ty::Pthread(PthreadTy::Key)], vp.clone())),
+            "pthread_setspecific" => Some((Op::SetSpecific, vec![Ty::Pthread(PthreadTy::Key), vp.clone()], Ty::INT)),
+            "malloc" | "__builtin_malloc" => Some((Op::Malloc, vec![Ty::ULONG], vp.clone())),
+            "calloc" | "__builtin_calloc" => Some((Op::Calloc, vec![Ty::ULONG, Ty::ULONG], vp.clone())),
+            "free" | "__builtin_free" => Some((Op::Free, vec![vp.clone()], Ty::Void)),
+            "memset" | "__builtin_memset" => Some((Op::Memset, vec![vp.clone(), Ty::INT, Ty::ULONG], vp.clone())),
+            "memcpy" | "memmove" | "__builtin_memcpy" | "__builtin_memmove" => {
+                Some((Op::Memcpy, vec![vp.clone(), vp.clone(), Ty::ULONG], vp.clone()))
+            }
+            _ => None,
+        };
+        if let Some((op, params, ret)) = sig {
+            self.arity(name, c, e, params.len())?;
+            let mut a = Vec::new();
+            for (x, p) in args.iter().zip(&params) {
+                let v = self.rvalue(x)?;
+                // Mutexes and conds are passed as pointers of any spelling;
+                // keep the argument's own pointer type where it is one.
+                let v = if p.is_pointer() && v.ty.is_pointer() { v } else { self.assign_convert(v, p, x)? };
+                a.push(v);
+            }
+            if op == Op::ThreadCreate {
+                if let Some(f) = a.get(2) {
+                    if !matches!(f.ty.pointee(), Some(Ty::Func(_))) {
+                        return self.error(args[2].span, "pthread_create: the start routine is not a function");
+                    }
+                }
+            }
+            return Ok(Some(self.op(op, a, Some(ret), want, loc)));
+        }
+        if let Some((op, nvals)) = atomic_op(name) {
+            if op == Op::Fence {
+                for a in args {
+                    self.expr(a, Want::Effect)?;
+                }
+                return Ok(Some(self.op(op, vec![], None, want, loc)));
+            }
+            if args.is_empty() {
+                return self.error(e.span, format!("'{name}' needs a pointer argument"));
+            }
+            let mut p = self.rvalue(&args[0])?;
+            let Some(mut vt) = p.ty.pointee().map(|t| t.unqual().clone()) else {
+                return self.error(args[0].span, format!("'{name}': the first argument is not a pointer"));
+            };
+            // atomic_flag: operate on its one field.
+            if let Ty::Comp(cid) = vt {
+                let def = self.prog.comp(cid);
+                if def.fields.len() == 1 && def.fields[0].ty.is_integer() {
+                    let ft = def.fields[0].ty.clone();
+                    let d = Expr::new(ExprKind::Deref(Box::new(p)), Ty::Comp(cid), loc);
+                    let m = Expr::new(ExprKind::Member(Box::new(d), 0), ft.clone(), loc);
+                    p = Expr::new(ExprKind::AddrOf(Box::new(m)), ft.clone().ptr(), loc);
+                    vt = ft.unqual().clone();
+                }
+            }
+            if args.len() < 1 + nvals {
+                return self.error(e.span, format!("'{name}' takes {} value argument(s)", nvals));
+            }
+            let mut a = vec![p];
+            for (i, x) in args[1..1 + nvals].iter().enumerate() {
+                let v = self.rvalue(x)?;
+                let v = if op == Op::AtomicCompareExchange && i == 0 {
+                    v // the pointer to the expected value
+                } else {
+                    self.assign_convert(v, &vt, x)?
+                };
+                a.push(v);
+            }
+            // Memory orders and the weak flag: evaluated, then ignored (SC).
+            for x in &args[1 + nvals..] {
+                self.expr(x, Want::Effect)?;
+            }
+            let ret = match op {
+                Op::AtomicStore => None,
+                Op::AtomicCompareExchange | Op::AtomicCasBool => Some(Ty::Bool),
+                _ => Some(vt),
+            };
+            return Ok(Some(self.op(op, a, ret, want, loc)));
+        }
+        if name == "__sync_lock_release" || name == "atomic_flag_clear" || name == "atomic_flag_clear_explicit" {
+            let p = self.rvalue(&args[0])?;
+            let vt = p.ty.pointee().cloned().unwrap_or(Ty::INT);
+            let (p, vt) = self.flag_field(p, vt, loc);
+            let zero = self.convert(Expr::int(0, Ty::INT, loc), &vt);
+            return Ok(Some(self.op(Op::AtomicStore, vec![p, zero], None, want, loc)));
+        }
+        if name == "atomic_flag_test_and_set" || name == "atomic_flag_test_and_set_explicit" {
+            let p = self.rvalue(&args[0])?;
+            let vt = p.ty.pointee().cloned().unwrap_or(Ty::INT);
+            let (p, vt) = self.flag_field(p, vt, loc);
+            let one = self.convert(Expr::int(1, Ty::INT, loc), &vt);
+            return Ok(Some(self.op(Op::AtomicExchange, vec![p, one], Some(vt), want, loc)));
+        }
+        Ok(None)
+    }
+
+    fn flag_field(&self, p: Expr, vt: Ty, loc: Loc) -> (Expr, Ty) {
+        if let Ty::Comp(cid) = vt.unqual() {
+            let def = self.prog.comp(*cid);
+            if let Some(f) = def.fields.first() {
+                let ft = f.ty.clone();
+                let d = Expr::new(ExprKind::Deref(Box::new(p)), vt.clone(), loc);
+                let m = Expr::new(ExprKind::Member(Box::new(d), 0), ft.clone(), loc);
+                return (Expr::new(ExprKind::AddrOf(Box::new(m)), ft.clone().ptr(), loc), ft.unqual().clone());
+            }
+        }
+        (p, vt.unqual().clone())
+    }
+}

@@ -1,0 +1,906 @@
+//! Expressions: typing, conversions, and moving side effects into
+//! statements.
+
+use super::consts::eval;
+use super::{FnState, Lowerer, Sym};
+use crate::diag::Result;
+use crate::ir::*;
+use lang_c::ast;
+use lang_c::span::Node;
+use std::collections::{HashMap, HashSet};
+
+/// Integer promotion (C11 6.3.1.1): everything narrower than int is int.
+pub(crate) fn promote(t: &Ty) -> Ty {
+    match t.unqual() {
+        Ty::Bool => Ty::INT,
+        Ty::Int(k) if k.rank() < IntKind::Int.rank() => Ty::INT,
+        t => t.clone(),
+    }
+}
+
+/// The usual arithmetic conversions (C11 6.3.1.8).
+pub(crate) fn usual(a: &Ty, b: &Ty, dm: DataModel) -> Ty {
+    if let (Ty::Float(x), Ty::Float(y)) = (a.unqual(), b.unqual()) {
+        return Ty::Float((*x).max(*y));
+    }
+    if let Ty::Float(x) = a.unqual() {
+        return Ty::Float(*x);
+    }
+    if let Ty::Float(y) = b.unqual() {
+        return Ty::Float(*y);
+    }
+    let (Some(x), Some(y)) = (promote(a).int_kind(), promote(b).int_kind()) else {
+        return promote(a);
+    };
+    if x == y {
+        return Ty::Int(x);
+    }
+    if x.signed() == y.signed() {
+        return Ty::Int(if x.rank() >= y.rank() { x } else { y });
+    }
+    let (s, u) = if x.signed() { (x, y) } else { (y, x) };
+    if u.rank() >= s.rank() {
+        Ty::Int(u)
+    } else if s.bits(dm) > u.bits(dm) {
+        Ty::Int(s)
+    } else {
+        Ty::Int(s.to_unsigned())
+    }
+}
+
+/// Whether a value is wanted from an expression, or only its effects.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Want {
+    Value,
+    Effect,
+}
+
+impl<'a> Lowerer<'a> {
+    /// Lowers `e` where no statement may be emitted (file-scope
+    /// initialisers, array sizes): a constant or address expression.
+    pub(super) fn pure_expr(&mut self, e: &'a Node<ast::Expression>) -> Result<Expr> {
+        let scratch = self.fs.is_none();
+        if scratch {
+            self.fs = Some(FnState {
+                func: FuncId(u32::MAX),
+                ret: Ty::Void,
+                locals: Vec::new(),
+                names: HashSet::new(),
+                labels: HashMap::new(),
+                label_names: Vec::new(),
+                defined_labels: HashSet::new(),
+                blocks: vec![Vec::new()],
+                temps: 0,
+                breakable: 0,
+                loops: 0,
+            });
+        }
+        let r = self.collect(|s| s.rvalue(e));
+        if scratch {
+            self.fs = None;
+        }
+        let (b, x) = r?;
+        if !b.0.is_empty() {
+            return self.error(e.span, "expected a constant expression (this one has side effects)");
+        }
+        Ok(x)
+    }
+
+    /// The type of an expression, without evaluating it (`sizeof`, `typeof`).
+    pub(super) fn type_of_expr(&mut self, e: &'a Node<ast::Expression>) -> Result<Ty> {
+        let scratch = self.fs.is_none();
+        if scratch {
+            return Ok(self.pure_expr_lvalue_type(e)?);
+        }
+        let (_, x) = self.collect(|s| s.expr(e, Want::Value))?;
+        Ok(x.ty)
+    }
+
+    fn pure_expr_lvalue_type(&mut self, e: &'a Node<ast::Expression>) -> Result<Ty> {
+        self.fs = Some(FnState {
+            func: FuncId(u32::MAX),
+            ret: Ty::Void,
+            locals: Vec::new(),
+            names: HashSet::new(),
+            labels: HashMap::new(),
+            label_names: Vec::new(),
+            defined_labels: HashSet::new(),
+            blocks: vec![Vec::new()],
+            temps: 0,
+            breakable: 0,
+            loops: 0,
+        });
+        let r = self.collect(|s| s.expr(e, Want::Value));
+        self.fs = None;
+        Ok(r?.1.ty)
+    }
+
+    /// An rvalue: arrays decay, functions become pointers.
+    pub(super) fn rvalue(&mut self, e: &'a Node<ast::Expression>) -> Result<Expr> {
+        let x = self.expr(e, Want::Value)?;
+        Ok(self.value(x))
+    }
+
+    /// Value conversion of an lowered expression (C11 6.3.2.1).
+    pub(super) fn value(&mut self, x: Expr) -> Expr {
+        match x.ty.unqual().clone() {
+            Ty::Array(elem, _) => {
+                let loc = x.loc;
+                Expr::new(ExprKind::Decay(Box::new(x)), Ty::Ptr(elem), loc)
+            }
+            Ty::Func(sig) => {
+                let loc = x.loc;
+                Expr::new(ExprKind::AddrOf(Box::new(x)), Ty::Func(sig).ptr(), loc)
+            }
+            _ => x,
+        }
+    }
+
+    /// Converts to `to` (a cast node when the types differ).
+    pub(super) fn convert(&self, x: Expr, to: &Ty) -> Expr {
+        let to = to.unqual();
+        if x.ty.unqual() == to {
+            return x;
+        }
+        let loc = x.loc;
+        // Constants fold right away, so the output reads `1L`-free.
+        if let ExprKind::Int(v) = x.kind {
+            if to.is_integer() {
+                return Expr::int(super::consts::wrap(v, to, self.prog.data_model), to.clone(), loc);
+            }
+        }
+        Expr::new(ExprKind::Cast(Box::new(x)), to.clone(), loc)
+    }
+
+    /// A scalar used as a condition.
+    pub(super) fn cond_expr(&mut self, e: &'a Node<ast::Expression>) -> Result<Expr> {
+        let x = self.rvalue(e)?;
+        if !x.ty.is_scalar() {
+            return self.error(e.span, "a condition must have scalar type");
+        }
+        Ok(x)
+    }
+
+    fn bool_not(&self, x: Expr) -> Expr {
+        let loc = x.loc;
+        Expr::new(ExprKind::Unary(UnOp::LogNot, Box::new(x)), Ty::INT, loc)
+    }
+
+    pub(super) fn negate(&self, x: Expr) -> Expr {
+        self.bool_not(x)
+    }
+
+    /// Lowers an expression; side effects are emitted as statements before
+    /// the returned expression is evaluated.
+    pub(super) fn expr(&mut self, e: &'a Node<ast::Expression>, want: Want) -> Result<Expr> {
+        let loc = self.loc(e.span);
+        let dm = self.prog.data_model;
+        match &e.node {
+            ast::Expression::Identifier(id) => self.identifier(id),
+            ast::Expression::Constant(c) => self.constant(c),
+            ast::Expression::StringLiteral(s) => self.string_literal(s),
+            ast::Expression::Member(m) => {
+                let base = match m.node.operator.node {
+                    ast::MemberOperator::Direct => {
+                        let b = self.expr(&m.node.expression, Want::Value)?;
+                        if b.is_lvalue() {
+                            b
+                        } else {
+                            // `f().x`: materialise the struct.
+                            let t = self.temp(b.ty.clone(), loc);
+                            self.emit(StmtKind::Assign(t.clone(), b), loc);
+                            t
+                        }
+                    }
+                    ast::MemberOperator::Indirect => {
+                        let p = self.rvalue(&m.node.expression)?;
+                        self.deref(p, e)?
+                    }
+                };
+                self.member(base, &m.node.identifier.node.name, e)
+            }
+            ast::Expression::Call(c) => self.call(c, e, want),
+            ast::Expression::CompoundLiteral(cl) => {
+                let ty = self.type_name(&cl.node.type_name)?;
+                let (init, ty) = self.init_top_list(&ty, &cl.node.initializer_list, cl.span, false)?;
+                let t = self.temp(ty, loc);
+                let ExprKind::Local(v) = t.kind else { unreachable!() };
+                // Replace the bare declaration by one with the initialiser.
+                let fs = self.fs();
+                let last = fs.blocks.last_mut().unwrap();
+                last.pop();
+                last.push(Stmt {
+                    kind: StmtKind::Decl(v, Some(init)),
+                    loc: loc.generated(),
+                });
+                Ok(t)
+            }
+            ast::Expression::SizeOfTy(s) => {
+                let ty = self.type_name(&s.node.0)?;
+                self.sizeof(&ty, e)
+            }
+            ast::Expression::SizeOfVal(s) => {
+                let ty = self.type_of_expr(&s.node.0)?;
+                self.sizeof(&ty, e)
+            }
+            ast::Expression::AlignOf(a) => {
+                let ty = self.type_name(&a.node.0)?;
+                match self.prog.align_of(&ty) {
+                    Some(n) => Ok(Expr::int(n as i128, Ty::ULONG, loc)),
+                    None => self.error(e.span, "_Alignof of an incomplete type"),
+                }
+            }
+            ast::Expression::UnaryOperator(u) => self.unary(u, e, want),
+            ast::Expression::Cast(c) => {
+                let ty = self.type_name(&c.node.type_name)?;
+                if ty.is_void() {
+                    self.expr(&c.node.expression, Want::Effect)?;
+                    return Ok(Expr::int(0, Ty::Void, loc));
+                }
+                let x = self.rvalue(&c.node.expression)?;
+                if !ty.is_scalar() && ty.unqual() != x.ty.unqual() {
+                    return self.unsupported(e.span, "cast to a non-scalar type");
+                }
+                let mut r = self.convert(x, &ty);
+                r.loc = loc;
+                Ok(r)
+            }
+            ast::Expression::BinaryOperator(b) => self.binary(b, e, want),
+            ast::Expression::Conditional(c) => self.conditional(c, e, want),
+            ast::Expression::Comma(items) => {
+                let n = items.len();
+                for it in &items[..n - 1] {
+                    self.expr(it, Want::Effect)?;
+                }
+                self.expr(&items[n - 1], want)
+            }
+            ast::Expression::OffsetOf(o) => {
+                let ty = self.type_name(&o.node.type_name)?;
+                let mut off = 0u64;
+                let mut cur = ty;
+                let mut path = vec![&o.node.designator.node.base.node.name];
+                for m in &o.node.designator.node.members {
+                    match &m.node {
+                        ast::OffsetMember::Member(i) => path.push(&i.node.name),
+                        _ => return self.unsupported(m.span, "offsetof with array indices"),
+                    }
+                }
+                for name in path {
+                    let Ty::Comp(c) = cur.unqual().clone() else {
+                        return self.error(e.span, "offsetof of a non-struct type");
+                    };
+                    let Some(chain) = self.find_field(c, name) else {
+                        return self.error(e.span, format!("no field '{name}'"));
+                    };
+                    for (cc, idx) in chain {
+                        let (offs, _, _) = self.prog.comp_layout(cc).unwrap();
+                        off += offs[idx as usize];
+                        cur = self.prog.comp(cc).fields[idx as usize].ty.clone();
+                    }
+                }
+                Ok(Expr::int(off as i128, Ty::ULONG, loc))
+            }
+            ast::Expression::VaArg(_) => self.unsupported(e.span, "va_arg"),
+            ast::Expression::GenericSelection(g) => {
+                let t = self.type_of_expr(&g.node.expression)?;
+                let t = match self.value(Expr::int(0, t, loc)).ty {
+                    t => t.unqual().clone(),
+                };
+                let mut default = None;
+                for a in &g.node.associations {
+                    match &a.node {
+                        ast::GenericAssociation::Type(ta) => {
+                            let at = self.type_name(&ta.node.type_name)?;
+                            if at.unqual() == &t {
+                                return self.expr(&ta.node.expression, want);
+                            }
+                        }
+                        ast::GenericAssociation::Default(d) => default = Some(d),
+                    }
+                }
+                match default {
+                    Some(d) => self.expr(d, want),
+                    None => self.error(e.span, "no _Generic association matches"),
+                }
+            }
+            ast::Expression::Statement(s) => self.statement_expr(s, loc, want),
+        }
+        .map(|mut x| {
+            if x.loc == Loc::NONE {
+                x.loc = loc;
+            }
+            let _ = dm;
+            x
+        })
+    }
+
+    fn sizeof(&mut self, ty: &Ty, e: &Node<ast::Expression>) -> Result<Expr> {
+        match self.prog.size_of(ty) {
+            Some(n) if !matches!(ty, Ty::Void) => Ok(Expr::int(n as i128, Ty::ULONG, self.loc(e.span))),
+            _ => self.error(e.span, "sizeof of an incomplete type"),
+        }
+    }
+
+    fn identifier(&mut self, id: &Node<ast::Identifier>) -> Result<Expr> {
+        let loc = self.loc(id.span);
+        let name = &id.node.name;
+        match self.lookup(name).cloned() {
+            Some(Sym::Local(v)) => {
+                let ty = self.fs.as_ref().unwrap().locals[v.index()].ty.clone();
+                Ok(Expr::new(ExprKind::Local(v), ty, loc))
+            }
+            Some(Sym::Global(g)) => {
+                let ty = self.prog.global(g).ty.clone();
+                Ok(Expr::new(ExprKind::Global(g), ty, loc))
+            }
+            Some(Sym::Func(f)) => {
+                self.use_function(f);
+                let sig = self.prog.func(f).sig.clone();
+                Ok(Expr::new(ExprKind::Func(f), Ty::Func(Box::new(sig)), loc))
+            }
+            Some(Sym::EnumConst(v)) => Ok(Expr::int(v, Ty::INT, loc)),
+            Some(Sym::Typedef(_)) => self.error(id.span, format!("'{name}' is a type, not a value")),
+            Some(Sym::Poisoned(d)) => Err(self.err(id.span, d)),
+            None => {
+                if name == "__func__" || name == "__FUNCTION__" || name == "__PRETTY_FUNCTION__" {
+                    let fname = self
+                        .fs
+                        .as_ref()
+                        .and_then(|fs| self.prog.functions.get(fs.func.index()))
+                        .map(|f| f.name.clone())
+                        .unwrap_or_default();
+                    let mut bytes = fname.into_bytes();
+                    bytes.push(0);
+                    let n = bytes.len() as u64;
+                    return Ok(Expr::new(ExprKind::Str(bytes), Ty::Array(Box::new(Ty::CHAR), Some(n)), loc));
+                }
+                self.error(id.span, format!("'{name}' is not declared"))
+            }
+        }
+    }
+
+    /// `*p` as an lvalue. A function pointer dereferences to itself.
+    pub(super) fn deref(&mut self, p: Expr, e: &Node<ast::Expression>) -> Result<Expr> {
+        let loc = self.loc(e.span);
+        match p.ty.unqual().clone() {
+            Ty::Ptr(t) => {
+                if let Ty::Func(_) = *t {
+                    return Ok(p);
+                }
+                if t.is_void() {
+                    return self.error(e.span, "dereferencing a 'void *' pointer");
+                }
+                Ok(Expr::new(ExprKind::Deref(Box::new(p)), *t, loc))
+            }
+            _ => self.error(e.span, "dereferencing a value that is not a pointer"),
+        }
+    }
+
+    /// The chain of (struct, field index) reaching `name`, through
+    /// anonymous members.
+    pub(super) fn find_field(&self, c: CompId, name: &str) -> Option<Vec<(CompId, u32)>> {
+        let def = self.prog.comp(c);
+        for (i, f) in def.fields.iter().enumerate() {
+            if f.name == name {
+                return Some(vec![(c, i as u32)]);
+            }
+        }
+        for (i, f) in def.fields.iter().enumerate() {
+            if f.name.is_empty() {
+                if let Ty::Comp(inner) = f.ty.unqual() {
+                    if let Some(mut rest) = self.find_field(*inner, name) {
+                        rest.insert(0, (c, i as u32));
+                        return Some(rest);
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    fn member(&mut self, base: Expr, name: &str, e: &Node<ast::Expression>) -> Result<Expr> {
+        let loc = self.loc(e.span);
+        let Ty::Comp(c) = base.ty.unqual().clone() else {
+            return self.error(e.span, format!("request for member '{name}' in something that is not a struct or union"));
+        };
+        if !self.prog.comp(c).complete {
+            return self.error(e.span, format!("'{}' is incomplete", self.prog.comp(c).name));
+        }
+        let Some(chain) = self.find_field(c, name) else {
+            return self.error(e.span, format!("'{}' has no member named '{name}'", self.prog.comp(c).name));
+        };
+        let mut x = base;
+        for (cc, idx) in chain {
+            let ty = self.prog.comp(cc).fields[idx as usize].ty.clone();
+            x = Expr::new(ExprKind::Member(Box::new(x), idx), ty, loc);
+        }
+        Ok(x)
+    }
+
+    /// `a[i]` for an array lvalue or a pointer.
+    fn index(&mut self, a: &'a Node<ast::Expression>, i: &'a Node<ast::Expression>, e: &Node<ast::Expression>) -> Result<Expr> {
+        let loc = self.loc(e.span);
+        let mut base = self.expr(a, Want::Value)?;
+        let mut idx = self.rvalue(i)?;
+        if base.ty.is_integer() {
+            // `i[a]`
+            std::mem::swap(&mut base, &mut idx);
+            base = self.value_keep_array(base);
+        }
+        if !idx.ty.is_integer() {
+            return self.error(e.span, "array subscript is not an integer");
+        }
+        let idx_ty = promote(&idx.ty);
+        let idx = self.convert(idx, &idx_ty);
+        match base.ty.unqual().clone() {
+            Ty::Array(elem, _) if base.is_lvalue() => Ok(Expr::new(ExprKind::Index(Box::new(base), Box::new(idx)), *elem, loc)),
+            _ => {
+                let p = self.value(base);
+                if !p.ty.is_pointer() {
+                    return self.error(e.span, "subscripted value is neither array nor pointer");
+                }
+                let sum = self.ptr_arith(BinOp::PtrAdd, p, idx, loc);
+                self.deref(sum, e)
+            }
+        }
+    }
+
+    fn value_keep_array(&mut self, x: Expr) -> Expr {
+        x
+    }
+
+    fn ptr_arith(&self, op: BinOp, p: Expr, i: Expr, loc: Loc) -> Expr {
+        let ty = p.ty.unqual().clone();
+        Expr::new(ExprKind::Binary(op, Box::new(p), Box::new(i)), ty, loc)
+    }
+
+    fn unary(&mut self, u: &'a Node<ast::UnaryOperatorExpression>, e: &'a Node<ast::Expression>, want: Want) -> Result<Expr> {
+        let loc = self.loc(e.span);
+        let op = &u.node.operand;
+        match u.node.operator.node {
+            ast::UnaryOperator::Address => {
+                let x = self.expr(op, Want::Value)?;
+                if let ExprKind::Deref(p) = x.kind {
+                    return Ok(*p);
+                }
+                if let Ty::Func(_) = x.ty {
+                    return Ok(self.value(x));
+                }
+                if !x.is_lvalue() {
+                    return self.error(e.span, "cannot take the address of an rvalue");
+                }
+                if let ExprKind::Member(_, idx) = &x.kind {
+                    let _ = idx;
+                }
+                let ty = x.ty.clone().ptr();
+                Ok(Expr::new(ExprKind::AddrOf(Box::new(x)), ty, loc))
+            }
+            ast::UnaryOperator::Indirection => {
+                let p = self.rvalue(op)?;
+                self.deref(p, e)
+            }
+            ast::UnaryOperator::Plus => {
+                let x = self.rvalue(op)?;
+                let t = promote(&x.ty);
+                Ok(self.convert(x, &t))
+            }
+            ast::UnaryOperator::Minus | ast::UnaryOperator::Complement => {
+                let x = self.rvalue(op)?;
+                if !x.ty.is_arith() {
+                    return self.error(e.span, "operand must have arithmetic type");
+                }
+                let t = promote(&x.ty);
+                let x = self.convert(x, &t);
+                let o = if u.node.operator.node == ast::UnaryOperator::Minus { UnOp::Neg } else { UnOp::BitNot };
+                Ok(self.fold(Expr::new(ExprKind::Unary(o, Box::new(x)), t, loc)))
+            }
+            ast::UnaryOperator::Negate => {
+                let x = self.rvalue(op)?;
+                if !x.ty.is_scalar() {
+                    return self.error(e.span, "operand of '!' must have scalar type");
+                }
+                Ok(self.fold(self.bool_not(x)))
+            }
+            ast::UnaryOperator::PreIncrement
+            | ast::UnaryOperator::PreDecrement
+            | ast::UnaryOperator::PostIncrement
+            | ast::UnaryOperator::PostDecrement => {
+                let inc = matches!(
+                    u.node.operator.node,
+                    ast::UnaryOperator::PreIncrement | ast::UnaryOperator::PostIncrement
+                );
+                let post = matches!(
+                    u.node.operator.node,
+                    ast::UnaryOperator::PostIncrement | ast::UnaryOperator::PostDecrement
+                );
+                let lv = self.expr(op, Want::Value)?;
+                if !lv.is_lvalue() {
+                    return self.error(e.span, "increment of something that is not an lvalue");
+                }
+                let one = Expr::int(1, Ty::INT, loc);
+                let bop = if inc { BinOp::Add } else { BinOp::Sub };
+                if lv.ty.is_atomic() && lv.ty.is_integer() {
+                    return self.atomic_rmw(lv, bop, one, post, want, loc);
+                }
+                if want == Want::Effect {
+                    let new = self.arith_on(bop, lv.clone(), one, loc, e)?;
+                    let new = self.convert(new, &lv.ty);
+                    self.emit(StmtKind::Assign(lv, new), loc);
+                    return Ok(Expr::int(0, Ty::Void, loc));
+                }
+                // Read once, so that a shared variable is one read and one write.
+                let old = self.temp(lv.ty.clone(), loc);
+                self.emit(StmtKind::Assign(old.clone(), lv.clone()), loc);
+                let new = self.arith_on(bop, old.clone(), one, loc, e)?;
+                let new = self.convert(new, &lv.ty);
+                if post {
+                    self.emit(StmtKind::Assign(lv, new), loc);
+                    Ok(old)
+                } else {
+                    let t = self.temp(lv.ty.clone(), loc);
+                    self.emit(StmtKind::Assign(t.clone(), new), loc);
+                    self.emit(StmtKind::Assign(lv, t.clone()), loc);
+                    Ok(t)
+                }
+            }
+        }
+    }
+
+    /// `x++`, `x += v` on an `_Atomic` integer: one atomic step.
+    fn atomic_rmw(&mut self, lv: Expr, op: BinOp, v: Expr, post: bool, want: Want, loc: Loc) -> Result<Expr> {
+        let rmw = match op {
+            BinOp::Add => AtomicRmw::Add,
+            BinOp::Sub => AtomicRmw::Sub,
+            BinOp::BitAnd => AtomicRmw::And,
+            BinOp::BitOr => AtomicRmw::Or,
+            BinOp::BitXor => AtomicRmw::Xor,
+            _ => {
+                return Err(self.err_at(loc, crate::diag::Diagnostic::unsupported(
+                    "this compound assignment on an _Atomic object (only + - & | ^ are atomic read-modify-writes)",
+                )));
+            }
+        };
+        let vt = lv.ty.unqual().clone();
+        let v = self.convert(v, &vt);
+        let addr = Expr::new(ExprKind::AddrOf(Box::new(lv.clone())), lv.ty.clone().ptr(), loc);
+        let dest = if want == Want::Value { Some(self.temp(vt.clone(), loc)) } else { None };
+        let op = if post { Op::AtomicFetch(rmw) } else { Op::AtomicFetchThen(rmw) };
+        self.emit(
+            StmtKind::Op {
+                dest: dest.clone(),
+                op,
+                args: vec![addr, v],
+            },
+            loc,
+        );
+        Ok(dest.unwrap_or_else(|| Expr::int(0, Ty::Void, loc)))
+    }
+
+    pub(super) fn err_at(&self, loc: Loc, d: crate::diag::Diagnostic) -> crate::diag::Diagnostic {
+        let (f, l, c) = self.map.loc_position(loc);
+        d.at(f, l, c)
+    }
+
+    /// Folds constant sub-trees so the output keeps `-1` rather than `-(1)`.
+    pub(super) fn fold(&self, x: Expr) -> Expr {
+        if x.ty.is_integer() {
+            if let Some(v) = eval(&x, self.prog.data_model) {
+                return Expr::int(v, x.ty.clone(), x.loc);
+            }
+        }
+        x
+    }
+
+    /// `a op b` for already lowered rvalues, with C's conversions.
+    pub(super) fn arith_on(&mut self, op: BinOp, a: Expr, b: Expr, loc: Loc, e: &Node<ast::Expression>) -> Result<Expr> {
+        use BinOp::*;
+        let dm = self.prog.data_model;
+        let a = self.value(a);
+        let b = self.value(b);
+        let (ap, bp) = (a.ty.is_pointer(), b.ty.is_pointer());
+        match op {
+            Add | Sub if ap || bp => {
+                if op == Sub && ap && bp {
+                    let pd = if dm == DataModel::Lp64 { Ty::LONG } else { Ty::INT };
+                    return Ok(Expr::new(ExprKind::Binary(PtrDiff, Box::new(a), Box::new(b)), pd, loc));
+                }
+                let (p, i) = if ap { (a, b) } else { (b, a) };
+                if !i.ty.is_integer() || (op == Sub && !ap) {
+                    return self.error(e.span, "invalid operands to pointer arithmetic");
+                }
+                if p.ty.pointee().is_some_and(|t| t.is_void()) {
+                    // gcc's void* arithmetic counts bytes; keep it as char*.
+                    let cp = self.convert(p, &Ty::CHAR.ptr());
+                    let t = promote(&i.ty);
+                    let i = self.convert(i, &t);
+                    let r = self.ptr_arith(if op == Add { PtrAdd } else { PtrSub }, cp, i, loc);
+                    return Ok(self.convert(r, &Ty::Void.ptr()));
+                }
+                let t = promote(&i.ty);
+                let i = self.convert(i, &t);
+                Ok(self.ptr_arith(if op == Add { PtrAdd } else { PtrSub }, p, i, loc))
+            }
+            Eq | Ne | Lt | Le | Gt | Ge if ap || bp => {
+                // Pointer comparisons; a null constant takes the other's type.
+                let (a, b) = if ap && !bp {
+                    let t = a.ty.clone();
+                    (a, self.convert(b, &t))
+                } else if bp && !ap {
+                    let t = b.ty.clone();
+                    (self.convert(a, &t), b)
+                } else if a.ty.unqual() != b.ty.unqual() {
+                    let t = Ty::Void.ptr();
+                    (self.convert(a, &t), self.convert(b, &t))
+                } else {
+                    (a, b)
+                };
+                Ok(Expr::new(ExprKind::Binary(op, Box::new(a), Box::new(b)), Ty::INT, loc))
+            }
+            LogAnd | LogOr => Ok(self.fold(Expr::new(ExprKind::Binary(op, Box::new(a), Box::new(b)), Ty::INT, loc))),
+            Shl | Shr => {
+                if !a.ty.is_integer() || !b.ty.is_integer() {
+                    return self.error(e.span, "shift operands must be integers");
+                }
+                let ta = promote(&a.ty);
+                let tb = promote(&b.ty);
+                let a = self.convert(a, &ta);
+                let b = self.convert(b, &tb);
+                Ok(self.fold(Expr::new(ExprKind::Binary(op, Box::new(a), Box::new(b)), ta, loc)))
+            }
+            _ => {
+                if !a.ty.is_arith() || !b.ty.is_arith() {
+                    return self.error(e.span, format!("invalid operands to binary '{}'", op.c_op()));
+                }
+                if matches!(op, Rem | BitAnd | BitOr | BitXor) && (!a.ty.is_integer() || !b.ty.is_integer()) {
+                    return self.error(e.span, format!("invalid operands to binary '{}'", op.c_op()));
+                }
+                let t = usual(&a.ty, &b.ty, dm);
+                let a = self.convert(a, &t);
+                let b = self.convert(b, &t);
+                let rt = if op.is_comparison() { Ty::INT } else { t };
+                Ok(self.fold(Expr::new(ExprKind::Binary(op, Box::new(a), Box::new(b)), rt, loc)))
+            }
+        }
+    }
+
+    fn binary(&mut self, b: &'a Node<ast::BinaryOperatorExpression>, e: &'a Node<ast::Expression>, want: Want) -> Result<Expr> {
+        use ast::BinaryOperator as B;
+        let loc = self.loc(e.span);
+        let simple = |o: &B| -> Option<BinOp> {
+            Some(match o {
+                B::Multiply => BinOp::Mul,
+                B::Divide => BinOp::Div,
+                B::Modulo => BinOp::Rem,
+                B::Plus => BinOp::Add,
+                B::Minus => BinOp::Sub,
+                B::ShiftLeft => BinOp::Shl,
+                B::ShiftRight => BinOp::Shr,
+                B::Less => BinOp::Lt,
+                B::Greater => BinOp::Gt,
+                B::LessOrEqual => BinOp::Le,
+                B::GreaterOrEqual => BinOp::Ge,
+                B::Equals => BinOp::Eq,
+                B::NotEquals => BinOp::Ne,
+                B::BitwiseAnd => BinOp::BitAnd,
+                B::BitwiseXor => BinOp::BitXor,
+                B::BitwiseOr => BinOp::BitOr,
+                _ => return None,
+            })
+        };
+        let compound = |o: &B| -> Option<BinOp> {
+            Some(match o {
+                B::AssignMultiply => BinOp::Mul,
+                B::AssignDivide => BinOp::Div,
+                B::AssignModulo => BinOp::Rem,
+                B::AssignPlus => BinOp::Add,
+                B::AssignMinus => BinOp::Sub,
+                B::AssignShiftLeft => BinOp::Shl,
+                B::AssignShiftRight => BinOp::Shr,
+                B::AssignBitwiseAnd => BinOp::BitAnd,
+                B::AssignBitwiseXor => BinOp::BitXor,
+                B::AssignBitwiseOr => BinOp::BitOr,
+                _ => return None,
+            })
+        };
+        let o = &b.node.operator.node;
+        if *o == B::Index {
+            return self.index(&b.node.lhs, &b.node.rhs, e);
+        }
+        if let Some(op) = simple(o) {
+            let x = self.rvalue(&b.node.lhs)?;
+            let y = self.rvalue(&b.node.rhs)?;
+            return self.arith_on(op, x, y, loc, e);
+        }
+        match o {
+            B::LogicalAnd | B::LogicalOr => {
+                let and = *o == B::LogicalAnd;
+                let x = self.cond_expr(&b.node.lhs)?;
+                let (rb, y) = self.collect(|s| s.cond_expr(&b.node.rhs))?;
+                if rb.0.is_empty() {
+                    let op = if and { BinOp::LogAnd } else { BinOp::LogOr };
+                    return self.arith_on(op, x, y, loc, e);
+                }
+                // The right side has effects: only evaluate it when C does.
+                let t = self.temp(Ty::INT, loc);
+                let mut then_b = rb;
+                let y_is = Expr::new(
+                    ExprKind::Binary(
+                        BinOp::Ne,
+                        Box::new(y.clone()),
+                        Box::new(self.convert(Expr::int(0, Ty::INT, loc), &y.ty)),
+                    ),
+                    Ty::INT,
+                    loc,
+                );
+                then_b.0.push(Stmt {
+                    kind: StmtKind::Assign(t.clone(), y_is),
+                    loc: loc.generated(),
+                });
+                let other = Block(vec![Stmt {
+                    kind: StmtKind::Assign(t.clone(), Expr::int(if and { 0 } else { 1 }, Ty::INT, loc)),
+                    loc: loc.generated(),
+                }]);
+                let (tb, eb) = if and { (then_b, other) } else { (other, then_b) };
+                self.emit(StmtKind::If(x, tb, eb), loc.generated());
+                Ok(t)
+            }
+            B::Assign => {
+                let lv = self.expr(&b.node.lhs, Want::Value)?;
+                if !lv.is_lvalue() || matches!(lv.ty, Ty::Array(..) | Ty::Func(_)) {
+                    return self.error(e.span, "assignment to something that is not a modifiable lvalue");
+                }
+                let rv = self.rvalue(&b.node.rhs)?;
+                let rv = self.assign_convert(rv, &lv.ty, e)?;
+                self.assign_result(lv, rv, want, loc)
+            }
+            _ => {
+                let op = compound(o).unwrap();
+                let lv = self.expr(&b.node.lhs, Want::Value)?;
+                if !lv.is_lvalue() {
+                    return self.error(e.span, "compound assignment to something that is not an lvalue");
+                }
+                let rv = self.rvalue(&b.node.rhs)?;
+                if lv.ty.is_atomic() && lv.ty.is_integer() {
+                    return self.atomic_rmw(lv, op, rv, false, want, loc);
+                }
+                let new = self.arith_on(op, lv.clone(), rv, loc, e)?;
+                let new = self.convert(new, &lv.ty);
+                self.assign_result(lv, new, want, loc)
+            }
+        }
+    }
+
+    /// `lv = rv` as a statement; as a value, the assigned value (kept in a
+    /// temporary, so the lvalue is not read again).
+    fn assign_result(&mut self, lv: Expr, rv: Expr, want: Want, loc: Loc) -> Result<Expr> {
+        if want == Want::Effect || is_simple(&rv) {
+            self.emit(StmtKind::Assign(lv, rv.clone()), loc);
+            return Ok(if want == Want::Effect { Expr::int(0, Ty::Void, loc) } else { rv });
+        }
+        let t = self.temp(lv.ty.clone(), loc);
+        self.emit(StmtKind::Assign(t.clone(), rv), loc);
+        self.emit(StmtKind::Assign(lv, t.clone()), loc);
+        Ok(t)
+    }
+
+    /// Conversion as by assignment (C11 6.5.16.1), with its checks.
+    pub(super) fn assign_convert(&mut self, rv: Expr, to: &Ty, e: &Node<ast::Expression>) -> Result<Expr> {
+        let to_u = to.unqual();
+        let from = rv.ty.unqual();
+        let ok = match (to_u, from) {
+            (t, f) if t == f => true,
+            (t, f) if t.is_arith() && f.is_arith() => true,
+            (Ty::Ptr(_), Ty::Ptr(_)) => true,
+            (Ty::Ptr(_), f) if f.is_integer() => true,
+            (t, Ty::Ptr(_)) if t.is_integer() => true,
+            (Ty::Pthread(PthreadTy::Thread), f) if f.is_integer() => true,
+            (t, Ty::Pthread(PthreadTy::Thread)) if t.is_integer() => true,
+            _ => false,
+        };
+        if !ok {
+            return self.error(e.span, "incompatible types in assignment");
+        }
+        Ok(self.convert(rv, to))
+    }
+
+    fn conditional(&mut self, c: &'a Node<ast::ConditionalExpression>, e: &'a Node<ast::Expression>, want: Want) -> Result<Expr> {
+        let loc = self.loc(e.span);
+        let dm = self.prog.data_model;
+        let cond = self.cond_expr(&c.node.condition)?;
+        let (tb, x) = self.collect(|s| s.rvalue(&c.node.then_expression))?;
+        let (eb, y) = self.collect(|s| s.rvalue(&c.node.else_expression))?;
+        let ty = if x.ty.is_void() || y.ty.is_void() {
+            Ty::Void
+        } else if x.ty.is_arith() && y.ty.is_arith() {
+            usual(&x.ty, &y.ty, dm)
+        } else if x.ty.is_pointer() {
+            x.ty.unqual().clone()
+        } else if y.ty.is_pointer() {
+            y.ty.unqual().clone()
+        } else {
+            x.ty.unqual().clone()
+        };
+        if tb.0.is_empty() && eb.0.is_empty() && !ty.is_void() {
+            let x = self.convert(x, &ty);
+            let y = self.convert(y, &ty);
+            return Ok(self.fold(Expr::new(ExprKind::Cond(Box::new(cond), Box::new(x), Box::new(y)), ty, loc)));
+        }
+        if ty.is_void() || want == Want::Effect {
+            self.emit(StmtKind::If(cond, tb, eb), loc.generated());
+            return Ok(Expr::int(0, Ty::Void, loc));
+        }
+        let t = self.temp(ty.clone(), loc);
+        let mut tb = tb;
+        let mut eb = eb;
+        let x = self.convert(x, &ty);
+        let y = self.convert(y, &ty);
+        tb.0.push(Stmt {
+            kind: StmtKind::Assign(t.clone(), x),
+            loc: loc.generated(),
+        });
+        eb.0.push(Stmt {
+            kind: StmtKind::Assign(t.clone(), y),
+            loc: loc.generated(),
+        });
+        self.emit(StmtKind::If(cond, tb, eb), loc.generated());
+        Ok(t)
+    }
+
+    fn statement_expr(&mut self, s: &'a Node<ast::Statement>, loc: Loc, want: Want) -> Result<Expr> {
+        let ast::Statement::Compound(items) = &s.node else {
+            return self.error(s.span, "malformed statement expression");
+        };
+        // The value is the last expression statement; it is copied out
+        // before the block's locals go out of scope.
+        let last_expr = match items.last().map(|i| &i.node) {
+            Some(ast::BlockItem::Statement(st)) => match &st.node {
+                ast::Statement::Expression(Some(e)) if want == Want::Value => Some(&**e),
+                _ => None,
+            },
+            _ => None,
+        };
+        let mut result: Option<Expr> = None;
+        let n = items.len();
+        let (block, ()) = self.collect(|me| {
+            me.push_scope();
+            let r = (|| {
+                for (i, it) in items.iter().enumerate() {
+                    if i + 1 == n {
+                        if let Some(e) = last_expr {
+                            let v = me.rvalue(e)?;
+                            if !v.ty.is_void() {
+                                result = Some(v);
+                            }
+                            continue;
+                        }
+                    }
+                    me.block_item(it)?;
+                }
+                Ok(())
+            })();
+            me.pop_scope();
+            r
+        })?;
+        match result {
+            Some(v) => {
+                let t = self.temp(v.ty.clone(), loc);
+                let mut block = block;
+                block.0.push(Stmt {
+                    kind: StmtKind::Assign(t.clone(), v),
+                    loc: loc.generated(),
+                });
+                self.emit(StmtKind::Block(block), loc.generated());
+                Ok(t)
+            }
+            None => {
+                self.emit(StmtKind::Block(block), loc.generated());
+                Ok(Expr::int(0, Ty::Void, loc))
+            }
+        }
+    }
+}
+
+/// Values that can be used twice without re-reading memory.
+fn is_simple(e: &Expr) -> bool {
+    matches!(e.kind, ExprKind::Int(_) | ExprKind::Float(_))
+}

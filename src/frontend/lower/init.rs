@@ -1,0 +1,235 @@
+//! Initialisers: designators and brace elision resolved into sparse
+//! `Init` trees (C11 6.7.9).
+
+use super::Lowerer;
+use crate::diag::Result;
+use crate::ir::*;
+use lang_c::ast;
+use lang_c::span::{Node, Span};
+use std::collections::BTreeMap;
+
+/// An initialiser under construction.
+enum Part {
+    Leaf(Init),
+    Agg(BTreeMap<u64, Part>),
+}
+
+impl Part {
+    fn finish(self, ty: &Ty, prog: &Program) -> Init {
+        match self {
+            Part::Leaf(i) => i,
+            Part::Agg(m) => match ty.unqual() {
+                Ty::Array(elem, _) => Init::Array(m.into_iter().map(|(k, p)| (k, p.finish(elem, prog))).collect()),
+                Ty::Comp(c) => {
+                    let def = prog.comp(*c);
+                    Init::Comp(
+                        m.into_iter()
+                            .map(|(k, p)| (k as u32, p.finish(&def.fields[k as usize].ty, prog)))
+                            .collect(),
+                    )
+                }
+                _ => unreachable!("aggregate part for a scalar"),
+            },
+        }
+    }
+}
+
+impl<'a> Lowerer<'a> {
+    /// Returns the initialiser and the type completed by it
+    /// (`int a[] = {1, 2}` has type `int[2]`).
+    pub(super) fn initializer(&mut self, ty: &Ty, i: &'a Node<ast::Initializer>, is_static: bool) -> Result<(Init, Ty)> {
+        match &i.node {
+            ast::Initializer::Expression(e) => {
+                if let (Ty::Array(elem, n), ast::Expression::StringLiteral(s)) = (ty.unqual(), &e.node) {
+                    if elem.is_integer() && elem.int_bits(self.prog.data_model) == Some(8) {
+                        let lit = self.string_literal(s)?;
+                        let ExprKind::Str(mut bytes) = lit.kind else { unreachable!() };
+                        let len = n.unwrap_or(bytes.len() as u64);
+                        if bytes.len() as u64 > len + 1 {
+                            return self.error(e.span, "initializer-string is too long for the array");
+                        }
+                        bytes.truncate(len as usize);
+                        return Ok((Init::Str(bytes), Ty::Array(elem.clone(), Some(len))));
+                    }
+                }
+                let x = if is_static { self.pure_expr(e)? } else { self.rvalue(e)? };
+                if !ty.is_scalar() && x.ty.unqual() != ty.unqual() {
+                    return self.error(e.span, "an aggregate needs a braced initializer");
+                }
+                let x = self.assign_convert(x, ty, e)?;
+                Ok((Init::Expr(x), ty.clone()))
+            }
+            ast::Initializer::List(items) => self.init_top_list(ty, items, i.span, is_static),
+        }
+    }
+
+    pub(super) fn init_top_list(
+        &mut self,
+        ty: &Ty,
+        items: &'a [Node<ast::InitializerListItem>],
+        span: Span,
+        is_static: bool,
+    ) -> Result<(Init, Ty)> {
+        if ty.is_scalar() {
+            // `int x = { 1 };`
+            return match items.first() {
+                Some(it) if it.node.designation.is_empty() => self.initializer(ty, &it.node.initializer, is_static),
+                Some(_) => self.error(span, "designator in a scalar initializer"),
+                None => Ok((Init::Expr(self.convert(Expr::int(0, Ty::INT, self.loc(span)), ty)), ty.clone())),
+            };
+        }
+        let mut pos = 0;
+        let mut max_index = 0u64;
+        let part = self.init_agg(ty, items, &mut pos, true, is_static, &mut max_index)?;
+        if pos < items.len() {
+            return self.error(items[pos].span, "excess elements in initializer");
+        }
+        let ty = match ty.unqual() {
+            Ty::Array(e, None) => Ty::Array(e.clone(), Some(max_index)),
+            _ => ty.clone(),
+        };
+        Ok((part.finish(&ty, &self.prog), ty))
+    }
+
+    fn member_count(&self, ty: &Ty) -> Option<u64> {
+        match ty.unqual() {
+            Ty::Array(_, n) => *n,
+            Ty::Comp(c) => {
+                let d = self.prog.comp(*c);
+                Some(if d.kind == CompKind::Union { 1 } else { d.fields.len() as u64 })
+            }
+            _ => Some(0),
+        }
+    }
+
+    fn member_type(&self, ty: &Ty, k: u64) -> Ty {
+        match ty.unqual() {
+            Ty::Array(e, _) => (**e).clone(),
+            Ty::Comp(c) => self.prog.comp(*c).fields[k as usize].ty.clone(),
+            _ => unreachable!(),
+        }
+    }
+
+    /// Fills one aggregate from `items[*pos..]`. At the top of a brace list
+    /// (`top`) it takes everything; a brace-elided sub-aggregate takes only
+    /// as many items as it has members.
+    fn init_agg(
+        &mut self,
+        ty: &Ty,
+        items: &'a [Node<ast::InitializerListItem>],
+        pos: &mut usize,
+        top: bool,
+        is_static: bool,
+        max_index: &mut u64,
+    ) -> Result<Part> {
+        let mut m: BTreeMap<u64, Part> = BTreeMap::new();
+        let count = self.member_count(ty);
+        let is_union = matches!(ty.unqual(), Ty::Comp(c) if self.prog.comp(*c).kind == CompKind::Union);
+        let mut cur = 0u64;
+        while *pos < items.len() {
+            let it = &items[*pos];
+            if !it.node.designation.is_empty() {
+                if !top {
+                    break;
+                }
+                let (k, sub_ty) = self.designator(ty, &it.node.designation[0])?;
+                if is_union {
+                    m.clear();
+                }
+                let rest = &it.node.designation[1..];
+                let entry = m.remove(&k);
+                let part = self.designated(&sub_ty, entry, rest, &it.node.initializer, is_static)?;
+                m.insert(k, part);
+                *pos += 1;
+                cur = k + 1;
+                *max_index = (*max_index).max(cur);
+                continue;
+            }
+            if let Some(n) = count {
+                if cur >= n || (is_union && cur >= 1) {
+                    if top {
+                        return self.error(it.span, "excess elements in initializer");
+                    }
+                    break;
+                }
+            }
+            let mty = self.member_type(ty, cur);
+            let part = match &it.node.initializer.node {
+                ast::Initializer::List(sub) => {
+                    *pos += 1;
+                    let (init, _) = self.init_top_list(&mty, sub, it.span, is_static)?;
+                    Part::Leaf(init)
+                }
+                ast::Initializer::Expression(e) => {
+                    let is_str = matches!(e.node, ast::Expression::StringLiteral(_));
+                    let char_array = matches!(mty.unqual(), Ty::Array(el, _) if el.int_bits(self.prog.data_model) == Some(8) && el.is_integer());
+                    if mty.is_scalar() || (is_str && char_array) {
+                        *pos += 1;
+                        Part::Leaf(self.initializer(&mty, &it.node.initializer, is_static)?.0)
+                    } else {
+                        // Same-typed struct value, or brace elision.
+                        let x_ty = self.type_of_expr(e)?;
+                        if x_ty.unqual() == mty.unqual() {
+                            *pos += 1;
+                            Part::Leaf(self.initializer(&mty, &it.node.initializer, is_static)?.0)
+                        } else {
+                            let mut dummy = 0;
+                            self.init_agg(&mty, items, pos, false, is_static, &mut dummy)?
+                        }
+                    }
+                }
+            };
+            m.insert(cur, part);
+            cur += 1;
+            *max_index = (*max_index).max(cur);
+        }
+        Ok(Part::Agg(m))
+    }
+
+    fn designator(&mut self, ty: &Ty, d: &'a Node<ast::Designator>) -> Result<(u64, Ty)> {
+        match (&d.node, ty.unqual()) {
+            (ast::Designator::Index(e), Ty::Array(elem, n)) => {
+                let k = self.const_expr(e)?;
+                if k < 0 || n.is_some_and(|n| k as u64 >= n) {
+                    return self.error(e.span, "array index in initializer is out of bounds");
+                }
+                Ok((k as u64, (**elem).clone()))
+            }
+            (ast::Designator::Member(id), Ty::Comp(c)) => {
+                let Some(chain) = self.find_field(*c, &id.node.name) else {
+                    return self.error(id.span, format!("no member named '{}'", id.node.name));
+                };
+                if chain.len() > 1 {
+                    return self.unsupported(id.span, "designated initialiser of a member of an anonymous struct");
+                }
+                let (cc, k) = chain[0];
+                Ok((k as u64, self.prog.comp(cc).fields[k as usize].ty.clone()))
+            }
+            (ast::Designator::Range(_), _) => self.unsupported(d.span, "range designators"),
+            _ => self.error(d.span, "designator does not match the type"),
+        }
+    }
+
+    fn designated(
+        &mut self,
+        ty: &Ty,
+        existing: Option<Part>,
+        rest: &'a [Node<ast::Designator>],
+        init: &'a Node<ast::Initializer>,
+        is_static: bool,
+    ) -> Result<Part> {
+        if rest.is_empty() {
+            let (i, _) = self.initializer(ty, init, is_static)?;
+            return Ok(Part::Leaf(i));
+        }
+        let mut m = match existing {
+            Some(Part::Agg(m)) => m,
+            _ => BTreeMap::new(),
+        };
+        let (k, sub_ty) = self.designator(ty, &rest[0])?;
+        let entry = m.remove(&k);
+        let p = self.designated(&sub_ty, entry, &rest[1..], init, is_static)?;
+        m.insert(k, p);
+        Ok(Part::Agg(m))
+    }
+}

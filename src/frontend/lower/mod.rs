@@ -1,0 +1,610 @@
+//! Lowering: lang-c's AST to `ir::Program`.
+//!
+//! Types are resolved (typedefs gone, integer promotions and the usual
+//! arithmetic conversions made explicit as casts), expressions are made
+//! side-effect free by moving calls, assignments and `++` into statements
+//! (in C's evaluation order where C fixes one: `&&`, `||`, `?:`, `,`), and
+//! calls of the functions with a meaning for seqc (pthreads, atomics,
+//! `__VERIFIER_*`, assert, malloc, ...) become `Op`/`Assert`/`Assume`
+//! statements. Declarations from system headers are kept only when the
+//! program uses them; function bodies from headers are lowered only then.
+
+mod calls;
+mod consts;
+mod expr;
+mod init;
+mod stmt;
+mod types;
+
+use super::source_map::SourceMap;
+use crate::diag::{Diagnostic, Result};
+use crate::ir::*;
+use lang_c::ast;
+use lang_c::span::{Node, Span};
+use std::collections::{BTreeSet, HashMap, HashSet};
+
+#[derive(Clone, Debug)]
+enum Sym {
+    Global(GlobalId),
+    Local(LocalId),
+    Func(FuncId),
+    EnumConst(i128),
+    Typedef(Ty),
+    /// A declaration seqc could not lower; an error only if it is used.
+    Poisoned(Diagnostic),
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Tag {
+    Comp(CompId),
+    Enum,
+}
+
+/// State while lowering one function body.
+struct FnState {
+    func: FuncId,
+    ret: Ty,
+    locals: Vec<Local>,
+    names: HashSet<String>,
+    labels: HashMap<String, LabelId>,
+    label_names: Vec<String>,
+    defined_labels: HashSet<String>,
+    /// Statements of the blocks being built, innermost last.
+    blocks: Vec<Vec<Stmt>>,
+    temps: u32,
+    /// Inside a loop or switch (for `break`), inside a loop (`continue`).
+    breakable: u32,
+    loops: u32,
+}
+
+pub(super) struct Lowerer<'a> {
+    src: &'a str,
+    map: SourceMap,
+    prog: Program,
+    scopes: Vec<HashMap<String, Sym>>,
+    tags: Vec<HashMap<String, Tag>>,
+    /// Function definitions not lowered yet (system headers: lowered on use).
+    pending: HashMap<FuncId, &'a Node<ast::FunctionDefinition>>,
+    queue: Vec<FuncId>,
+    fs: Option<FnState>,
+    /// Names of functions seen defined, to refuse a second body.
+    defined: HashSet<String>,
+}
+
+pub(super) fn lower(unit: &ast::TranslationUnit, src: &str, map: SourceMap, dm: DataModel) -> Result<Program> {
+    let mut prog = Program::new(dm);
+    prog.files = map.files.clone();
+    let mut l = Lowerer {
+        src,
+        map,
+        prog,
+        scopes: vec![HashMap::new()],
+        tags: vec![HashMap::new()],
+        pending: HashMap::new(),
+        queue: Vec::new(),
+        fs: None,
+        defined: HashSet::new(),
+    };
+    for ext in &unit.0 {
+        l.external(ext)?;
+    }
+    while let Some(f) = l.queue.pop() {
+        if let Some(def) = l.pending.remove(&f) {
+            l.function_body(f, def)?;
+        }
+    }
+    l.finish()
+}
+
+impl<'a> Lowerer<'a> {
+    fn loc(&self, span: Span) -> Loc {
+        self.map.loc(span.start)
+    }
+
+    fn in_system(&self, span: Span) -> bool {
+        self.map.is_system(self.loc(span).file)
+    }
+
+    /// An error at `span`, with the source line for the caret.
+    fn err(&self, span: Span, d: Diagnostic) -> Diagnostic {
+        let (f, l, c, src) = self.map.position(span.start);
+        d.at(f, l, c).with_source_line(src)
+    }
+
+    fn unsupported<T>(&self, span: Span, what: impl Into<String>) -> Result<T> {
+        Err(self.err(span, Diagnostic::unsupported(what)))
+    }
+
+    fn error<T>(&self, span: Span, msg: impl Into<String>) -> Result<T> {
+        Err(self.err(span, Diagnostic::input(msg)))
+    }
+
+    fn lookup(&self, name: &str) -> Option<&Sym> {
+        self.scopes.iter().rev().find_map(|s| s.get(name))
+    }
+
+    fn bind(&mut self, name: String, sym: Sym) {
+        self.scopes.last_mut().unwrap().insert(name, sym);
+    }
+
+    fn push_scope(&mut self) {
+        self.scopes.push(HashMap::new());
+        self.tags.push(HashMap::new());
+    }
+
+    fn pop_scope(&mut self) {
+        self.scopes.pop();
+        self.tags.pop();
+    }
+
+    // ---- file scope ----
+
+    fn external(&mut self, ext: &'a Node<ast::ExternalDeclaration>) -> Result<()> {
+        match &ext.node {
+            ast::ExternalDeclaration::Declaration(d) => self.declaration(d, true),
+            ast::ExternalDeclaration::StaticAssert(s) => self.static_assert(s),
+            ast::ExternalDeclaration::FunctionDefinition(fd) => self.function_definition(fd),
+        }
+    }
+
+    fn static_assert(&mut self, s: &'a Node<ast::StaticAssert>) -> Result<()> {
+        let e = self.const_expr(&s.node.expression)?;
+        if e == 0 {
+            return self.error(s.span, "static assertion failed");
+        }
+        Ok(())
+    }
+
+    /// A declaration at file scope (`file_scope`) or in a block.
+    fn declaration(&mut self, d: &'a Node<ast::Declaration>, file_scope: bool) -> Result<()> {
+        let system = self.in_system(d.span);
+        let specs = match self.decl_specs(&d.node.specifiers, d.span) {
+            Ok(s) => s,
+            Err(e) if system => {
+                // A header declaration seqc cannot read: poison its names.
+                for id in &d.node.declarators {
+                    if let Some(n) = types::declarator_name(&id.node.declarator.node) {
+                        self.bind(n, Sym::Poisoned(e.clone()));
+                    }
+                }
+                return Ok(());
+            }
+            Err(e) => return Err(e),
+        };
+        for id in &d.node.declarators {
+            let r = self.init_declarator(&specs, id, file_scope);
+            match r {
+                Ok(()) => {}
+                Err(e) if system && file_scope => {
+                    if let Some(n) = types::declarator_name(&id.node.declarator.node) {
+                        self.bind(n, Sym::Poisoned(e));
+                    }
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
+    }
+
+    fn init_declarator(&mut self, specs: &types::Specs, id: &'a Node<ast::InitDeclarator>, file_scope: bool) -> Result<()> {
+        let decl = self.declarator(specs.ty.clone(), &id.node.declarator)?;
+        let span = id.node.declarator.span;
+        let Some(name) = decl.name.clone() else {
+            return Ok(());
+        };
+        let loc = self.loc(span);
+        if specs.typedef {
+            self.bind(name, Sym::Typedef(decl.ty));
+            return Ok(());
+        }
+        if let Ty::Func(sig) = &decl.ty {
+            if id.node.initializer.is_some() {
+                return self.error(span, format!("function '{name}' is initialised like a variable"));
+            }
+            let f = self.declare_function(&name, (**sig).clone(), specs.is_static, loc);
+            self.bind(name, Sym::Func(f));
+            return Ok(());
+        }
+        if file_scope || specs.is_static || specs.is_extern {
+            return self.global_declaration(name, decl.ty, specs, id, file_scope, loc);
+        }
+        self.local_declaration(name, decl.ty, specs, id, loc)
+    }
+
+    fn global_declaration(
+        &mut self,
+        name: String,
+        mut ty: Ty,
+        specs: &types::Specs,
+        id: &'a Node<ast::InitDeclarator>,
+        file_scope: bool,
+        loc: Loc,
+    ) -> Result<()> {
+        let span = id.node.declarator.span;
+        // A block-scope static gets a global of its own, named after the function.
+        let gname = if file_scope || specs.is_extern {
+            name.clone()
+        } else {
+            let fname = self.prog.func(self.fs.as_ref().unwrap().func).name.clone();
+            self.fresh_global_name(&format!("{fname}__{name}"))
+        };
+        let existing = if file_scope || specs.is_extern {
+            self.prog.globals.iter().position(|g| g.name == gname)
+        } else {
+            None
+        };
+        let init = match &id.node.initializer {
+            Some(i) => {
+                let (init, fixed) = self.initializer(&ty, i, true)?;
+                ty = fixed;
+                Some(init)
+            }
+            None => None,
+        };
+        let storage = if specs.is_extern && init.is_none() {
+            Storage::Extern
+        } else if specs.is_static {
+            Storage::Static
+        } else {
+            Storage::Public
+        };
+        let g = match existing {
+            Some(i) => {
+                let g = &mut self.prog.globals[i];
+                // Merge `extern int a[]; int a[3] = {..};` and tentative definitions.
+                if let (Ty::Array(_, None), Ty::Array(_, Some(_))) = (&g.ty, &ty) {
+                    g.ty = ty.clone();
+                }
+                if init.is_some() {
+                    if g.init.is_some() {
+                        return self.error(span, format!("'{name}' is defined twice"));
+                    }
+                    g.init = init;
+                    g.loc = loc;
+                }
+                if g.storage == Storage::Extern && storage != Storage::Extern {
+                    g.storage = storage;
+                    g.loc = loc;
+                }
+                GlobalId(i as u32)
+            }
+            None => {
+                self.prog.globals.push(Global {
+                    name: gname,
+                    ty,
+                    init,
+                    storage,
+                    thread_local: specs.thread_local,
+                    loc,
+                });
+                GlobalId(self.prog.globals.len() as u32 - 1)
+            }
+        };
+        self.bind(name, Sym::Global(g));
+        Ok(())
+    }
+
+    fn fresh_global_name(&self, base: &str) -> String {
+        let mut n = base.to_string();
+        let mut i = 1;
+        while self.prog.globals.iter().any(|g| g.name == n) || self.prog.functions.iter().any(|f| f.name == n) {
+            n = format!("{base}_{i}");
+            i += 1;
+        }
+        n
+    }
+
+    fn declare_function(&mut self, name: &str, sig: FnSig, is_static: bool, loc: Loc) -> FuncId {
+        if let Some(f) = self.prog.func_by_name(name) {
+            let func = &mut self.prog.functions[f.index()];
+            // A prototype refines an unprototyped declaration.
+            if func.sig.unprototyped && !sig.unprototyped {
+                func.sig = sig;
+            }
+            return f;
+        }
+        self.prog.functions.push(Function {
+            name: name.to_string(),
+            sig,
+            params: Vec::new(),
+            locals: Vec::new(),
+            body: None,
+            is_static,
+            atomic: name.starts_with("__VERIFIER_atomic_") && name != "__VERIFIER_atomic_begin" && name != "__VERIFIER_atomic_end",
+            loc,
+            labels: Vec::new(),
+        });
+        FuncId(self.prog.functions.len() as u32 - 1)
+    }
+
+    fn function_definition(&mut self, fd: &'a Node<ast::FunctionDefinition>) -> Result<()> {
+        let system = self.in_system(fd.span);
+        let specs = self.decl_specs(&fd.node.specifiers, fd.span)?;
+        let decl = self.declarator(specs.ty.clone(), &fd.node.declarator)?;
+        let name = decl.name.clone().unwrap_or_default();
+        let Ty::Func(sig) = &decl.ty else {
+            return self.error(fd.span, format!("'{name}' is defined with a body but is not a function"));
+        };
+        if !fd.node.declarations.is_empty() {
+            return self.unsupported(fd.span, "K&R-style function definition");
+        }
+        let loc = self.loc(fd.node.declarator.span);
+        let f = self.declare_function(&name, (**sig).clone(), specs.is_static, loc);
+        self.prog.functions[f.index()].loc = loc;
+        self.prog.functions[f.index()].sig = (**sig).clone();
+        self.bind(name.clone(), Sym::Func(f));
+        if !self.defined.insert(name.clone()) {
+            return self.error(fd.span, format!("function '{name}' is defined twice"));
+        }
+        if calls::intercepted(&name) {
+            // Calls of these never reach the definition (reach_error, ...).
+            return Ok(());
+        }
+        if system {
+            self.pending.insert(f, fd);
+            return Ok(());
+        }
+        self.function_body(f, fd)
+    }
+
+    /// Marks a function as used; a header definition gets lowered.
+    fn use_function(&mut self, f: FuncId) {
+        if self.pending.contains_key(&f) && !self.queue.contains(&f) {
+            self.queue.push(f);
+        }
+    }
+
+    fn function_body(&mut self, f: FuncId, fd: &'a Node<ast::FunctionDefinition>) -> Result<()> {
+        let specs = self.decl_specs(&fd.node.specifiers, fd.span)?;
+        let decl = self.declarator(specs.ty, &fd.node.declarator)?;
+        let Ty::Func(sig) = decl.ty else { unreachable!() };
+        let saved_fs = self.fs.take();
+        self.fs = Some(FnState {
+            func: f,
+            ret: sig.ret.clone(),
+            locals: Vec::new(),
+            names: HashSet::new(),
+            labels: HashMap::new(),
+            label_names: Vec::new(),
+            defined_labels: HashSet::new(),
+            blocks: vec![Vec::new()],
+            temps: 0,
+            breakable: 0,
+            loops: 0,
+        });
+        // Function scope sees only file scope.
+        let saved_scopes: Vec<_> = self.scopes.drain(1..).collect();
+        let saved_tags: Vec<_> = self.tags.drain(1..).collect();
+        self.push_scope();
+        let mut params = Vec::new();
+        for (i, p) in decl.params.unwrap_or_default().into_iter().enumerate() {
+            let name = p.name.unwrap_or_else(|| format!("__p{i}"));
+            let v = self.new_local(&name, p.ty, p.loc, false);
+            self.bind(name, Sym::Local(v));
+            params.push(v);
+        }
+        let body = self.lower_fn_body(&fd.node.statement);
+        self.pop_scope();
+        self.scopes.extend(saved_scopes);
+        self.tags.extend(saved_tags);
+        let fs = std::mem::replace(&mut self.fs, saved_fs).unwrap();
+        let body = body?;
+        for (name, _) in fs.labels.iter() {
+            if !fs.defined_labels.contains(name) {
+                return self.error(fd.span, format!("label '{name}' is used but not defined"));
+            }
+        }
+        let func = &mut self.prog.functions[f.index()];
+        func.params = params;
+        func.locals = fs.locals;
+        func.labels = fs.label_names;
+        func.body = Some(body);
+        Ok(())
+    }
+
+    fn lower_fn_body(&mut self, s: &'a Node<ast::Statement>) -> Result<Block> {
+        match &s.node {
+            ast::Statement::Compound(items) => {
+                for it in items {
+                    self.block_item(it)?;
+                }
+            }
+            _ => self.statement(s)?,
+        }
+        let fs = self.fs.as_mut().unwrap();
+        Ok(Block(fs.blocks.pop().unwrap()))
+    }
+
+    // ---- function-body helpers ----
+
+    fn fs(&mut self) -> &mut FnState {
+        self.fs.as_mut().expect("inside a function body")
+    }
+
+    /// A new local; its name is made unique within the function and
+    /// distinct from every global and function name.
+    fn new_local(&mut self, name: &str, ty: Ty, loc: Loc, temp: bool) -> LocalId {
+        let taken = |s: &Self, n: &str| {
+            s.fs.as_ref().unwrap().names.contains(n)
+                || s.prog.globals.iter().any(|g| g.name == n)
+                || s.prog.functions.iter().any(|f| f.name == n)
+        };
+        let mut n = name.to_string();
+        let mut i = 1;
+        while taken(self, &n) {
+            n = format!("{name}_{i}");
+            i += 1;
+        }
+        let fs = self.fs();
+        fs.names.insert(n.clone());
+        fs.locals.push(Local { name: n, ty, loc, temp });
+        LocalId(fs.locals.len() as u32 - 1)
+    }
+
+    /// A temporary holding a value of `ty`, declared at the current point.
+    fn temp(&mut self, ty: Ty, loc: Loc) -> Expr {
+        let fs = self.fs();
+        fs.temps += 1;
+        let n = format!("__t{}", fs.temps);
+        let ty = ty.unqual().clone();
+        let v = self.new_local(&n, ty.clone(), loc.generated(), true);
+        self.emit(StmtKind::Decl(v, None), loc.generated());
+        Expr::new(ExprKind::Local(v), ty, loc.generated())
+    }
+
+    fn emit(&mut self, kind: StmtKind, loc: Loc) {
+        self.fs().blocks.last_mut().unwrap().push(Stmt { kind, loc });
+    }
+
+    /// Runs `f` collecting the statements it emits into a block of their own.
+    fn collect<T>(&mut self, f: impl FnOnce(&mut Self) -> Result<T>) -> Result<(Block, T)> {
+        self.fs().blocks.push(Vec::new());
+        let r = f(self);
+        let b = Block(self.fs().blocks.pop().unwrap());
+        Ok((b, r?))
+    }
+
+    fn label(&mut self, name: &str) -> LabelId {
+        let fs = self.fs();
+        if let Some(l) = fs.labels.get(name) {
+            return *l;
+        }
+        let id = LabelId(fs.label_names.len() as u32);
+        fs.label_names.push(name.to_string());
+        fs.labels.insert(name.to_string(), id);
+        id
+    }
+
+    fn local_declaration(
+        &mut self,
+        name: String,
+        mut ty: Ty,
+        specs: &types::Specs,
+        id: &'a Node<ast::InitDeclarator>,
+        loc: Loc,
+    ) -> Result<()> {
+        if specs.thread_local {
+            return self.error(id.span, "a block-scope _Thread_local variable must be static or extern");
+        }
+        if let Ty::Array(_, None) = ty {
+            if id.node.initializer.is_none() {
+                return self.error(id.span, format!("array '{name}' has no size"));
+            }
+        }
+        let init = match &id.node.initializer {
+            Some(i) => {
+                let (init, fixed) = self.initializer(&ty, i, false)?;
+                ty = fixed;
+                Some(init)
+            }
+            None => None,
+        };
+        if self.prog.size_of(&ty).is_none() {
+            return self.error(id.span, format!("variable '{name}' has an incomplete type"));
+        }
+        let v = self.new_local(&name, ty, loc, false);
+        self.bind(name, Sym::Local(v));
+        self.emit(StmtKind::Decl(v, init), loc);
+        Ok(())
+    }
+
+    // ---- the end: keep what is used ----
+
+    /// Drops header declarations the program never uses and renumbers.
+    fn finish(self) -> Result<Program> {
+        let Lowerer { prog, map, .. } = self;
+        let mut keep_f = vec![false; prog.functions.len()];
+        let mut keep_g = vec![false; prog.globals.len()];
+        let mut work_f: Vec<usize> = Vec::new();
+        let mut work_g: Vec<usize> = Vec::new();
+        for (i, f) in prog.functions.iter().enumerate() {
+            if f.body.is_some() && !map.is_system(f.loc.file) {
+                keep_f[i] = true;
+                work_f.push(i);
+            }
+        }
+        for (i, g) in prog.globals.iter().enumerate() {
+            if !map.is_system(g.loc.file) && g.storage != Storage::Extern {
+                keep_g[i] = true;
+                work_g.push(i);
+            }
+        }
+        let refs = |e: &Expr, fs: &mut Vec<usize>, gs: &mut Vec<usize>| {
+            e.walk(&mut |x| match x.kind {
+                ExprKind::Func(f) => fs.push(f.index()),
+                ExprKind::Global(g) => gs.push(g.index()),
+                _ => {}
+            })
+        };
+        while !work_f.is_empty() || !work_g.is_empty() {
+            let mut nf = Vec::new();
+            let mut ng = Vec::new();
+            for i in work_f.drain(..) {
+                if let Some(b) = &prog.functions[i].body {
+                    b.walk(&mut |s| {
+                        for e in s.exprs() {
+                            refs(e, &mut nf, &mut ng);
+                        }
+                    });
+                }
+            }
+            for i in work_g.drain(..) {
+                if let Some(init) = &prog.globals[i].init {
+                    let mut es = Vec::new();
+                    init.exprs(&mut es);
+                    for e in es {
+                        refs(e, &mut nf, &mut ng);
+                    }
+                }
+            }
+            for f in nf {
+                if !keep_f[f] {
+                    keep_f[f] = true;
+                    work_f.push(f);
+                }
+            }
+            for g in ng {
+                if !keep_g[g] {
+                    keep_g[g] = true;
+                    work_g.push(g);
+                }
+            }
+        }
+        let mut fmap = HashMap::new();
+        let mut gmap = HashMap::new();
+        let mut out = Program::new(prog.data_model);
+        out.files = prog.files.clone();
+        for (i, f) in prog.functions.iter().enumerate() {
+            if keep_f[i] {
+                fmap.insert(FuncId(i as u32), FuncId(out.functions.len() as u32));
+                out.functions.push(f.clone());
+            }
+        }
+        for (i, g) in prog.globals.iter().enumerate() {
+            if keep_g[i] {
+                gmap.insert(GlobalId(i as u32), GlobalId(out.globals.len() as u32));
+                out.globals.push(g.clone());
+            }
+        }
+        let remap = |e: &mut Expr| match &mut e.kind {
+            ExprKind::Func(f) => *f = fmap[f],
+            ExprKind::Global(g) => *g = gmap[g],
+            _ => {}
+        };
+        for f in &mut out.functions {
+            if let Some(b) = &mut f.body {
+                b.walk_exprs_mut(&mut |e| e.walk_mut(&mut |x| remap(x)));
+            }
+        }
+        for g in &mut out.globals {
+            if let Some(init) = &mut g.init {
+                init.walk_exprs_mut(&mut |e| e.walk_mut(&mut |x| remap(x)));
+            }
+        }
+        // Keep composite types as they are (ids stable); the back ends print
+        // only those the program reaches.
+        out.comps = prog.comps;
+        let _unused: BTreeSet<u32> = BTreeSet::new();
+        Ok(out)
+    }
+}

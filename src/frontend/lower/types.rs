@@ -1,0 +1,422 @@
+//! Declaration specifiers and declarators to IR types.
+
+use super::{Lowerer, Sym, Tag};
+use crate::diag::Result;
+use crate::ir::*;
+use lang_c::ast;
+use lang_c::span::{Node, Span};
+
+/// What the specifiers of a declaration say.
+pub(super) struct Specs {
+    pub ty: Ty,
+    pub typedef: bool,
+    pub is_static: bool,
+    pub is_extern: bool,
+    pub thread_local: bool,
+}
+
+pub(super) struct Param {
+    pub name: Option<String>,
+    pub ty: Ty,
+    pub loc: Loc,
+}
+
+pub(super) struct Declared {
+    pub name: Option<String>,
+    pub ty: Ty,
+    /// Parameters of the outermost function declarator (for definitions).
+    pub params: Option<Vec<Param>>,
+}
+
+pub(super) fn declarator_name(d: &ast::Declarator) -> Option<String> {
+    match &d.kind.node {
+        ast::DeclaratorKind::Identifier(i) => Some(i.node.name.clone()),
+        ast::DeclaratorKind::Declarator(inner) => declarator_name(&inner.node),
+        ast::DeclaratorKind::Abstract => None,
+    }
+}
+
+#[derive(Default)]
+struct Words {
+    void: u32,
+    char: u32,
+    short: u32,
+    int: u32,
+    long: u32,
+    float: u32,
+    double: u32,
+    signed: u32,
+    unsigned: u32,
+    bool: u32,
+    complex: u32,
+}
+
+impl<'a> Lowerer<'a> {
+    pub(super) fn decl_specs(&mut self, specs: &'a [Node<ast::DeclarationSpecifier>], span: Span) -> Result<Specs> {
+        let mut ts = Vec::new();
+        let mut atomic = false;
+        let mut out = Specs {
+            ty: Ty::Void,
+            typedef: false,
+            is_static: false,
+            is_extern: false,
+            thread_local: false,
+        };
+        for s in specs {
+            match &s.node {
+                ast::DeclarationSpecifier::StorageClass(sc) => match sc.node {
+                    ast::StorageClassSpecifier::Typedef => out.typedef = true,
+                    ast::StorageClassSpecifier::Extern => out.is_extern = true,
+                    ast::StorageClassSpecifier::Static => out.is_static = true,
+                    ast::StorageClassSpecifier::ThreadLocal => out.thread_local = true,
+                    ast::StorageClassSpecifier::Auto | ast::StorageClassSpecifier::Register => {}
+                },
+                ast::DeclarationSpecifier::TypeSpecifier(t) => ts.push(t),
+                ast::DeclarationSpecifier::TypeQualifier(q) => {
+                    if q.node == ast::TypeQualifier::Atomic {
+                        atomic = true;
+                    }
+                }
+                ast::DeclarationSpecifier::Function(_) | ast::DeclarationSpecifier::Extension(_) => {}
+                ast::DeclarationSpecifier::Alignment(_) => {}
+            }
+        }
+        out.ty = self.type_from_specifiers(&ts, span)?;
+        if atomic {
+            out.ty = Ty::Atomic(Box::new(out.ty));
+        }
+        Ok(out)
+    }
+
+    pub(super) fn spec_quals(&mut self, specs: &'a [Node<ast::SpecifierQualifier>], span: Span) -> Result<Ty> {
+        let mut ts = Vec::new();
+        let mut atomic = false;
+        for s in specs {
+            match &s.node {
+                ast::SpecifierQualifier::TypeSpecifier(t) => ts.push(t),
+                ast::SpecifierQualifier::TypeQualifier(q) => {
+                    if q.node == ast::TypeQualifier::Atomic {
+                        atomic = true;
+                    }
+                }
+                ast::SpecifierQualifier::Extension(_) => {}
+            }
+        }
+        let t = self.type_from_specifiers(&ts, span)?;
+        Ok(if atomic { Ty::Atomic(Box::new(t)) } else { t })
+    }
+
+    pub(super) fn type_name(&mut self, tn: &'a Node<ast::TypeName>) -> Result<Ty> {
+        let base = self.spec_quals(&tn.node.specifiers, tn.span)?;
+        match &tn.node.declarator {
+            Some(d) => Ok(self.declarator(base, d)?.ty),
+            None => Ok(base),
+        }
+    }
+
+    fn type_from_specifiers(&mut self, ts: &[&'a Node<ast::TypeSpecifier>], span: Span) -> Result<Ty> {
+        let mut w = Words::default();
+        let mut named: Option<Ty> = None;
+        for t in ts {
+            match &t.node {
+                ast::TypeSpecifier::Void => w.void += 1,
+                ast::TypeSpecifier::Char => w.char += 1,
+                ast::TypeSpecifier::Short => w.short += 1,
+                ast::TypeSpecifier::Int => w.int += 1,
+                ast::TypeSpecifier::Long => w.long += 1,
+                ast::TypeSpecifier::Float => w.float += 1,
+                ast::TypeSpecifier::Double => w.double += 1,
+                ast::TypeSpecifier::Signed => w.signed += 1,
+                ast::TypeSpecifier::Unsigned => w.unsigned += 1,
+                ast::TypeSpecifier::Bool => w.bool += 1,
+                ast::TypeSpecifier::Complex => w.complex += 1,
+                ast::TypeSpecifier::Atomic(tn) => {
+                    let inner = self.type_name(tn)?;
+                    named = Some(Ty::Atomic(Box::new(inner)));
+                }
+                ast::TypeSpecifier::Struct(st) => named = Some(self.struct_type(st)?),
+                ast::TypeSpecifier::Enum(et) => named = Some(self.enum_type(et)?),
+                ast::TypeSpecifier::TypedefName(id) => {
+                    let name = &id.node.name;
+                    if let Some(p) = PthreadTy::from_typedef(name) {
+                        named = Some(Ty::Pthread(p));
+                        continue;
+                    }
+                    match self.lookup(name).cloned() {
+                        Some(Sym::Typedef(t)) => named = Some(t),
+                        Some(Sym::Poisoned(d)) => return Err(self.err(id.span, d)),
+                        _ if name == "__builtin_va_list" => {
+                            return self.unsupported(id.span, "variadic argument lists (va_list)");
+                        }
+                        _ => return self.error(id.span, format!("unknown type name '{name}'")),
+                    }
+                }
+                ast::TypeSpecifier::TypeOf(to) => {
+                    named = Some(match &to.node {
+                        ast::TypeOf::Type(tn) => self.type_name(tn)?,
+                        ast::TypeOf::Expression(e) => self.type_of_expr(e)?,
+                    })
+                }
+                ast::TypeSpecifier::TS18661Float(_) => return self.unsupported(t.span, "_FloatN types"),
+            }
+        }
+        if let Some(t) = named {
+            return Ok(t);
+        }
+        if w.complex > 0 {
+            return self.unsupported(span, "_Complex types");
+        }
+        if w.void > 0 {
+            return Ok(Ty::Void);
+        }
+        if w.bool > 0 {
+            return Ok(Ty::Bool);
+        }
+        if w.float > 0 {
+            return Ok(Ty::Float(FloatKind::Float));
+        }
+        if w.double > 0 {
+            return Ok(Ty::Float(if w.long > 0 { FloatKind::LongDouble } else { FloatKind::Double }));
+        }
+        let u = w.unsigned > 0;
+        let k = if w.char > 0 {
+            if u {
+                IntKind::UChar
+            } else if w.signed > 0 {
+                IntKind::SChar
+            } else {
+                IntKind::Char
+            }
+        } else if w.short > 0 {
+            if u { IntKind::UShort } else { IntKind::Short }
+        } else if w.long >= 2 {
+            if u { IntKind::ULongLong } else { IntKind::LongLong }
+        } else if w.long == 1 {
+            if u { IntKind::ULong } else { IntKind::Long }
+        } else if w.int > 0 || w.signed > 0 || u {
+            if u { IntKind::UInt } else { IntKind::Int }
+        } else {
+            return self.unsupported(span, "a declaration without a type (implicit int)");
+        };
+        Ok(Ty::Int(k))
+    }
+
+    fn struct_type(&mut self, st: &'a Node<ast::StructType>) -> Result<Ty> {
+        let kind = match st.node.kind.node {
+            ast::StructKind::Struct => CompKind::Struct,
+            ast::StructKind::Union => CompKind::Union,
+        };
+        let loc = self.loc(st.span);
+        let tag = st.node.identifier.as_ref().map(|i| i.node.name.clone());
+        let id = match (&tag, &st.node.declarations) {
+            // `struct s` without a body: the visible tag, or a new incomplete one.
+            (Some(t), None) => match self.tags.iter().rev().find_map(|m| m.get(t)) {
+                Some(Tag::Comp(c)) => *c,
+                _ => self.new_comp(kind, t.clone(), loc, true),
+            },
+            // A definition: a new type in this scope, unless it completes a
+            // forward declaration of the same scope.
+            (Some(t), Some(_)) => match self.tags.last().unwrap().get(t) {
+                Some(Tag::Comp(c)) if !self.prog.comp(*c).complete => *c,
+                _ => self.new_comp(kind, t.clone(), loc, false),
+            },
+            (None, _) => {
+                let name = format!("__anon{}", self.prog.comps.len());
+                self.new_comp(kind, name, loc, false)
+            }
+        };
+        if let Some(decls) = &st.node.declarations {
+            let mut fields = Vec::new();
+            for d in decls {
+                let ast::StructDeclaration::Field(f) = &d.node else {
+                    continue;
+                };
+                let base = self.spec_quals(&f.node.specifiers, f.span)?;
+                if f.node.declarators.is_empty() {
+                    // An anonymous struct/union member (C11).
+                    fields.push(Field {
+                        name: String::new(),
+                        ty: base,
+                        bit_width: None,
+                    });
+                    continue;
+                }
+                for sd in &f.node.declarators {
+                    let (name, ty) = match &sd.node.declarator {
+                        Some(dd) => {
+                            let decl = self.declarator(base.clone(), dd)?;
+                            (decl.name.unwrap_or_default(), decl.ty)
+                        }
+                        None => (String::new(), base.clone()),
+                    };
+                    let bit_width = match &sd.node.bit_width {
+                        Some(e) => Some(self.const_expr(e)? as u32),
+                        None => None,
+                    };
+                    if matches!(ty, Ty::Array(_, None)) {
+                        return self.unsupported(sd.span, "flexible array members");
+                    }
+                    fields.push(Field { name, ty, bit_width });
+                }
+            }
+            let c = &mut self.prog.comps[id.0 as usize];
+            c.fields = fields;
+            c.complete = true;
+            c.loc = loc;
+        }
+        Ok(Ty::Comp(id))
+    }
+
+    fn new_comp(&mut self, kind: CompKind, name: String, loc: Loc, forward: bool) -> CompId {
+        let id = CompId(self.prog.comps.len() as u32);
+        self.prog.comps.push(CompDef {
+            kind,
+            name: name.clone(),
+            fields: Vec::new(),
+            complete: false,
+            loc,
+        });
+        if !name.starts_with("__anon") {
+            let scope = if forward { 0 } else { self.tags.len() - 1 };
+            let scope = if forward { self.tags.len() - 1 } else { scope };
+            self.tags[scope].insert(name, Tag::Comp(id));
+        }
+        id
+    }
+
+    fn enum_type(&mut self, et: &'a Node<ast::EnumType>) -> Result<Ty> {
+        if let Some(t) = &et.node.identifier {
+            self.tags.last_mut().unwrap().insert(t.node.name.clone(), Tag::Enum);
+        }
+        let mut next: i128 = 0;
+        for e in &et.node.enumerators {
+            if let Some(v) = &e.node.expression {
+                next = self.const_expr(v)?;
+            }
+            self.bind(e.node.identifier.node.name.clone(), Sym::EnumConst(next));
+            next += 1;
+        }
+        Ok(Ty::INT)
+    }
+
+    pub(super) fn declarator(&mut self, base: Ty, d: &'a Node<ast::Declarator>) -> Result<Declared> {
+        let mut ty = base;
+        let mut params = None;
+        // Prefix pointers bind first, then postfix array/function
+        // declarators from the inside out.
+        let derived = &d.node.derived;
+        for dd in derived {
+            if let ast::DerivedDeclarator::Pointer(q) = &dd.node {
+                let atomic = q.iter().any(|q| {
+                    matches!(&q.node, ast::PointerQualifier::TypeQualifier(t) if t.node == ast::TypeQualifier::Atomic)
+                });
+                ty = ty.ptr();
+                if atomic {
+                    ty = Ty::Atomic(Box::new(ty));
+                }
+            }
+        }
+        for dd in derived.iter().rev() {
+            match &dd.node {
+                ast::DerivedDeclarator::Pointer(_) => {}
+                ast::DerivedDeclarator::Array(a) => {
+                    if matches!(ty, Ty::Func(_)) {
+                        return self.error(dd.span, "array of functions");
+                    }
+                    let n = match &a.node.size {
+                        ast::ArraySize::Unknown => None,
+                        ast::ArraySize::VariableUnknown => return self.unsupported(dd.span, "variable-length array"),
+                        ast::ArraySize::VariableExpression(e) | ast::ArraySize::StaticExpression(e) => {
+                            match self.try_const_expr(e)? {
+                                Some(n) if n >= 0 => Some(n as u64),
+                                Some(_) => return self.error(e.span, "array size is negative"),
+                                None => return self.unsupported(e.span, "variable-length array"),
+                            }
+                        }
+                    };
+                    ty = Ty::Array(Box::new(ty), n);
+                }
+                ast::DerivedDeclarator::Function(fdecl) => {
+                    let mut ps = Vec::new();
+                    self.push_scope();
+                    for p in &fdecl.node.parameters {
+                        let pspecs = self.decl_specs(&p.node.specifiers, p.span);
+                        let pspecs = match pspecs {
+                            Ok(s) => s,
+                            Err(e) => {
+                                self.pop_scope();
+                                return Err(e);
+                            }
+                        };
+                        let (name, pty) = match &p.node.declarator {
+                            Some(pd) => {
+                                let r = self.declarator(pspecs.ty, pd);
+                                let r = match r {
+                                    Ok(r) => r,
+                                    Err(e) => {
+                                        self.pop_scope();
+                                        return Err(e);
+                                    }
+                                };
+                                (r.name, r.ty)
+                            }
+                            None => (None, pspecs.ty),
+                        };
+                        // Parameters of array or function type are pointers.
+                        let pty = match pty {
+                            Ty::Array(e, _) => Ty::Ptr(e),
+                            Ty::Func(f) => Ty::Ptr(Box::new(Ty::Func(f))),
+                            t => t,
+                        };
+                        ps.push(Param {
+                            name,
+                            ty: pty,
+                            loc: self.loc(p.span),
+                        });
+                    }
+                    self.pop_scope();
+                    if ps.len() == 1 && ps[0].ty == Ty::Void && ps[0].name.is_none() {
+                        ps.clear();
+                    }
+                    let sig = FnSig {
+                        ret: ty,
+                        params: ps.iter().map(|p| p.ty.clone()).collect(),
+                        variadic: matches!(fdecl.node.ellipsis, ast::Ellipsis::Some),
+                        unprototyped: false,
+                    };
+                    params = Some(ps);
+                    ty = Ty::Func(Box::new(sig));
+                }
+                ast::DerivedDeclarator::KRFunction(ids) => {
+                    if !ids.is_empty() {
+                        return self.unsupported(dd.span, "K&R-style parameter lists");
+                    }
+                    params = Some(Vec::new());
+                    ty = Ty::Func(Box::new(FnSig {
+                        ret: ty,
+                        params: Vec::new(),
+                        variadic: false,
+                        unprototyped: true,
+                    }));
+                }
+                ast::DerivedDeclarator::Block(_) => return self.unsupported(dd.span, "blocks (^)"),
+            }
+        }
+        match &d.node.kind.node {
+            ast::DeclaratorKind::Identifier(i) => Ok(Declared {
+                name: Some(i.node.name.clone()),
+                ty,
+                params,
+            }),
+            ast::DeclaratorKind::Abstract => Ok(Declared { name: None, ty, params }),
+            ast::DeclaratorKind::Declarator(inner) => {
+                let mut r = self.declarator(ty, inner)?;
+                // `int (f)(int)`: parameters come from the outer level.
+                if r.params.is_none() {
+                    r.params = params;
+                }
+                Ok(r)
+            }
+        }
+    }
+}

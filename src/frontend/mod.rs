@@ -1,0 +1,63 @@
+//! The front end: preprocess, parse with lang-c, lower to the IR.
+//!
+//! Architecture invariant: this module is the only one that imports
+//! `lang_c`. Everything after it sees `ir::Program`.
+
+mod lower;
+pub mod preprocess;
+pub mod source_map;
+
+use crate::diag::{Diagnostic, Result};
+use crate::ir::{DataModel, Program};
+pub use preprocess::PpOptions;
+use source_map::SourceMap;
+
+/// Options of the front end.
+#[derive(Clone, Debug, Default)]
+pub struct FrontendOptions {
+    pub pp: PpOptions,
+}
+
+/// Stack for the parser and the lowering: deep nesting recurses deeply
+/// (LANG-C-NOTES: 10,000 nested parentheses need far more than 8 MB).
+const STACK_BYTES: usize = 512 << 20;
+
+/// Preprocesses, parses and lowers `path`. The path is kept as given, so
+/// locations print relative when the user typed a relative path.
+pub fn load(path: &str, opts: &FrontendOptions) -> Result<Program> {
+    let text = preprocess::preprocess(path, &opts.pp)?;
+    load_preprocessed(path, text, opts.pp.data_model)
+}
+
+/// Parses and lowers already preprocessed text.
+pub fn load_preprocessed(path: &str, text: String, dm: DataModel) -> Result<Program> {
+    let path = path.to_string();
+    let worker = std::thread::Builder::new()
+        .stack_size(STACK_BYTES)
+        .spawn(move || parse_and_lower(&path, text, dm))
+        .map_err(|e| Diagnostic::input(format!("cannot start the parser thread: {e}")))?;
+    match worker.join() {
+        Ok(r) => r,
+        Err(p) => std::panic::resume_unwind(p),
+    }
+}
+
+fn parse_and_lower(path: &str, text: String, dm: DataModel) -> Result<Program> {
+    let map = SourceMap::new(&text, path);
+    let mut cfg = lang_c::driver::Config::with_gcc();
+    cfg.cpp_options.clear();
+    let parse = match lang_c::driver::parse_preprocessed(&cfg, text) {
+        Ok(p) => p,
+        Err(e) => {
+            let (file, line, col, src) = map.position(e.offset);
+            let mut expected: Vec<&str> = e.expected.iter().copied().collect();
+            expected.sort_unstable();
+            let shown: Vec<&str> = expected.iter().copied().take(6).collect();
+            let more = if expected.len() > 6 { ", ..." } else { "" };
+            return Err(Diagnostic::input(format!("syntax error: expected one of {}{more}", shown.join(" ")))
+                .at(file, line, col)
+                .with_source_line(src));
+        }
+    };
+    lower::lower(&parse.unit, &parse.source, map, dm)
+}

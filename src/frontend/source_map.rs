@@ -1,0 +1,160 @@
+//! Byte offsets of the preprocessed text back to the user's files and lines,
+//! through the `# N "file" flags` markers gcc writes. Built once; each lookup
+//! is a binary search (lang-c's own lookup rescans from the start).
+
+use crate::ir::{FileId, Loc};
+
+pub struct SourceMap {
+    /// Byte offset where each preprocessed line starts.
+    line_starts: Vec<usize>,
+    /// For each preprocessed line: (file, line in that file); line 0 for
+    /// marker lines.
+    origin: Vec<(u32, u32)>,
+    pub files: Vec<String>,
+    /// Flag 3 on a marker: the file is a system header.
+    pub system: Vec<bool>,
+    /// The original lines of the files, when readable, for carets.
+    text: String,
+}
+
+impl SourceMap {
+    pub fn new(text: &str, main_path: &str) -> SourceMap {
+        let mut files: Vec<String> = vec![main_path.to_string()];
+        let mut system = vec![false];
+        let mut line_starts = Vec::new();
+        let mut origin = Vec::new();
+        let mut cur_file = 0u32;
+        let mut cur_line = 1u32;
+        let mut off = 0usize;
+        for line in text.split_inclusive('\n') {
+            line_starts.push(off);
+            off += line.len();
+            if let Some((n, f, flags)) = parse_marker(line) {
+                let id = match files.iter().position(|x| *x == f) {
+                    Some(i) => i,
+                    None => {
+                        files.push(f.clone());
+                        system.push(false);
+                        files.len() - 1
+                    }
+                };
+                if flags.contains(&3) {
+                    system[id] = true;
+                }
+                cur_file = id as u32;
+                cur_line = n;
+                origin.push((cur_file, 0));
+                continue;
+            }
+            origin.push((cur_file, cur_line));
+            cur_line += 1;
+        }
+        SourceMap {
+            line_starts,
+            origin,
+            files,
+            system,
+            text: text.to_string(),
+        }
+    }
+
+    fn line_index(&self, offset: usize) -> usize {
+        match self.line_starts.binary_search(&offset) {
+            Ok(i) => i,
+            Err(i) => i.saturating_sub(1),
+        }
+    }
+
+    pub fn loc(&self, offset: usize) -> Loc {
+        if self.line_starts.is_empty() {
+            return Loc::NONE;
+        }
+        let i = self.line_index(offset);
+        let (f, l) = self.origin[i];
+        Loc {
+            file: FileId(f),
+            line: l,
+            col: (offset - self.line_starts[i]) as u32 + 1,
+            generated: false,
+        }
+    }
+
+    pub fn is_system(&self, f: FileId) -> bool {
+        self.system.get(f.index()).copied().unwrap_or(false)
+    }
+
+    /// `(path, line, col, source line)` of an offset, for diagnostics.
+    pub fn position(&self, offset: usize) -> (String, u32, u32, Option<String>) {
+        let loc = self.loc(offset);
+        (self.files[loc.file.index()].clone(), loc.line, loc.col, self.line_text(offset))
+    }
+
+    pub fn loc_position(&self, loc: Loc) -> (String, u32, u32) {
+        (
+            self.files.get(loc.file.index()).cloned().unwrap_or_default(),
+            loc.line,
+            loc.col,
+        )
+    }
+
+    /// The preprocessed line holding `offset` (same as the source line
+    /// unless macros were expanded on it).
+    pub fn line_text(&self, offset: usize) -> Option<String> {
+        if self.line_starts.is_empty() {
+            return None;
+        }
+        let i = self.line_index(offset);
+        let start = self.line_starts[i];
+        let end = self.line_starts.get(i + 1).copied().unwrap_or(self.text.len());
+        Some(self.text[start..end].trim_end().to_string())
+    }
+}
+
+/// `# 12 "foo.c" 1 3` → (12, "foo.c", [1, 3]).
+fn parse_marker(line: &str) -> Option<(u32, String, Vec<u32>)> {
+    let rest = line.strip_prefix('#')?;
+    let rest = rest.trim_start();
+    let rest = rest.strip_prefix("line").map(str::trim_start).unwrap_or(rest);
+    let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+    if digits.is_empty() {
+        return None;
+    }
+    let n: u32 = digits.parse().ok()?;
+    let rest = rest[digits.len()..].trim_start();
+    let rest = rest.strip_prefix('"')?;
+    let mut name = String::new();
+    let mut chars = rest.char_indices();
+    let mut end = rest.len();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '\\' => {
+                if let Some((_, d)) = chars.next() {
+                    name.push(d);
+                }
+            }
+            '"' => {
+                end = i + 1;
+                break;
+            }
+            c => name.push(c),
+        }
+    }
+    let flags = rest[end..].split_whitespace().filter_map(|t| t.parse().ok()).collect();
+    Some((n, name, flags))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn markers_map_lines_back() {
+        let text = "# 1 \"a.c\"\n# 1 \"/usr/include/x.h\" 1 3 4\nint x;\n# 3 \"a.c\" 2\nint y;\n";
+        let m = SourceMap::new(text, "a.c");
+        let off = text.find("int y").unwrap() + 4;
+        let loc = m.loc(off);
+        assert_eq!((m.files[loc.file.index()].as_str(), loc.line, loc.col), ("a.c", 3, 5));
+        let hx = m.loc(text.find("int x").unwrap());
+        assert!(m.is_system(hx.file));
+    }
+}

@@ -1,0 +1,715 @@
+//! seqc's IR: a typed, C-shaped statement language. Every node carries a
+//! `Loc`; nodes made by seqc rather than read from the input say so
+//! (`Loc::generated`). Expressions are side-effect free: calls, assignments
+//! and the concurrency operations are statements, so that a pass can count
+//! the visible steps of a statement by looking at it alone.
+//!
+//! Architecture invariant: nothing here knows about lang-c, and nothing here
+//! does I/O.
+
+pub mod dump;
+pub mod layout;
+pub mod types;
+pub mod verify;
+
+pub use types::{CompId, DataModel, FloatKind, FnSig, IntKind, PthreadTy, Ty};
+
+use std::fmt;
+
+macro_rules! entity {
+    ($name:ident, $prefix:literal) => {
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct $name(pub u32);
+        impl $name {
+            pub fn index(self) -> usize {
+                self.0 as usize
+            }
+        }
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, concat!($prefix, "{}"), self.0)
+            }
+        }
+    };
+}
+
+entity!(FileId, "file");
+entity!(GlobalId, "g");
+entity!(FuncId, "f");
+entity!(LocalId, "v");
+entity!(LabelId, "L");
+
+/// A source position: file, line and column of the user's input (after
+/// mapping back through the preprocessor's line markers).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Loc {
+    pub file: FileId,
+    pub line: u32,
+    pub col: u32,
+    /// Made by seqc (for the source construct at `line:col`).
+    pub generated: bool,
+}
+
+impl Loc {
+    pub const NONE: Loc = Loc {
+        file: FileId(0),
+        line: 0,
+        col: 0,
+        generated: true,
+    };
+
+    pub fn generated(self) -> Loc {
+        Loc {
+            generated: true,
+            ..self
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CompKind {
+    Struct,
+    Union,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Field {
+    pub name: String,
+    pub ty: Ty,
+    pub bit_width: Option<u32>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CompDef {
+    pub kind: CompKind,
+    /// The tag, or a name made up from the first typedef / position.
+    pub name: String,
+    pub fields: Vec<Field>,
+    pub complete: bool,
+    pub loc: Loc,
+}
+
+/// Object initialisers, sparse: missing elements and fields are zero.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Init {
+    Expr(Expr),
+    /// `(index, init)` pairs in increasing index order.
+    Array(Vec<(u64, Init)>),
+    /// `(field index, init)` pairs in field order (one for a union).
+    Comp(Vec<(u32, Init)>),
+    /// A string literal filling a char array.
+    Str(Vec<u8>),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Storage {
+    /// Defined here, visible outside.
+    Public,
+    /// `static`.
+    Static,
+    /// `extern`: declared, defined elsewhere.
+    Extern,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Global {
+    pub name: String,
+    pub ty: Ty,
+    pub init: Option<Init>,
+    pub storage: Storage,
+    /// `_Thread_local` / `__thread`: one copy per thread.
+    pub thread_local: bool,
+    pub loc: Loc,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Local {
+    pub name: String,
+    pub ty: Ty,
+    pub loc: Loc,
+    /// Made by seqc (a temporary).
+    pub temp: bool,
+}
+
+/// Functions with a fixed meaning for seqc. Their calls are `Op`s.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Function {
+    pub name: String,
+    pub sig: FnSig,
+    pub params: Vec<LocalId>,
+    pub locals: Vec<Local>,
+    /// `None`: declared only (an external function).
+    pub body: Option<Block>,
+    pub is_static: bool,
+    /// `__VERIFIER_atomic_*`: the whole body is one atomic step.
+    pub atomic: bool,
+    pub loc: Loc,
+    pub labels: Vec<String>,
+}
+
+impl Function {
+    pub fn local(&self, v: LocalId) -> &Local {
+        &self.locals[v.index()]
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Block(pub Vec<Stmt>);
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub loc: Loc,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CaseLabel {
+    Value(i128),
+    Range(i128, i128),
+    Default,
+}
+
+/// Why an assertion exists: the user's words, kept for traces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AssertKind {
+    /// `assert(e)`, `__VERIFIER_assert(e)`.
+    Assert,
+    /// `reach_error()`, `__VERIFIER_error()`, `__assert_fail`, `ERROR:`.
+    ReachError,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum StmtKind {
+    /// Start of a local's scope; without init its value is nondeterministic.
+    Decl(LocalId, Option<Init>),
+    Assign(Expr, Expr),
+    Call {
+        dest: Option<Expr>,
+        callee: Expr,
+        args: Vec<Expr>,
+    },
+    Op {
+        dest: Option<Expr>,
+        op: Op,
+        args: Vec<Expr>,
+    },
+    If(Expr, Block, Block),
+    /// Repeat `body` then `latch`. `continue` in `body` goes to `latch`;
+    /// `break` in either leaves the loop.
+    Loop {
+        body: Block,
+        latch: Block,
+    },
+    Break,
+    Continue,
+    /// `case`/`default` labels are `Case` statements directly in `body`
+    /// (or nested in its blocks, as C allows).
+    Switch(Expr, Block),
+    Case(CaseLabel),
+    Label(LabelId),
+    Goto(LabelId),
+    Return(Option<Expr>),
+    Block(Block),
+    Assert(Expr, AssertKind),
+    Assume(Expr),
+}
+
+/// The operations the concurrency and verification semantics hang on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Op {
+    // Threads. Arguments as in pthreads.
+    ThreadCreate,
+    ThreadJoin,
+    ThreadExit,
+    ThreadSelf,
+    ThreadEqual,
+    MutexInit,
+    MutexDestroy,
+    MutexLock,
+    MutexUnlock,
+    MutexTryLock,
+    CondInit,
+    CondDestroy,
+    CondWait,
+    CondSignal,
+    CondBroadcast,
+    Once,
+    KeyCreate,
+    KeyDelete,
+    GetSpecific,
+    SetSpecific,
+    /// `pthread_attr_*`, `pthread_mutexattr_*`, ...: no effect, returns 0.
+    AttrNoop(&'static str),
+    AtomicBegin,
+    AtomicEnd,
+    /// One atomic step: `dest = *p`.
+    AtomicLoad,
+    /// `*p = v`.
+    AtomicStore,
+    /// `dest = *p; *p = v`.
+    AtomicExchange,
+    /// `dest = *p; *p = *p OP v`.
+    AtomicFetch(AtomicRmw),
+    /// `*p = *p OP v; dest = *p` (GCC `__sync_op_and_fetch`, `++` on `_Atomic`).
+    AtomicFetchThen(AtomicRmw),
+    /// `(p, expected_ptr, desired)`: C11 form, writes the old value to
+    /// `*expected` on failure; dest = success.
+    AtomicCompareExchange,
+    /// `(p, old, new)` GCC `__sync_bool_compare_and_swap`: dest = success.
+    AtomicCasBool,
+    /// `(p, old, new)` GCC `__sync_val_compare_and_swap`: dest = old value.
+    AtomicCasVal,
+    Fence,
+    // Memory.
+    Malloc,
+    Calloc,
+    Free,
+    Memset,
+    Memcpy,
+    // Ends of the run.
+    Abort,
+    Exit,
+    /// Library calls modelled as "no effect on the program's state, any
+    /// result" (`printf`, `usleep`, ...).
+    LibNoop(&'static str),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AtomicRmw {
+    Add,
+    Sub,
+    And,
+    Or,
+    Xor,
+}
+
+impl Op {
+    /// The C function the identity output calls for this operation.
+    pub fn c_name(self) -> &'static str {
+        use Op::*;
+        match self {
+            ThreadCreate => "pthread_create",
+            ThreadJoin => "pthread_join",
+            ThreadExit => "pthread_exit",
+            ThreadSelf => "pthread_self",
+            ThreadEqual => "pthread_equal",
+            MutexInit => "pthread_mutex_init",
+            MutexDestroy => "pthread_mutex_destroy",
+            MutexLock => "pthread_mutex_lock",
+            MutexUnlock => "pthread_mutex_unlock",
+            MutexTryLock => "pthread_mutex_trylock",
+            CondInit => "pthread_cond_init",
+            CondDestroy => "pthread_cond_destroy",
+            CondWait => "pthread_cond_wait",
+            CondSignal => "pthread_cond_signal",
+            CondBroadcast => "pthread_cond_broadcast",
+            Once => "pthread_once",
+            KeyCreate => "pthread_key_create",
+            KeyDelete => "pthread_key_delete",
+            GetSpecific => "pthread_getspecific",
+            SetSpecific => "pthread_setspecific",
+            AttrNoop(n) => n,
+            AtomicBegin => "__VERIFIER_atomic_begin",
+            AtomicEnd => "__VERIFIER_atomic_end",
+            AtomicLoad => "__atomic_load_n",
+            AtomicStore => "__atomic_store_n",
+            AtomicExchange => "__atomic_exchange_n",
+            AtomicFetch(AtomicRmw::Add) => "__atomic_fetch_add",
+            AtomicFetch(AtomicRmw::Sub) => "__atomic_fetch_sub",
+            AtomicFetch(AtomicRmw::And) => "__atomic_fetch_and",
+            AtomicFetch(AtomicRmw::Or) => "__atomic_fetch_or",
+            AtomicFetch(AtomicRmw::Xor) => "__atomic_fetch_xor",
+            AtomicFetchThen(AtomicRmw::Add) => "__atomic_add_fetch",
+            AtomicFetchThen(AtomicRmw::Sub) => "__atomic_sub_fetch",
+            AtomicFetchThen(AtomicRmw::And) => "__atomic_and_fetch",
+            AtomicFetchThen(AtomicRmw::Or) => "__atomic_or_fetch",
+            AtomicFetchThen(AtomicRmw::Xor) => "__atomic_xor_fetch",
+            AtomicCompareExchange => "__atomic_compare_exchange_n",
+            AtomicCasBool => "__sync_bool_compare_and_swap",
+            AtomicCasVal => "__sync_val_compare_and_swap",
+            Fence => "__atomic_thread_fence",
+            Malloc => "malloc",
+            Calloc => "calloc",
+            Free => "free",
+            Memset => "memset",
+            Memcpy => "memcpy",
+            Abort => "abort",
+            Exit => "exit",
+            LibNoop(n) => n,
+        }
+    }
+
+    /// One indivisible visible step whatever its arguments read.
+    pub fn is_atomic_step(self) -> bool {
+        use Op::*;
+        matches!(
+            self,
+            AtomicLoad
+                | AtomicStore
+                | AtomicExchange
+                | AtomicFetch(_)
+                | AtomicFetchThen(_)
+                | AtomicCompareExchange
+                | AtomicCasBool
+                | AtomicCasVal
+        )
+    }
+
+    /// Operations that synchronise or touch thread state: always visible.
+    pub fn is_visible(self) -> bool {
+        use Op::*;
+        !matches!(self, AttrNoop(_) | LibNoop(_) | Fence | Abort | Exit | ThreadSelf | ThreadEqual)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub ty: Ty,
+    pub loc: Loc,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnOp {
+    Neg,
+    BitNot,
+    LogNot,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    Shl,
+    Shr,
+    BitAnd,
+    BitOr,
+    BitXor,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    LogAnd,
+    LogOr,
+    /// pointer + integer (scaled by the pointee size).
+    PtrAdd,
+    /// pointer - integer.
+    PtrSub,
+    /// pointer - pointer, in elements.
+    PtrDiff,
+}
+
+impl BinOp {
+    pub fn c_op(self) -> &'static str {
+        use BinOp::*;
+        match self {
+            Add | PtrAdd => "+",
+            Sub | PtrSub | PtrDiff => "-",
+            Mul => "*",
+            Div => "/",
+            Rem => "%",
+            Shl => "<<",
+            Shr => ">>",
+            BitAnd => "&",
+            BitOr => "|",
+            BitXor => "^",
+            Eq => "==",
+            Ne => "!=",
+            Lt => "<",
+            Le => "<=",
+            Gt => ">",
+            Ge => ">=",
+            LogAnd => "&&",
+            LogOr => "||",
+        }
+    }
+
+    pub fn is_comparison(self) -> bool {
+        use BinOp::*;
+        matches!(self, Eq | Ne | Lt | Le | Gt | Ge)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExprKind {
+    Int(i128),
+    /// The literal as written.
+    Float(String),
+    /// A string literal: an array lvalue of `char`, NUL included.
+    Str(Vec<u8>),
+    Local(LocalId),
+    Global(GlobalId),
+    /// A function designator (its type is the function type).
+    Func(FuncId),
+    Unary(UnOp, Box<Expr>),
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// Conversion to `self.ty`.
+    Cast(Box<Expr>),
+    Deref(Box<Expr>),
+    AddrOf(Box<Expr>),
+    /// Field of a struct/union lvalue.
+    Member(Box<Expr>, u32),
+    /// Element of an array lvalue.
+    Index(Box<Expr>, Box<Expr>),
+    /// Array lvalue to pointer to its first element.
+    Decay(Box<Expr>),
+    Cond(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// A fresh value of `self.ty` at each evaluation.
+    Nondet,
+}
+
+impl Expr {
+    pub fn new(kind: ExprKind, ty: Ty, loc: Loc) -> Expr {
+        Expr { kind, ty, loc }
+    }
+
+    pub fn int(v: i128, ty: Ty, loc: Loc) -> Expr {
+        Expr::new(ExprKind::Int(v), ty, loc)
+    }
+
+    pub fn is_lvalue(&self) -> bool {
+        matches!(
+            self.kind,
+            ExprKind::Local(_)
+                | ExprKind::Global(_)
+                | ExprKind::Deref(_)
+                | ExprKind::Member(..)
+                | ExprKind::Index(..)
+                | ExprKind::Str(_)
+        )
+    }
+
+    /// Calls `f` on this expression and every sub-expression, parents first.
+    pub fn walk(&self, f: &mut impl FnMut(&Expr)) {
+        f(self);
+        match &self.kind {
+            ExprKind::Unary(_, a)
+            | ExprKind::Cast(a)
+            | ExprKind::Deref(a)
+            | ExprKind::AddrOf(a)
+            | ExprKind::Member(a, _)
+            | ExprKind::Decay(a) => a.walk(f),
+            ExprKind::Binary(_, a, b) | ExprKind::Index(a, b) => {
+                a.walk(f);
+                b.walk(f);
+            }
+            ExprKind::Cond(a, b, c) => {
+                a.walk(f);
+                b.walk(f);
+                c.walk(f);
+            }
+            _ => {}
+        }
+    }
+}
+
+impl Block {
+    /// Calls `f` on every statement, nested ones included, parents first.
+    pub fn walk(&self, f: &mut impl FnMut(&Stmt)) {
+        for s in &self.0 {
+            s.walk(f);
+        }
+    }
+}
+
+impl Stmt {
+    pub fn walk(&self, f: &mut impl FnMut(&Stmt)) {
+        f(self);
+        match &self.kind {
+            StmtKind::If(_, a, b) => {
+                a.walk(f);
+                b.walk(f);
+            }
+            StmtKind::Loop { body, latch } => {
+                body.walk(f);
+                latch.walk(f);
+            }
+            StmtKind::Switch(_, b) | StmtKind::Block(b) => b.walk(f),
+            _ => {}
+        }
+    }
+
+    /// The expressions this statement evaluates (not those of nested blocks).
+    pub fn exprs(&self) -> Vec<&Expr> {
+        let mut v = Vec::new();
+        match &self.kind {
+            StmtKind::Decl(_, Some(init)) => init.exprs(&mut v),
+            StmtKind::Assign(a, b) => {
+                v.push(a);
+                v.push(b);
+            }
+            StmtKind::Call { dest, callee, args } => {
+                v.extend(dest.iter());
+                v.push(callee);
+                v.extend(args.iter());
+            }
+            StmtKind::Op { dest, args, .. } => {
+                v.extend(dest.iter());
+                v.extend(args.iter());
+            }
+            StmtKind::If(c, ..) | StmtKind::Switch(c, _) | StmtKind::Assert(c, _) | StmtKind::Assume(c) => {
+                v.push(c)
+            }
+            StmtKind::Return(Some(e)) => v.push(e),
+            _ => {}
+        }
+        v
+    }
+}
+
+impl Init {
+    pub fn exprs<'a>(&'a self, out: &mut Vec<&'a Expr>) {
+        match self {
+            Init::Expr(e) => out.push(e),
+            Init::Array(items) => items.iter().for_each(|(_, i)| i.exprs(out)),
+            Init::Comp(items) => items.iter().for_each(|(_, i)| i.exprs(out)),
+            Init::Str(_) => {}
+        }
+    }
+}
+
+/// A whole program: the input after lowering, or the output of a pass.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Program {
+    pub data_model: DataModel,
+    /// Paths as given (the input and the headers it included).
+    pub files: Vec<String>,
+    pub comps: Vec<CompDef>,
+    pub globals: Vec<Global>,
+    pub functions: Vec<Function>,
+}
+
+impl Program {
+    pub fn new(data_model: DataModel) -> Program {
+        Program {
+            data_model,
+            files: Vec::new(),
+            comps: Vec::new(),
+            globals: Vec::new(),
+            functions: Vec::new(),
+        }
+    }
+
+    pub fn comp(&self, c: CompId) -> &CompDef {
+        &self.comps[c.0 as usize]
+    }
+
+    pub fn global(&self, g: GlobalId) -> &Global {
+        &self.globals[g.index()]
+    }
+
+    pub fn func(&self, f: FuncId) -> &Function {
+        &self.functions[f.index()]
+    }
+
+    pub fn func_by_name(&self, name: &str) -> Option<FuncId> {
+        self.functions
+            .iter()
+            .position(|f| f.name == name)
+            .map(|i| FuncId(i as u32))
+    }
+
+    pub fn file_name(&self, f: FileId) -> &str {
+        self.files.get(f.index()).map(String::as_str).unwrap_or("<seqc>")
+    }
+
+    /// `file:line:col` of a location, for traces and diagnostics.
+    pub fn describe(&self, loc: Loc) -> String {
+        format!("{}:{}:{}", self.file_name(loc.file), loc.line, loc.col)
+    }
+}
+
+impl Expr {
+    /// Calls `f` on every sub-expression, children first.
+    pub fn walk_mut(&mut self, f: &mut impl FnMut(&mut Expr)) {
+        match &mut self.kind {
+            ExprKind::Unary(_, a)
+            | ExprKind::Cast(a)
+            | ExprKind::Deref(a)
+            | ExprKind::AddrOf(a)
+            | ExprKind::Member(a, _)
+            | ExprKind::Decay(a) => a.walk_mut(f),
+            ExprKind::Binary(_, a, b) | ExprKind::Index(a, b) => {
+                a.walk_mut(f);
+                b.walk_mut(f);
+            }
+            ExprKind::Cond(a, b, c) => {
+                a.walk_mut(f);
+                b.walk_mut(f);
+                c.walk_mut(f);
+            }
+            _ => {}
+        }
+        f(self);
+    }
+}
+
+impl Init {
+    pub fn walk_exprs_mut(&mut self, f: &mut impl FnMut(&mut Expr)) {
+        match self {
+            Init::Expr(e) => f(e),
+            Init::Array(items) => items.iter_mut().for_each(|(_, i)| i.walk_exprs_mut(f)),
+            Init::Comp(items) => items.iter_mut().for_each(|(_, i)| i.walk_exprs_mut(f)),
+            Init::Str(_) => {}
+        }
+    }
+}
+
+impl Block {
+    /// Calls `f` on every top-level expression of every statement, nested
+    /// blocks included.
+    pub fn walk_exprs_mut(&mut self, f: &mut impl FnMut(&mut Expr)) {
+        for s in &mut self.0 {
+            s.walk_exprs_mut(f);
+        }
+    }
+}
+
+impl Stmt {
+    pub fn walk_exprs_mut(&mut self, f: &mut impl FnMut(&mut Expr)) {
+        match &mut self.kind {
+            StmtKind::Decl(_, Some(init)) => init.walk_exprs_mut(f),
+            StmtKind::Decl(_, None) => {}
+            StmtKind::Assign(a, b) => {
+                f(a);
+                f(b);
+            }
+            StmtKind::Call { dest, callee, args } => {
+                dest.iter_mut().for_each(&mut *f);
+                f(callee);
+                args.iter_mut().for_each(f);
+            }
+            StmtKind::Op { dest, args, .. } => {
+                dest.iter_mut().for_each(&mut *f);
+                args.iter_mut().for_each(f);
+            }
+            StmtKind::If(c, a, b) => {
+                f(c);
+                a.walk_exprs_mut(f);
+                b.walk_exprs_mut(f);
+            }
+            StmtKind::Loop { body, latch } => {
+                body.walk_exprs_mut(f);
+                latch.walk_exprs_mut(f);
+            }
+            StmtKind::Switch(c, b) => {
+                f(c);
+                b.walk_exprs_mut(f);
+            }
+            StmtKind::Block(b) => b.walk_exprs_mut(f),
+            StmtKind::Assert(c, _) | StmtKind::Assume(c) => f(c),
+            StmtKind::Return(Some(e)) => f(e),
+            StmtKind::Return(None)
+            | StmtKind::Break
+            | StmtKind::Continue
+            | StmtKind::Case(_)
+            | StmtKind::Label(_)
+            | StmtKind::Goto(_) => {}
+        }
+    }
+}

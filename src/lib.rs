@@ -1,0 +1,13 @@
+//! seqc: sequentialization of concurrent C (pthreads, atomic sections) into
+//! sequential C or SMT-LIB2.
+//!
+//! The pipeline: `frontend` (gcc -E, lang-c, lowering) → `ir` → `passes`
+//! → `backend`. The library never prints; `main.rs` does.
+
+pub mod backend;
+pub mod config;
+pub mod diag;
+pub mod driver;
+pub mod frontend;
+pub mod ir;
+pub mod passes;
