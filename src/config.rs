@@ -1,1 +1,58 @@
+//! Options of a seqc run, as one struct (no boolean parameters in the
+//! library's signatures).
 
+use crate::backend::c::Dialect;
+use crate::ir::DataModel;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Method {
+    None,
+    Kiss,
+    #[default]
+    LalReps,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Emit {
+    #[default]
+    C,
+    Smt,
+    Ir,
+}
+
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub method: Method,
+    pub rounds: u32,
+    pub ts: u32,
+    pub unwind: u32,
+    pub threads: u32,
+    pub emit: Emit,
+    pub dialect: Dialect,
+    pub data_model: DataModel,
+    pub include_dirs: Vec<String>,
+    pub defines: Vec<String>,
+    /// `--dump-ir-after PASS`.
+    pub dump_ir_after: Option<String>,
+    /// The options as the user gave them, for headers of outputs.
+    pub options_text: String,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            method: Method::LalReps,
+            rounds: 2,
+            ts: 1,
+            unwind: 2,
+            threads: 3,
+            emit: Emit::C,
+            dialect: Dialect::Svcomp,
+            data_model: DataModel::Lp64,
+            include_dirs: Vec::new(),
+            defines: Vec::new(),
+            dump_ir_after: None,
+            options_text: String::new(),
+        }
+    }
+}

@@ -1,1 +1,85 @@
+//! The pipeline as one call: front end, passes, back end. Returns text and
+//! timings; printing is the binary's job.
 
+use crate::backend::c::{self, COptions};
+use crate::config::{Config, Emit, Method};
+use crate::diag::{Diagnostic, Result};
+use crate::frontend::{self, FrontendOptions, PpOptions};
+use crate::ir::{self, Program};
+use crate::passes;
+use std::time::{Duration, Instant};
+
+pub struct Translation {
+    pub text: String,
+    /// IR dumps requested with `--dump-ir-after`, as (pass, text).
+    pub dumps: Vec<(String, String)>,
+    pub timings: Vec<(String, Duration)>,
+}
+
+/// Reads and lowers an input file.
+pub fn load(input: &str, cfg: &Config) -> Result<Program> {
+    let opts = FrontendOptions {
+        pp: PpOptions {
+            include_dirs: cfg.include_dirs.clone(),
+            defines: cfg.defines.clone(),
+            data_model: cfg.data_model,
+        },
+    };
+    frontend::load(input, &opts)
+}
+
+/// `seqc translate`.
+pub fn translate(input: &str, cfg: &Config) -> Result<Translation> {
+    match cfg.method {
+        Method::None => {}
+        Method::Kiss => return Err(Diagnostic::not_yet("--method kiss")),
+        Method::LalReps => return Err(Diagnostic::not_yet("--method lal-reps (use --method none for now)")),
+    }
+    if cfg.emit == Emit::Smt {
+        return Err(Diagnostic::not_yet("--emit smt"));
+    }
+    if let Some(p) = &cfg.dump_ir_after {
+        if !passes::PASSES.contains(&p.as_str()) {
+            return Err(Diagnostic::input(format!(
+                "unknown pass '{p}' for --dump-ir-after (passes: {})",
+                passes::PASSES.join(", ")
+            )));
+        }
+    }
+    let mut timings = Vec::new();
+    let mut dumps = Vec::new();
+    let t = Instant::now();
+    let mut prog = load(input, cfg)?;
+    timings.push(("front end".to_string(), t.elapsed()));
+    let after = |name: &str, prog: &Program, dumps: &mut Vec<(String, String)>| {
+        if cfg!(debug_assertions) {
+            if let Err(e) = ir::verify::verify(prog) {
+                panic!("IR verifier failed after {name}: {e}");
+            }
+        }
+        if cfg.dump_ir_after.as_deref() == Some(name) {
+            dumps.push((name.to_string(), ir::dump::dump(prog)));
+        }
+    };
+    after("lower", &prog, &mut dumps);
+    let t = Instant::now();
+    prog = passes::normalize::normalize(prog);
+    timings.push(("normalize".to_string(), t.elapsed()));
+    after("normalize", &prog, &mut dumps);
+    let t = Instant::now();
+    let text = match cfg.emit {
+        Emit::Ir => ir::dump::dump(&prog),
+        Emit::C => c::emit(
+            &prog,
+            &COptions {
+                dialect: cfg.dialect,
+                options_text: cfg.options_text.clone(),
+                version: env!("CARGO_PKG_VERSION").to_string(),
+                ir_mode: false,
+            },
+        ),
+        Emit::Smt => unreachable!(),
+    };
+    timings.push(("emit".to_string(), t.elapsed()));
+    Ok(Translation { text, dumps, timings })
+}

@@ -1,3 +1,261 @@
-fn main() {
-    println!("Hello, world!");
+//! The `seqc` command: parses options into a `Config`, calls the library,
+//! prints, and maps results to exit codes.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use seqc::backend::c::Dialect;
+use seqc::config::{Config, Emit, Method};
+use seqc::diag::Diagnostic;
+use seqc::ir::DataModel;
+use std::io::Write;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "seqc", version, about = "Sequentialize concurrent C (pthreads) into sequential C or SMT-LIB2")]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Print the transformed program (C, SMT-LIB2 or the IR).
+    Translate(Common),
+    /// Run a backend and report a verdict (exit 0 safe, 10 violation, 20 unknown, 30 bound too small).
+    Check(Common),
+    /// Field-slicing CEGAR (STORM §3).
+    Refine(Common),
+    /// Exhaustive interleaving exploration of small programs.
+    Explore(Common),
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum MethodArg {
+    None,
+    Kiss,
+    LalReps,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum EmitArg {
+    C,
+    Smt,
+    Ir,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum BackendArg {
+    Z3,
+    Cvc5,
+    Bitwuzla,
+    Cbmc,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum DialectArg {
+    Svcomp,
+    Cbmc,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum DataModelArg {
+    #[value(name = "ILP32", alias = "ilp32")]
+    Ilp32,
+    #[value(name = "LP64", alias = "lp64")]
+    Lp64,
+}
+
+#[derive(Args, Clone)]
+struct Common {
+    /// The C file (`.c`, or preprocessed `.i`).
+    input: String,
+    /// Sequentialization: none (identity), kiss, lal-reps.
+    #[arg(long, value_enum, default_value = "lal-reps")]
+    method: MethodArg,
+    /// Lal-Reps contexts (rounds) per thread.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=64))]
+    rounds: u32,
+    /// KISS bound on pending (forked, unstarted) threads.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(0..=64))]
+    ts: u32,
+    /// A loop body runs at most U times (and recursion is cut at depth U).
+    /// Not CBMC's convention: CBMC's --unwind N runs a body N-1 times.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(0..=100000))]
+    unwind: u32,
+    /// Threads per creation site inside a loop.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    threads: u32,
+    /// What `translate` prints.
+    #[arg(long, value_enum, default_value = "c")]
+    emit: EmitArg,
+    /// What `check` runs.
+    #[arg(long, value_enum, default_value = "z3")]
+    backend: BackendArg,
+    /// Seconds per backend run.
+    #[arg(long)]
+    timeout: Option<u64>,
+    /// Machine-readable output.
+    #[arg(long)]
+    json: bool,
+    /// Tracked memory regions for field slicing (comma-separated, or `all`).
+    #[arg(long)]
+    track: Option<String>,
+    /// assert | race[=LOC] | locks | deadlock.
+    #[arg(long)]
+    property: Option<String>,
+    /// A path that needs more loop iterations than --unwind is reported as "bound too small".
+    #[arg(long)]
+    unwinding_assertions: bool,
+    /// Mathematical integers in SMT (QF_AUFLIA) instead of bit-vectors.
+    #[arg(long)]
+    int: bool,
+    /// Spelling of assume and atomic sections in C output.
+    #[arg(long, value_enum, default_value = "svcomp")]
+    dialect: DialectArg,
+    /// Print the time each stage takes (stderr).
+    #[arg(long)]
+    time_passes: bool,
+    /// Sizes of long and pointers (SV-COMP .i files are ILP32).
+    #[arg(long, value_enum, default_value = "LP64")]
+    data_model: DataModelArg,
+    /// Add a directory to the preprocessor's include path.
+    #[arg(short = 'I', value_name = "DIR")]
+    include: Vec<String>,
+    /// Define a macro for the preprocessor.
+    #[arg(short = 'D', value_name = "MACRO[=V]")]
+    define: Vec<String>,
+    /// Write the output here instead of stdout.
+    #[arg(short = 'o', value_name = "FILE")]
+    output: Option<String>,
+    /// Print the IR after this pass to stderr (lower, normalize).
+    #[arg(long, value_name = "PASS")]
+    dump_ir_after: Option<String>,
+}
+
+impl Common {
+    fn config(&self) -> Result<Config, Diagnostic> {
+        if let Some(p) = &self.property {
+            let known = p == "assert" || p == "race" || p.starts_with("race=") || p == "locks" || p == "deadlock";
+            if !known {
+                return Err(Diagnostic::input(format!(
+                    "unknown property '{p}' (expected assert, race, race=LOC, locks or deadlock)"
+                )));
+            }
+            if p != "assert" {
+                return Err(Diagnostic::not_yet(format!("--property {p}")));
+            }
+        }
+        if self.track.as_deref().is_some_and(|t| t != "all") {
+            return Err(Diagnostic::not_yet("--track"));
+        }
+        if self.int {
+            return Err(Diagnostic::not_yet("--int"));
+        }
+        if self.unwinding_assertions {
+            return Err(Diagnostic::not_yet("--unwinding-assertions"));
+        }
+        let method = match self.method {
+            MethodArg::None => Method::None,
+            MethodArg::Kiss => Method::Kiss,
+            MethodArg::LalReps => Method::LalReps,
+        };
+        let mut opts = vec![format!(
+            "--method {}",
+            match method {
+                Method::None => "none",
+                Method::Kiss => "kiss",
+                Method::LalReps => "lal-reps",
+            }
+        )];
+        let data_model = match self.data_model {
+            DataModelArg::Ilp32 => DataModel::Ilp32,
+            DataModelArg::Lp64 => DataModel::Lp64,
+        };
+        if data_model == DataModel::Ilp32 {
+            opts.push("--data-model ILP32".into());
+        }
+        let dialect = match self.dialect {
+            DialectArg::Svcomp => Dialect::Svcomp,
+            DialectArg::Cbmc => Dialect::Cbmc,
+        };
+        if dialect == Dialect::Cbmc {
+            opts.push("--dialect cbmc".into());
+        }
+        Ok(Config {
+            method,
+            rounds: self.rounds,
+            ts: self.ts,
+            unwind: self.unwind,
+            threads: self.threads,
+            emit: match self.emit {
+                EmitArg::C => Emit::C,
+                EmitArg::Smt => Emit::Smt,
+                EmitArg::Ir => Emit::Ir,
+            },
+            dialect,
+            data_model,
+            include_dirs: self.include.clone(),
+            defines: self.define.clone(),
+            dump_ir_after: self.dump_ir_after.clone(),
+            options_text: opts.join(" "),
+        })
+    }
+}
+
+fn fail(d: &Diagnostic) -> ExitCode {
+    eprintln!("{d}");
+    ExitCode::from(d.exit_code() as u8)
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let code = match e.kind() {
+                clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion => 0,
+                _ => 1,
+            };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    match cli.cmd {
+        Cmd::Translate(c) => {
+            let cfg = match c.config() {
+                Ok(cfg) => cfg,
+                Err(d) => return fail(&d),
+            };
+            let tr = match seqc::driver::translate(&c.input, &cfg) {
+                Ok(t) => t,
+                Err(d) => return fail(&d),
+            };
+            for (pass, dump) in &tr.dumps {
+                eprintln!("// IR after {pass}\n{dump}");
+            }
+            if c.time_passes {
+                for (stage, d) in &tr.timings {
+                    eprintln!("{stage:>12}: {:8.3} ms", d.as_secs_f64() * 1e3);
+                }
+            }
+            match &c.output {
+                Some(path) => {
+                    if let Err(e) = std::fs::write(path, &tr.text) {
+                        return fail(&Diagnostic::input(format!("cannot write '{path}': {e}")));
+                    }
+                }
+                None => {
+                    let mut out = std::io::stdout().lock();
+                    if out.write_all(tr.text.as_bytes()).is_err() {
+                        return ExitCode::from(1);
+                    }
+                }
+            }
+            ExitCode::SUCCESS
+        }
+        Cmd::Check(c) | Cmd::Refine(c) | Cmd::Explore(c) => {
+            if let Err(d) = c.config() {
+                return fail(&d);
+            }
+            fail(&Diagnostic::not_yet("this command"))
+        }
+    }
 }

@@ -1,1 +1,1013 @@
+//! The C back end: IR → C text that gcc compiles and CBMC checks.
+//!
+//! Statements are laid out with `pretty`; expressions are printed with one
+//! precedence table. Signed `+ - *` and unary `-` are done in the unsigned
+//! type and converted back (two's complement wrap, DESIGN.md §2); `/ % << >>`
+//! with a count or divisor that can be bad go through `__seqc_` helpers
+//! whose text lives in `templates/ub_helpers.c`. `#line` directives map
+//! every user statement back to the input.
+//!
+//! Composite types declared in system headers print with a `__seqc_` tag
+//! prefix, so that the headers the output includes (pthread.h, stdlib.h,
+//! string.h, assert.h) never clash with them.
 
+use crate::ir::*;
+use pretty::RcDoc;
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write;
+
+const PRELUDE: &str = include_str!("../../templates/prelude.c");
+const UB_HELPERS: &str = include_str!("../../templates/ub_helpers.c");
+
+/// Which checker's spelling of assume and atomic sections to use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Dialect {
+    /// `__VERIFIER_assume`, `__VERIFIER_atomic_begin` (SV-COMP).
+    #[default]
+    Svcomp,
+    /// `__CPROVER_assume`, `__CPROVER_atomic_begin` (CBMC builtins).
+    Cbmc,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct COptions {
+    pub dialect: Dialect,
+    /// Describes the options in the header comment.
+    pub options_text: String,
+    /// Text for `{{VERSION}}`.
+    pub version: String,
+    /// Print the IR itself (`--emit ir`): no UB helpers, explicit ops and
+    /// loops, a location on every statement.
+    pub ir_mode: bool,
+}
+
+const WIDTH: usize = 100;
+/// Marks the start of a user statement; resolved into `#line` afterwards.
+const MARK: char = '\u{1}';
+
+/// Prints a whole program.
+pub fn emit(p: &Program, opts: &COptions) -> String {
+    let mut e = Emitter {
+        p,
+        opts,
+        helpers: BTreeMap::new(),
+        nondets: BTreeSet::new(),
+        includes: BTreeSet::new(),
+        uses_atomic_begin: false,
+        cont_labels: Vec::new(),
+        cont_count: 0,
+        func: None,
+    };
+    let body = e.program();
+    let body = e.resolve_lines(&body);
+    let mut decls = String::new();
+    for n in &e.nondets {
+        let (ty, suffix) = n;
+        let _ = writeln!(decls, "extern {ty} __VERIFIER_nondet_{suffix}(void);");
+    }
+    match opts.dialect {
+        Dialect::Svcomp => {
+            let _ = writeln!(decls, "extern void __VERIFIER_assume(int);");
+            if e.uses_atomic_begin {
+                let _ = writeln!(decls, "extern void __VERIFIER_atomic_begin(void);");
+                let _ = writeln!(decls, "extern void __VERIFIER_atomic_end(void);");
+            }
+        }
+        Dialect::Cbmc => {}
+    }
+    for (name, ty) in &e.helpers {
+        decls.push_str(&helper_text(name, ty));
+    }
+    let includes: String = e.includes.iter().map(|h| format!("#include <{h}>\n")).collect();
+    let head = PRELUDE
+        .replace("{{VERSION}}", &opts.version)
+        .replace("{{INPUT}}", p.files.first().map(String::as_str).unwrap_or("-"))
+        .replace("{{OPTIONS}}", &opts.options_text)
+        .replace("{{INCLUDES}}", includes.trim_end())
+        .replace("{{DECLARATIONS}}", decls.trim_end());
+    format!("{}\n\n{}", head.trim_end(), body)
+}
+
+/// The text of one UB helper for a type, from the template.
+fn helper_text(name: &str, ty: &(String, String, u32, bool, String)) -> String {
+    let (t, u, bits, signed, nondet) = ty;
+    let op = name.split('_').nth(3).unwrap_or("");
+    let n = &name[format!("__seqc_{op}_").len()..];
+    let section = UB_HELPERS
+        .split("//@ ")
+        .find(|s| s.starts_with(op))
+        .map(|s| s[op.len()..].trim_start_matches('\n'))
+        .unwrap_or("");
+    let text = section
+        .replace("{{T}}", t)
+        .replace("{{U}}", u)
+        .replace("{{N}}", n)
+        .replace("{{BITS}}", &bits.to_string())
+        .replace("{{NONDET}}", nondet);
+    let text: String = text
+        .lines()
+        .filter_map(|l| match l.strip_prefix("{{SIGNED}}") {
+            Some(rest) if *signed => Some(format!("{rest}\n")),
+            Some(_) => None,
+            None => Some(format!("{l}\n")),
+        })
+        .collect();
+    text
+}
+
+/// Precedence levels, higher binds tighter.
+const P_ASSIGN: u8 = 2;
+const P_COND: u8 = 3;
+const P_PRIMARY: u8 = 16;
+const P_POSTFIX: u8 = 15;
+const P_UNARY: u8 = 14;
+const P_CAST: u8 = 13;
+
+fn bin_prec(op: BinOp) -> u8 {
+    use BinOp::*;
+    match op {
+        Mul | Div | Rem => 12,
+        Add | Sub | PtrAdd | PtrSub | PtrDiff => 11,
+        Shl | Shr => 10,
+        Lt | Le | Gt | Ge => 9,
+        Eq | Ne => 8,
+        BitAnd => 7,
+        BitXor => 6,
+        BitOr => 5,
+        LogAnd => 4,
+        LogOr => 3,
+    }
+}
+
+pub fn c_ident(name: &str) -> String {
+    name.replace(crate::frontend::preprocess::DOLLAR, "$")
+}
+
+struct Emitter<'p> {
+    p: &'p Program,
+    opts: &'p COptions,
+    /// helper name → (type, unsigned type, bits, signed, nondet call).
+    helpers: BTreeMap<String, (String, String, u32, bool, String)>,
+    nondets: BTreeSet<(String, String)>,
+    includes: BTreeSet<&'static str>,
+    uses_atomic_begin: bool,
+    /// For each enclosing loop: the label `continue` must jump to, if any.
+    cont_labels: Vec<Option<String>>,
+    cont_count: u32,
+    func: Option<&'p Function>,
+}
+
+/// The IR as text: C-like, with every statement's location, explicit
+/// loops and operations, and no C-level rewriting.
+pub fn dump(p: &Program) -> String {
+    let opts = COptions {
+        ir_mode: true,
+        ..COptions::default()
+    };
+    let mut e = Emitter {
+        p,
+        opts: &opts,
+        helpers: BTreeMap::new(),
+        nondets: BTreeSet::new(),
+        includes: BTreeSet::new(),
+        uses_atomic_begin: false,
+        cont_labels: Vec::new(),
+        cont_count: 0,
+        func: None,
+    };
+    let body = e.program();
+    format!("// seqc IR, data model {:?}\n{body}", p.data_model)
+}
+
+type Doc = RcDoc<'static, ()>;
+
+fn text(s: impl Into<String>) -> Doc {
+    RcDoc::text(s.into())
+}
+
+impl<'p> Emitter<'p> {
+    // ---- names and types ----
+
+    fn comp_name(&self, c: CompId) -> String {
+        let d = self.p.comp(c);
+        let kw = match d.kind {
+            CompKind::Struct => "struct",
+            CompKind::Union => "union",
+        };
+        if self.p.is_system(d.loc.file) && !d.name.starts_with("__anon") {
+            format!("{kw} __seqc_{}", d.name)
+        } else {
+            format!("{kw} {}", c_ident(&d.name))
+        }
+    }
+
+    /// `ty name` in C declarator syntax.
+    fn declare(&mut self, ty: &Ty, name: &str) -> String {
+        match ty {
+            Ty::Ptr(t) => {
+                let inner = format!("*{name}");
+                match &**t {
+                    Ty::Array(..) | Ty::Func(_) => self.declare(t, &format!("({inner})")),
+                    _ => self.declare(t, &inner),
+                }
+            }
+            Ty::Array(t, n) => {
+                let n = n.map(|n| n.to_string()).unwrap_or_default();
+                self.declare(t, &format!("{name}[{n}]"))
+            }
+            Ty::Func(sig) => {
+                let mut ps: Vec<String> = sig.params.iter().map(|p| self.declare(p, "")).collect();
+                if sig.variadic {
+                    ps.push("...".into());
+                }
+                let params = if ps.is_empty() && !sig.unprototyped { "void".to_string() } else { ps.join(", ") };
+                self.declare(&sig.ret, &format!("{name}({params})"))
+            }
+            Ty::Atomic(t) => match &**t {
+                Ty::Ptr(_) => self.declare(t, &format!("_Atomic {name}")),
+                _ => format!("_Atomic {}", self.declare(t, name)),
+            },
+            base => {
+                let b = self.base_name(base);
+                if name.is_empty() { b } else { format!("{b} {name}") }
+            }
+        }
+    }
+
+    fn base_name(&mut self, t: &Ty) -> String {
+        match t {
+            Ty::Void => "void".into(),
+            Ty::Bool => "_Bool".into(),
+            Ty::Int(k) => k.c_name().into(),
+            Ty::Float(k) => k.c_name().into(),
+            Ty::Comp(c) => self.comp_name(*c),
+            Ty::Pthread(p) => {
+                self.includes.insert("pthread.h");
+                p.c_name().into()
+            }
+            _ => unreachable!("not a base type"),
+        }
+    }
+
+    fn type_name(&mut self, t: &Ty) -> String {
+        self.declare(t, "")
+    }
+
+    // ---- expressions ----
+
+    fn nondet(&mut self, ty: &Ty) -> String {
+        if self.opts.ir_mode {
+            return format!("nondet<{}>()", self.type_name(ty));
+        }
+        let (cty, suffix) = match ty.unqual() {
+            Ty::Int(k) => (k.c_name().to_string(), k.nondet_suffix().to_string()),
+            Ty::Bool => ("_Bool".into(), "bool".into()),
+            Ty::Ptr(_) => ("void *".into(), "pointer".into()),
+            Ty::Float(FloatKind::Float) => ("float".into(), "float".into()),
+            Ty::Float(_) => ("double".into(), "double".into()),
+            Ty::Pthread(_) => ("unsigned long".into(), "ulong".into()),
+            _ => ("int".into(), "int".into()),
+        };
+        self.nondets.insert((cty.clone(), suffix.clone()));
+        let call = format!("__VERIFIER_nondet_{suffix}()");
+        let natural = matches!(ty.unqual(), Ty::Int(_) | Ty::Bool | Ty::Float(_));
+        if natural || ty.unqual() == &Ty::Void.ptr() {
+            call
+        } else {
+            format!("({}){call}", self.type_name(ty.unqual()))
+        }
+    }
+
+    fn int_lit(&self, v: i128, ty: &Ty) -> String {
+        let dm = self.p.data_model;
+        let k = ty.int_kind().unwrap_or(IntKind::Int);
+        let suffix = match k {
+            IntKind::UInt => "u",
+            IntKind::Long => "l",
+            IntKind::ULong => "ul",
+            IntKind::LongLong => "ll",
+            IntKind::ULongLong => "ull",
+            _ => "",
+        };
+        let bits = k.bits(dm).max(32);
+        if v < 0 && -v == 1i128 << (bits - 1) {
+            let s = if suffix.is_empty() { "" } else { suffix };
+            return format!("(-{}{s} - 1)", (1i128 << (bits - 1)) - 1);
+        }
+        if v < 0 {
+            format!("-{}{suffix}", -v)
+        } else {
+            format!("{v}{suffix}")
+        }
+    }
+
+    /// `(text, precedence)` of an expression.
+    fn expr(&mut self, e: &Expr) -> (String, u8) {
+        use ExprKind::*;
+        match &e.kind {
+            Int(v) => {
+                if e.ty.is_pointer() {
+                    return (format!("({}){v}", self.type_name(&e.ty)), P_CAST);
+                }
+                let s = self.int_lit(*v, &e.ty);
+                let p = if s.starts_with('-') { P_UNARY } else { P_PRIMARY };
+                (s, p)
+            }
+            Float(t) => (t.clone(), P_PRIMARY),
+            Str(b) => (c_string(b), P_PRIMARY),
+            Local(v) => (c_ident(&self.func.unwrap().local(*v).name), P_PRIMARY),
+            Global(g) => (c_ident(&self.p.global(*g).name), P_PRIMARY),
+            Func(f) => (c_ident(&self.p.func(*f).name), P_PRIMARY),
+            Nondet => (self.nondet(&e.ty), P_POSTFIX),
+            Unary(op, a) => {
+                if !self.opts.ir_mode && *op == UnOp::Neg && e.ty.is_signed() && e.ty.is_integer() {
+                    let u = self.type_name(&Ty::Int(e.ty.int_kind().unwrap().to_unsigned()));
+                    let t = self.type_name(&e.ty);
+                    let a = self.sub(a, P_CAST);
+                    return (format!("({t})-({u}){a}"), P_CAST);
+                }
+                let o = match op {
+                    UnOp::Neg => "-",
+                    UnOp::BitNot => "~",
+                    UnOp::LogNot => "!",
+                };
+                let a = self.sub(a, P_UNARY);
+                (format!("{o}{a}"), P_UNARY)
+            }
+            Binary(op, a, b) => self.binary(*op, a, b, &e.ty),
+            Cast(a) => {
+                let t = self.type_name(&e.ty);
+                let a = self.sub(a, P_CAST);
+                (format!("({t}){a}"), P_CAST)
+            }
+            Deref(p) => {
+                if let Binary(BinOp::PtrAdd, base, i) = &p.kind {
+                    let b = self.sub(base, P_POSTFIX);
+                    let (i, _) = self.expr(i);
+                    return (format!("{b}[{i}]"), P_POSTFIX);
+                }
+                let p = self.sub(p, P_UNARY);
+                (format!("*{p}"), P_UNARY)
+            }
+            AddrOf(x) => {
+                if let Func(_) = x.kind {
+                    return self.expr(x);
+                }
+                let x = self.sub(x, P_UNARY);
+                (format!("&{x}"), P_UNARY)
+            }
+            Member(x, i) => {
+                let Ty::Comp(c) = x.ty.unqual() else { unreachable!("member of a non-struct") };
+                let name = self.p.comp(*c).fields[*i as usize].name.clone();
+                if name.is_empty() {
+                    // An anonymous member: its fields are reached directly.
+                    return self.expr(x);
+                }
+                if let Deref(p) = &x.kind {
+                    if !matches!(p.kind, Binary(BinOp::PtrAdd, ..)) {
+                        let p = self.sub(p, P_POSTFIX);
+                        return (format!("{p}->{}", c_ident(&name)), P_POSTFIX);
+                    }
+                }
+                let x = self.sub(x, P_POSTFIX);
+                (format!("{x}.{}", c_ident(&name)), P_POSTFIX)
+            }
+            Index(a, i) => {
+                let a = self.sub(a, P_POSTFIX);
+                let (i, _) = self.expr(i);
+                (format!("{a}[{i}]"), P_POSTFIX)
+            }
+            Decay(a) => self.expr(a),
+            Cond(c, a, b) => {
+                let c = self.sub(c, P_COND + 1);
+                let (a, _) = self.expr(a);
+                let b = self.sub(b, P_COND);
+                (format!("{c} ? {a} : {b}"), P_COND)
+            }
+        }
+    }
+
+    /// An operand printed at least at precedence `min`.
+    fn sub(&mut self, e: &Expr, min: u8) -> String {
+        let (s, p) = self.expr(e);
+        if p < min { format!("({s})") } else { s }
+    }
+
+    fn top(&mut self, e: &Expr) -> String {
+        self.expr(e).0
+    }
+
+    fn binary(&mut self, op: BinOp, a: &Expr, b: &Expr, ty: &Ty) -> (String, u8) {
+        use BinOp::*;
+        let dm = self.p.data_model;
+        let int_k = ty.int_kind().filter(|_| !op.is_comparison() && !self.opts.ir_mode);
+        if let Some(k) = int_k {
+            let signed = k.signed();
+            let bits = k.bits(dm);
+            let const_b = match b.kind {
+                ExprKind::Int(v) => Some(v),
+                _ => None,
+            };
+            match op {
+                Add | Sub | Mul if signed => {
+                    let ut = Ty::Int(k.to_unsigned());
+                    let u = self.type_name(&ut);
+                    let t = self.type_name(ty);
+                    let mut as_unsigned = |me: &mut Self, x: &Expr| match x.kind {
+                        ExprKind::Int(v) if v >= 0 => me.int_lit(v, &ut),
+                        _ => format!("({u}){}", me.sub(x, P_CAST)),
+                    };
+                    let x = as_unsigned(self, a);
+                    let y = as_unsigned(self, b);
+                    return (format!("({t})({x} {} {y})", op.c_op()), P_CAST);
+                }
+                Div | Rem => {
+                    let safe = const_b.is_some_and(|v| v != 0 && !(signed && v == -1));
+                    if !safe {
+                        let name = self.helper(if op == Div { "div" } else { "rem" }, k);
+                        let (x, _) = self.expr(a);
+                        let (y, _) = self.expr(b);
+                        return (format!("{name}({x}, {y})"), P_POSTFIX);
+                    }
+                }
+                Shl | Shr => {
+                    let safe = const_b.is_some_and(|v| v >= 0 && v < bits as i128);
+                    if !safe {
+                        let name = self.helper(if op == Shl { "shl" } else { "shr" }, k);
+                        let (x, _) = self.expr(a);
+                        let (y, _) = self.expr(b);
+                        return (format!("{name}({x}, {y})"), P_POSTFIX);
+                    }
+                    if op == Shl && signed {
+                        let u = self.type_name(&Ty::Int(k.to_unsigned()));
+                        let t = self.type_name(ty);
+                        let x = self.sub(a, P_CAST);
+                        let (y, _) = self.expr(b);
+                        return (format!("({t})(({u}){x} << {y})"), P_CAST);
+                    }
+                }
+                _ => {}
+            }
+        }
+        let p = bin_prec(op);
+        let x = self.sub(a, p);
+        let y = self.sub(b, p + 1);
+        (format!("{x} {} {y}", op.c_op()), p)
+    }
+
+    fn helper(&mut self, op: &str, k: IntKind) -> String {
+        let dm = self.p.data_model;
+        let n = k.c_name().replace(' ', "");
+        let name = format!("__seqc_{op}_{n}");
+        let nondet = self.nondet(&Ty::Int(k));
+        self.helpers.entry(name.clone()).or_insert((
+            k.c_name().to_string(),
+            k.to_unsigned().c_name().to_string(),
+            k.bits(dm),
+            k.signed(),
+            nondet,
+        ));
+        name
+    }
+
+    // ---- initialisers ----
+
+    fn init(&mut self, i: &Init, ty: &Ty) -> String {
+        match i {
+            Init::Expr(e) => self.sub(e, P_ASSIGN),
+            Init::Str(b) => {
+                let mut b = b.clone();
+                // The array may be exactly as long as the string without NUL.
+                if b.last() == Some(&0) {
+                    b.pop();
+                }
+                b.push(0);
+                c_string(&b)
+            }
+            Init::Array(items) => {
+                let Ty::Array(elem, _) = ty.unqual() else { return "{ 0 }".into() };
+                let dense = items.iter().enumerate().all(|(i, (k, _))| *k == i as u64);
+                let parts: Vec<String> = items
+                    .iter()
+                    .map(|(k, x)| {
+                        let v = self.init(x, elem);
+                        if dense { v } else { format!("[{k}] = {v}") }
+                    })
+                    .collect();
+                if parts.is_empty() { "{ 0 }".into() } else { format!("{{ {} }}", parts.join(", ")) }
+            }
+            Init::Comp(items) => {
+                let Ty::Comp(c) = ty.unqual() else { return "{ 0 }".into() };
+                let def = self.p.comp(*c).clone();
+                let dense = items.iter().enumerate().all(|(i, (k, _))| *k == i as u32);
+                let parts: Vec<String> = items
+                    .iter()
+                    .map(|(k, x)| {
+                        let f = &def.fields[*k as usize];
+                        let v = self.init(x, &f.ty);
+                        if dense || f.name.is_empty() { v } else { format!(".{} = {v}", c_ident(&f.name)) }
+                    })
+                    .collect();
+                if parts.is_empty() { "{ 0 }".into() } else { format!("{{ {} }}", parts.join(", ")) }
+            }
+        }
+    }
+
+    // ---- statements ----
+
+    fn mark(&self, loc: Loc) -> String {
+        if self.opts.ir_mode {
+            return String::new();
+        }
+        if loc.generated || loc.line == 0 {
+            String::new()
+        } else {
+            format!("{MARK}{} {}{MARK}", loc.file.0, loc.line)
+        }
+    }
+
+    fn block(&mut self, b: &Block) -> Doc {
+        let docs: Vec<Doc> = b.0.iter().map(|s| self.stmt(s)).collect();
+        RcDoc::intersperse(docs, RcDoc::hardline())
+    }
+
+    fn braced(&mut self, b: &Block) -> Doc {
+        if b.0.is_empty() {
+            return text("{ }");
+        }
+        let inner = self.block(b);
+        text("{").append(RcDoc::hardline().append(inner).nest(2)).append(RcDoc::hardline()).append(text("}"))
+    }
+
+    fn line(&self, loc: Loc, s: String) -> Doc {
+        if self.opts.ir_mode {
+            let g = if loc.generated { "gen " } else { "" };
+            return text(format!("{s} /* {g}@{}:{} */", loc.line, loc.col));
+        }
+        text(format!("{}{s}", self.mark(loc)))
+    }
+
+    fn call_text(&mut self, name: &str, args: &[Expr]) -> String {
+        let a: Vec<String> = args.iter().map(|x| self.sub(x, P_ASSIGN)).collect();
+        format!("{name}({})", a.join(", "))
+    }
+
+    fn with_dest(&mut self, dest: &Option<Expr>, call: String) -> String {
+        match dest {
+            Some(d) => {
+                let d = self.top(d);
+                format!("{d} = {call};")
+            }
+            None => format!("{call};"),
+        }
+    }
+
+    fn stmt(&mut self, s: &Stmt) -> Doc {
+        let loc = s.loc;
+        match &s.kind {
+            StmtKind::Decl(v, init) => {
+                let local = self.func.unwrap().local(*v).clone();
+                let d = self.declare(&local.ty, &c_ident(&local.name));
+                match init {
+                    Some(i) => {
+                        let i = self.init(i, &local.ty);
+                        self.line(loc, format!("{d} = {i};"))
+                    }
+                    None => self.line(loc, format!("{d};")),
+                }
+            }
+            StmtKind::Assign(a, b) => {
+                let a = self.top(a);
+                let b = self.sub(b, P_ASSIGN);
+                self.line(loc, format!("{a} = {b};"))
+            }
+            StmtKind::Call { dest, callee, args } => {
+                let f = self.sub(callee, P_POSTFIX);
+                let c = self.call_text(&f, args);
+                let t = self.with_dest(dest, c);
+                self.line(loc, t)
+            }
+            StmtKind::Op { dest, op, args } => {
+                let t = self.op(*op, dest, args);
+                self.line(loc, t)
+            }
+            StmtKind::If(c, t, e) => {
+                let c = self.top(c);
+                let mut d = self.line(loc, format!("if ({c}) ")).append(self.braced(t));
+                if !e.0.is_empty() {
+                    if e.0.len() == 1 && matches!(e.0[0].kind, StmtKind::If(..)) {
+                        d = d.append(text(" else ")).append(self.stmt(&e.0[0]));
+                    } else {
+                        d = d.append(text(" else ")).append(self.braced(e));
+                    }
+                }
+                d
+            }
+            StmtKind::Loop { body, latch } => self.loop_stmt(loc, body, latch),
+            StmtKind::Break => self.line(loc, "break;".into()),
+            StmtKind::Continue => match self.cont_labels.last().cloned().flatten() {
+                Some(l) => self.line(loc, format!("goto {l};")),
+                None => self.line(loc, "continue;".into()),
+            },
+            StmtKind::Switch(c, b) => {
+                let c = self.top(c);
+                // `continue` inside a switch still belongs to the loop.
+                self.line(loc, format!("switch ({c}) ")).append(self.braced(b))
+            }
+            StmtKind::Case(CaseLabel::Value(v)) => self.line(loc, format!("case {v}:;")),
+            StmtKind::Case(CaseLabel::Range(a, b)) => self.line(loc, format!("case {a} ... {b}:;")),
+            StmtKind::Case(CaseLabel::Default) => self.line(loc, "default:;".into()),
+            StmtKind::Label(l) => {
+                let n = c_ident(&self.func.unwrap().labels[l.index()]);
+                self.line(loc, format!("{n}:;"))
+            }
+            StmtKind::Goto(l) => {
+                let n = c_ident(&self.func.unwrap().labels[l.index()]);
+                self.line(loc, format!("goto {n};"))
+            }
+            StmtKind::Return(None) => self.line(loc, "return;".into()),
+            StmtKind::Return(Some(e)) => {
+                let e = self.top(e);
+                self.line(loc, format!("return {e};"))
+            }
+            StmtKind::Block(b) => {
+                let d = self.braced(b);
+                self.line(loc, String::new()).append(d)
+            }
+            StmtKind::Assert(c, kind) => {
+                self.includes.insert("assert.h");
+                match kind {
+                    AssertKind::ReachError if self.opts.ir_mode => self.line(loc, "reach_error();".into()),
+                    AssertKind::ReachError => self.line(loc, "assert(0); /* reach_error */".into()),
+                    AssertKind::Assert => {
+                        let c = self.top(c);
+                        self.line(loc, format!("assert({c});"))
+                    }
+                }
+            }
+            StmtKind::Assume(c) => {
+                let c = self.top(c);
+                let f = match self.opts.dialect {
+                    _ if self.opts.ir_mode => "assume",
+                    Dialect::Svcomp => "__VERIFIER_assume",
+                    Dialect::Cbmc => "__CPROVER_assume",
+                };
+                self.line(loc, format!("{f}({c});"))
+            }
+        }
+    }
+
+    fn op(&mut self, op: Op, dest: &Option<Expr>, args: &[Expr]) -> String {
+        const SC: &str = "__ATOMIC_SEQ_CST";
+        if self.opts.ir_mode {
+            let c = self.call_text(&format!("op.{}", op.c_name()), args);
+            return self.with_dest(dest, c);
+        }
+        match op {
+            Op::AtomicBegin | Op::AtomicEnd => {
+                self.uses_atomic_begin = true;
+                let n = match (self.opts.dialect, op) {
+                    (Dialect::Svcomp, Op::AtomicBegin) => "__VERIFIER_atomic_begin",
+                    (Dialect::Svcomp, _) => "__VERIFIER_atomic_end",
+                    (Dialect::Cbmc, Op::AtomicBegin) => "__CPROVER_atomic_begin",
+                    (Dialect::Cbmc, _) => "__CPROVER_atomic_end",
+                };
+                format!("{n}();")
+            }
+            Op::LibNoop(n) => match dest {
+                Some(d) => {
+                    let d = self.top(d);
+                    let v = self.nondet(&Ty::INT);
+                    format!("{d} = {v}; /* {n}: no effect on the program's state */")
+                }
+                None => format!("/* {n}: no effect on the program's state */"),
+            },
+            Op::Fence => format!("__atomic_thread_fence({SC});"),
+            Op::AtomicLoad
+            | Op::AtomicStore
+            | Op::AtomicExchange
+            | Op::AtomicFetch(_)
+            | Op::AtomicFetchThen(_) => {
+                let mut a: Vec<String> = args.iter().map(|x| self.sub(x, P_ASSIGN)).collect();
+                a.push(SC.into());
+                self.with_dest(dest, format!("{}({})", op.c_name(), a.join(", ")))
+            }
+            Op::AtomicCompareExchange => {
+                let mut a: Vec<String> = args.iter().map(|x| self.sub(x, P_ASSIGN)).collect();
+                a.extend(["0".to_string(), SC.into(), SC.into()]);
+                self.with_dest(dest, format!("{}({})", op.c_name(), a.join(", ")))
+            }
+            Op::Malloc | Op::Calloc | Op::Free | Op::Abort | Op::Exit => {
+                self.includes.insert("stdlib.h");
+                let c = self.call_text(op.c_name(), args);
+                self.with_dest(dest, c)
+            }
+            Op::Memset | Op::Memcpy => {
+                self.includes.insert("string.h");
+                let c = self.call_text(op.c_name(), args);
+                self.with_dest(dest, c)
+            }
+            _ => {
+                self.includes.insert("pthread.h");
+                let c = self.call_text(op.c_name(), args);
+                self.with_dest(dest, c)
+            }
+        }
+    }
+
+    /// `if (!c) break;` at the head of a loop body: returns `c`.
+    fn head_test(&mut self, body: &Block) -> Option<String> {
+        let first = body.0.first()?;
+        let StmtKind::If(nc, t, e) = &first.kind else { return None };
+        if !e.0.is_empty() || t.0.len() != 1 || t.0[0].kind != StmtKind::Break {
+            return None;
+        }
+        Some(match &nc.kind {
+            ExprKind::Unary(UnOp::LogNot, c) => self.top(c),
+            _ => format!("!{}", self.sub(nc, P_UNARY)),
+        })
+    }
+
+    fn loop_stmt(&mut self, loc: Loc, body: &Block, latch: &Block) -> Doc {
+        if self.opts.ir_mode {
+            self.cont_labels.push(None);
+            let d = self.line(loc, "loop ".into()).append(self.braced(body));
+            self.cont_labels.pop();
+            return d.append(text(" latch ")).append(self.braced(latch));
+        }
+        let test = self.head_test(body);
+        let rest = Block(body.0[test.is_some() as usize..].to_vec());
+        if latch.0.is_empty() {
+            self.cont_labels.push(None);
+            let head = match &test {
+                Some(c) => format!("while ({c}) "),
+                None => "while (1) ".into(),
+            };
+            let d = self.line(loc, head).append(self.braced(&rest));
+            self.cont_labels.pop();
+            return d;
+        }
+        if test.is_none() {
+            if let Some(c) = self.head_test(latch).filter(|_| latch.0.len() == 1) {
+                self.cont_labels.push(None);
+                let d = self.line(loc, "do ".into()).append(self.braced(body)).append(text(format!(" while ({c});")));
+                self.cont_labels.pop();
+                return d;
+            }
+        }
+        let exprs: Option<Vec<String>> = latch
+            .0
+            .iter()
+            .map(|s| match &s.kind {
+                StmtKind::Assign(a, b) => {
+                    let a = self.top(a);
+                    let b = self.sub(b, P_ASSIGN);
+                    Some(format!("{a} = {b}"))
+                }
+                _ => None,
+            })
+            .collect();
+        if let Some(exprs) = exprs {
+            self.cont_labels.push(None);
+            let c = test.clone().unwrap_or_default();
+            let head = format!("for (; {c}; {}) ", exprs.join(", "));
+            let d = self.line(loc, head.replace("for (; ;", "for (;;")).append(self.braced(&rest));
+            self.cont_labels.pop();
+            return d;
+        }
+        // General form: `continue` jumps to the latch through a label.
+        self.cont_count += 1;
+        let label = format!("__seqc_continue_{}", self.cont_count);
+        self.cont_labels.push(Some(label.clone()));
+        let mut inner = rest.clone();
+        if let Some(_c) = &test {
+            inner = Block(body.0.clone());
+        }
+        let b = self.block(&inner);
+        self.cont_labels.pop();
+        let l = self.block(latch);
+        let content = b.append(RcDoc::hardline()).append(text(format!("{label}:;"))).append(RcDoc::hardline()).append(l);
+        self.line(loc, "for (;;) ".into())
+            .append(text("{"))
+            .append(RcDoc::hardline().append(content).nest(2))
+            .append(RcDoc::hardline())
+            .append(text("}"))
+    }
+
+    // ---- the program ----
+
+    fn used_comps(&self) -> Vec<CompId> {
+        let mut seen = BTreeSet::new();
+        let mut order = Vec::new();
+        fn visit(p: &Program, t: &Ty, seen: &mut BTreeSet<CompId>, order: &mut Vec<CompId>) {
+            match t {
+                Ty::Ptr(t) | Ty::Array(t, _) | Ty::Atomic(t) => visit(p, t, seen, order),
+                Ty::Func(s) => {
+                    visit(p, &s.ret, seen, order);
+                    s.params.iter().for_each(|x| visit(p, x, seen, order));
+                }
+                Ty::Comp(c) => {
+                    if seen.insert(*c) {
+                        for f in &p.comp(*c).fields {
+                            visit(p, &f.ty, seen, order);
+                        }
+                        order.push(*c);
+                    }
+                }
+                _ => {}
+            }
+        }
+        let p = self.p;
+        for g in &p.globals {
+            visit(p, &g.ty, &mut seen, &mut order);
+        }
+        for f in &p.functions {
+            visit(p, &Ty::Func(Box::new(f.sig.clone())), &mut seen, &mut order);
+            for l in &f.locals {
+                visit(p, &l.ty, &mut seen, &mut order);
+            }
+            if let Some(b) = &f.body {
+                b.walk(&mut |s| {
+                    for e in s.exprs() {
+                        e.walk(&mut |x| visit(p, &x.ty, &mut seen, &mut order));
+                    }
+                });
+            }
+        }
+        order
+    }
+
+    /// Struct definitions in an order where by-value members come first.
+    fn comp_defs(&mut self) -> String {
+        let used = self.used_comps();
+        let mut out = String::new();
+        for c in &used {
+            let n = self.comp_name(*c);
+            let _ = writeln!(out, "{n};");
+        }
+        let mut done = BTreeSet::new();
+        fn by_value(t: &Ty, out: &mut Vec<CompId>) {
+            match t {
+                Ty::Array(t, _) | Ty::Atomic(t) => by_value(t, out),
+                Ty::Comp(c) => out.push(*c),
+                _ => {}
+            }
+        }
+        fn emit_def(e: &mut Emitter, c: CompId, done: &mut BTreeSet<CompId>, out: &mut String) {
+            if !done.insert(c) {
+                return;
+            }
+            let def = e.p.comp(c).clone();
+            let mut deps = Vec::new();
+            for f in &def.fields {
+                by_value(&f.ty, &mut deps);
+            }
+            for d in deps {
+                emit_def(e, d, done, out);
+            }
+            if !def.complete {
+                return;
+            }
+            let n = e.comp_name(c);
+            let _ = writeln!(out, "{n} {{");
+            for f in &def.fields {
+                let mut d = e.declare(&f.ty, &c_ident(&f.name));
+                if let Some(w) = f.bit_width {
+                    d = format!("{d} : {w}");
+                }
+                let _ = writeln!(out, "  {d};");
+            }
+            let _ = writeln!(out, "}};");
+        }
+        for c in used {
+            emit_def(self, c, &mut done, &mut out);
+        }
+        out
+    }
+
+    fn program(&mut self) -> String {
+        let p = self.p;
+        let mut out = String::new();
+        let comps = self.comp_defs();
+        if !comps.is_empty() {
+            out.push_str(&comps);
+            out.push('\n');
+        }
+        for g in &p.globals {
+            let mut d = String::new();
+            if g.storage == Storage::Extern {
+                d.push_str("extern ");
+            } else if g.storage == Storage::Static {
+                d.push_str("static ");
+            }
+            if g.thread_local {
+                d.push_str("_Thread_local ");
+            }
+            d.push_str(&self.declare(&g.ty, &c_ident(&g.name)));
+            if let Some(i) = &g.init {
+                let i = self.init(i, &g.ty);
+                let _ = write!(d, " = {i}");
+            }
+            let _ = writeln!(out, "{}{d};", self.mark(g.loc));
+        }
+        if !p.globals.is_empty() {
+            out.push('\n');
+        }
+        // Prototypes first, so definitions may come in any order.
+        for f in &p.functions {
+            let s = if f.is_static { "static " } else { "" };
+            let d = self.declare(&Ty::Func(Box::new(f.sig.clone())), &c_ident(&f.name));
+            let _ = writeln!(out, "{s}{d};");
+        }
+        for f in &p.functions {
+            let Some(body) = &f.body else { continue };
+            self.func = Some(f);
+            self.cont_count = 0;
+            let s = if f.is_static { "static " } else { "" };
+            let params: Vec<String> = f
+                .params
+                .iter()
+                .map(|v| {
+                    let l = f.local(*v);
+                    self.declare(&l.ty, &c_ident(&l.name))
+                })
+                .collect();
+            let mut sig = f.sig.clone();
+            sig.params.clear();
+            let ps = if params.is_empty() { "void".to_string() } else { params.join(", ") };
+            let ps = if f.sig.variadic { format!("{ps}, ...") } else { ps };
+            let head = self.declare(&sig.ret, &format!("{}({ps})", c_ident(&f.name)));
+            let doc = self.braced(body);
+            let mut text_body = String::new();
+            let _ = doc.render_fmt(WIDTH, &mut text_body);
+            let _ = write!(out, "\n{}{s}{head}\n{text_body}\n", self.mark(f.loc));
+        }
+        self.func = None;
+        out
+    }
+
+    /// Turns statement marks into `#line` directives where the mapping
+    /// would otherwise be wrong.
+    fn resolve_lines(&self, s: &str) -> String {
+        let mut out = String::with_capacity(s.len() + s.len() / 8);
+        // (file, line the next output line maps to), None: unmapped.
+        let mut cur: Option<(u32, u32)> = None;
+        for line in s.lines() {
+            let mut l = line.to_string();
+            let mut mark = None;
+            if let Some(a) = l.find(MARK) {
+                if let Some(b) = l[a + 1..].find(MARK) {
+                    let m = &l[a + 1..a + 1 + b];
+                    let mut it = m.split(' ');
+                    let f: u32 = it.next().unwrap().parse().unwrap();
+                    let n: u32 = it.next().unwrap().parse().unwrap();
+                    mark = Some((f, n));
+                    l = format!("{}{}", &l[..a], &l[a + 2 + b..]);
+                }
+            }
+            if let Some((f, n)) = mark {
+                if cur != Some((f, n)) {
+                    let path = self.p.file_name(FileId(f));
+                    let _ = writeln!(out, "#line {n} \"{}\"", escape_path(path));
+                }
+                cur = Some((f, n));
+            }
+            out.push_str(&l);
+            out.push('\n');
+            if let Some((f, n)) = cur {
+                cur = Some((f, n + 1));
+            }
+        }
+        out
+    }
+}
+
+fn escape_path(p: &str) -> String {
+    p.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// A C string literal for bytes ending in NUL (the NUL is implicit).
+pub fn c_string(b: &[u8]) -> String {
+    let body = if b.last() == Some(&0) { &b[..b.len() - 1] } else { b };
+    let mut s = String::from("\"");
+    let mut prev_hex = false;
+    for &c in body {
+        let hex_follow = prev_hex && (c as char).is_ascii_hexdigit();
+        prev_hex = false;
+        match c {
+            b'"' => s.push_str("\\\""),
+            b'\\' => s.push_str("\\\\"),
+            b'\n' => s.push_str("\\n"),
+            b'\t' => s.push_str("\\t"),
+            b'\r' => s.push_str("\\r"),
+            b'?' => s.push_str("\\?"),
+            0x20..=0x7e if !hex_follow => s.push(c as char),
+            _ => {
+                let _ = write!(s, "\\{:03o}", c);
+            }
+        }
+        let _ = &mut prev_hex;
+    }
+    s.push('"');
+    s
+}

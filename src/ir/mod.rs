@@ -579,6 +579,8 @@ pub struct Program {
     pub data_model: DataModel,
     /// Paths as given (the input and the headers it included).
     pub files: Vec<String>,
+    /// Which of `files` are system headers (gcc's marker flag 3).
+    pub system_files: Vec<bool>,
     pub comps: Vec<CompDef>,
     pub globals: Vec<Global>,
     pub functions: Vec<Function>,
@@ -589,6 +591,7 @@ impl Program {
         Program {
             data_model,
             files: Vec::new(),
+            system_files: Vec::new(),
             comps: Vec::new(),
             globals: Vec::new(),
             functions: Vec::new(),
@@ -612,6 +615,10 @@ impl Program {
             .iter()
             .position(|f| f.name == name)
             .map(|i| FuncId(i as u32))
+    }
+
+    pub fn is_system(&self, f: FileId) -> bool {
+        self.system_files.get(f.index()).copied().unwrap_or(false)
     }
 
     pub fn file_name(&self, f: FileId) -> &str {

@@ -499,6 +499,14 @@ impl<'a> Lowerer<'a> {
                 if !x.ty.is_scalar() {
                     return self.error(e.span, "operand of '!' must have scalar type");
                 }
+                // `!!(a == b)` (assert's shim) is just `a == b`.
+                if let ExprKind::Unary(UnOp::LogNot, inner) = &x.kind {
+                    let boolean = matches!(&inner.kind, ExprKind::Binary(o, ..) if o.is_comparison() || matches!(o, BinOp::LogAnd | BinOp::LogOr))
+                        || matches!(inner.kind, ExprKind::Unary(UnOp::LogNot, _));
+                    if boolean {
+                        return Ok(*inner.clone());
+                    }
+                }
                 Ok(self.fold(self.bool_not(x)))
             }
             ast::UnaryOperator::PreIncrement

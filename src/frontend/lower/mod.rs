@@ -74,6 +74,7 @@ pub(super) struct Lowerer<'a> {
 pub(super) fn lower(unit: &ast::TranslationUnit, src: &str, map: SourceMap, dm: DataModel) -> Result<Program> {
     let mut prog = Program::new(dm);
     prog.files = map.files.clone();
+    prog.system_files = map.system.clone();
     let mut l = Lowerer {
         src,
         map,
@@ -574,6 +575,7 @@ impl<'a> Lowerer<'a> {
         let mut gmap = HashMap::new();
         let mut out = Program::new(prog.data_model);
         out.files = prog.files.clone();
+        out.system_files = prog.system_files.clone();
         for (i, f) in prog.functions.iter().enumerate() {
             if keep_f[i] {
                 fmap.insert(FuncId(i as u32), FuncId(out.functions.len() as u32));
