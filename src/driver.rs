@@ -33,7 +33,11 @@ pub fn translate(input: &str, cfg: &Config) -> Result<Translation> {
     match cfg.method {
         Method::None => {}
         Method::Kiss => return Err(Diagnostic::not_yet("--method kiss")),
-        Method::LalReps => return Err(Diagnostic::not_yet("--method lal-reps (use --method none for now)")),
+        Method::LalReps => {
+            return Err(Diagnostic::not_yet(
+                "--method lal-reps (use --method none for now)",
+            ));
+        }
     }
     if cfg.emit == Emit::Smt {
         return Err(Diagnostic::not_yet("--emit smt"));
@@ -81,5 +85,9 @@ pub fn translate(input: &str, cfg: &Config) -> Result<Translation> {
         Emit::Smt => unreachable!(),
     };
     timings.push(("emit".to_string(), t.elapsed()));
-    Ok(Translation { text, dumps, timings })
+    Ok(Translation {
+        text,
+        dumps,
+        timings,
+    })
 }

@@ -10,7 +10,11 @@ use std::io::Write;
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "seqc", version, about = "Sequentialize concurrent C (pthreads) into sequential C or SMT-LIB2")]
+#[command(
+    name = "seqc",
+    version,
+    about = "Sequentialize concurrent C (pthreads) into sequential C or SMT-LIB2"
+)]
 struct Cli {
     #[command(subcommand)]
     cmd: Cmd,
@@ -134,7 +138,11 @@ struct Common {
 impl Common {
     fn config(&self) -> Result<Config, Diagnostic> {
         if let Some(p) = &self.property {
-            let known = p == "assert" || p == "race" || p.starts_with("race=") || p == "locks" || p == "deadlock";
+            let known = p == "assert"
+                || p == "race"
+                || p.starts_with("race=")
+                || p == "locks"
+                || p == "deadlock";
             if !known {
                 return Err(Diagnostic::input(format!(
                     "unknown property '{p}' (expected assert, race, race=LOC, locks or deadlock)"

@@ -78,10 +78,17 @@ pub fn emit(p: &Program, opts: &COptions) -> String {
     for (name, ty) in &e.helpers {
         decls.push_str(&helper_text(name, ty));
     }
-    let includes: String = e.includes.iter().map(|h| format!("#include <{h}>\n")).collect();
+    let includes: String = e
+        .includes
+        .iter()
+        .map(|h| format!("#include <{h}>\n"))
+        .collect();
     let head = PRELUDE
         .replace("{{VERSION}}", &opts.version)
-        .replace("{{INPUT}}", p.files.first().map(String::as_str).unwrap_or("-"))
+        .replace(
+            "{{INPUT}}",
+            p.files.first().map(String::as_str).unwrap_or("-"),
+        )
         .replace("{{OPTIONS}}", &opts.options_text)
         .replace("{{INCLUDES}}", includes.trim_end())
         .replace("{{DECLARATIONS}}", decls.trim_end());
@@ -194,7 +201,8 @@ impl<'p> Emitter<'p> {
             CompKind::Struct => "struct",
             CompKind::Union => "union",
         };
-        if self.p.is_system(d.loc.file) && !d.name.starts_with("__anon") {
+        if (self.p.is_system(d.loc.file) || reserved_tag(&d.name)) && !d.name.starts_with("__anon")
+        {
             format!("{kw} __seqc_{}", d.name)
         } else {
             format!("{kw} {}", c_ident(&d.name))
@@ -220,7 +228,11 @@ impl<'p> Emitter<'p> {
                 if sig.variadic {
                     ps.push("...".into());
                 }
-                let params = if ps.is_empty() && !sig.unprototyped { "void".to_string() } else { ps.join(", ") };
+                let params = if ps.is_empty() && !sig.unprototyped {
+                    "void".to_string()
+                } else {
+                    ps.join(", ")
+                };
                 self.declare(&sig.ret, &format!("{name}({params})"))
             }
             Ty::Atomic(t) => match &**t {
@@ -229,7 +241,11 @@ impl<'p> Emitter<'p> {
             },
             base => {
                 let b = self.base_name(base);
-                if name.is_empty() { b } else { format!("{b} {name}") }
+                if name.is_empty() {
+                    b
+                } else {
+                    format!("{b} {name}")
+                }
             }
         }
     }
@@ -310,7 +326,11 @@ impl<'p> Emitter<'p> {
                     return (format!("({}){v}", self.type_name(&e.ty)), P_CAST);
                 }
                 let s = self.int_lit(*v, &e.ty);
-                let p = if s.starts_with('-') { P_UNARY } else { P_PRIMARY };
+                let p = if s.starts_with('-') {
+                    P_UNARY
+                } else {
+                    P_PRIMARY
+                };
                 (s, p)
             }
             Float(t) => (t.clone(), P_PRIMARY),
@@ -357,7 +377,9 @@ impl<'p> Emitter<'p> {
                 (format!("&{x}"), P_UNARY)
             }
             Member(x, i) => {
-                let Ty::Comp(c) = x.ty.unqual() else { unreachable!("member of a non-struct") };
+                let Ty::Comp(c) = x.ty.unqual() else {
+                    unreachable!("member of a non-struct")
+                };
                 let name = self.p.comp(*c).fields[*i as usize].name.clone();
                 if name.is_empty() {
                     // An anonymous member: its fields are reached directly.
@@ -400,7 +422,9 @@ impl<'p> Emitter<'p> {
     fn binary(&mut self, op: BinOp, a: &Expr, b: &Expr, ty: &Ty) -> (String, u8) {
         use BinOp::*;
         let dm = self.p.data_model;
-        let int_k = ty.int_kind().filter(|_| !op.is_comparison() && !self.opts.ir_mode);
+        let int_k = ty
+            .int_kind()
+            .filter(|_| !op.is_comparison() && !self.opts.ir_mode);
         if let Some(k) = int_k {
             let signed = k.signed();
             let bits = k.bits(dm);
@@ -413,7 +437,7 @@ impl<'p> Emitter<'p> {
                     let ut = Ty::Int(k.to_unsigned());
                     let u = self.type_name(&ut);
                     let t = self.type_name(ty);
-                    let mut as_unsigned = |me: &mut Self, x: &Expr| match x.kind {
+                    let as_unsigned = |me: &mut Self, x: &Expr| match x.kind {
                         ExprKind::Int(v) if v >= 0 => me.int_lit(v, &ut),
                         _ => format!("({u}){}", me.sub(x, P_CAST)),
                     };
@@ -473,6 +497,16 @@ impl<'p> Emitter<'p> {
     // ---- initialisers ----
 
     fn init(&mut self, i: &Init, ty: &Ty) -> String {
+        if let Ty::Pthread(p) = ty.unqual() {
+            self.includes.insert("pthread.h");
+            match p {
+                PthreadTy::Mutex => return "PTHREAD_MUTEX_INITIALIZER".into(),
+                PthreadTy::Cond => return "PTHREAD_COND_INITIALIZER".into(),
+                PthreadTy::Once => return "PTHREAD_ONCE_INIT".into(),
+                PthreadTy::Thread => {}
+                _ => return "{ 0 }".into(),
+            }
+        }
         match i {
             Init::Expr(e) => self.sub(e, P_ASSIGN),
             Init::Str(b) => {
@@ -485,7 +519,9 @@ impl<'p> Emitter<'p> {
                 c_string(&b)
             }
             Init::Array(items) => {
-                let Ty::Array(elem, _) = ty.unqual() else { return "{ 0 }".into() };
+                let Ty::Array(elem, _) = ty.unqual() else {
+                    return "{ 0 }".into();
+                };
                 let dense = items.iter().enumerate().all(|(i, (k, _))| *k == i as u64);
                 let parts: Vec<String> = items
                     .iter()
@@ -494,10 +530,16 @@ impl<'p> Emitter<'p> {
                         if dense { v } else { format!("[{k}] = {v}") }
                     })
                     .collect();
-                if parts.is_empty() { "{ 0 }".into() } else { format!("{{ {} }}", parts.join(", ")) }
+                if parts.is_empty() {
+                    "{ 0 }".into()
+                } else {
+                    format!("{{ {} }}", parts.join(", "))
+                }
             }
             Init::Comp(items) => {
-                let Ty::Comp(c) = ty.unqual() else { return "{ 0 }".into() };
+                let Ty::Comp(c) = ty.unqual() else {
+                    return "{ 0 }".into();
+                };
                 let def = self.p.comp(*c).clone();
                 let dense = items.iter().enumerate().all(|(i, (k, _))| *k == i as u32);
                 let parts: Vec<String> = items
@@ -505,10 +547,18 @@ impl<'p> Emitter<'p> {
                     .map(|(k, x)| {
                         let f = &def.fields[*k as usize];
                         let v = self.init(x, &f.ty);
-                        if dense || f.name.is_empty() { v } else { format!(".{} = {v}", c_ident(&f.name)) }
+                        if dense || f.name.is_empty() {
+                            v
+                        } else {
+                            format!(".{} = {v}", c_ident(&f.name))
+                        }
                     })
                     .collect();
-                if parts.is_empty() { "{ 0 }".into() } else { format!("{{ {} }}", parts.join(", ")) }
+                if parts.is_empty() {
+                    "{ 0 }".into()
+                } else {
+                    format!("{{ {} }}", parts.join(", "))
+                }
             }
         }
     }
@@ -536,7 +586,10 @@ impl<'p> Emitter<'p> {
             return text("{ }");
         }
         let inner = self.block(b);
-        text("{").append(RcDoc::hardline().append(inner).nest(2)).append(RcDoc::hardline()).append(text("}"))
+        text("{")
+            .append(RcDoc::hardline().append(inner).nest(2))
+            .append(RcDoc::hardline())
+            .append(text("}"))
     }
 
     fn line(&self, loc: Loc, s: String) -> Doc {
@@ -612,7 +665,8 @@ impl<'p> Emitter<'p> {
             StmtKind::Switch(c, b) => {
                 let c = self.top(c);
                 // `continue` inside a switch still belongs to the loop.
-                self.line(loc, format!("switch ({c}) ")).append(self.braced(b))
+                self.line(loc, format!("switch ({c}) "))
+                    .append(self.braced(b))
             }
             StmtKind::Case(CaseLabel::Value(v)) => self.line(loc, format!("case {v}:;")),
             StmtKind::Case(CaseLabel::Range(a, b)) => self.line(loc, format!("case {a} ... {b}:;")),
@@ -637,7 +691,9 @@ impl<'p> Emitter<'p> {
             StmtKind::Assert(c, kind) => {
                 self.includes.insert("assert.h");
                 match kind {
-                    AssertKind::ReachError if self.opts.ir_mode => self.line(loc, "reach_error();".into()),
+                    AssertKind::ReachError if self.opts.ir_mode => {
+                        self.line(loc, "reach_error();".into())
+                    }
                     AssertKind::ReachError => self.line(loc, "assert(0); /* reach_error */".into()),
                     AssertKind::Assert => {
                         let c = self.top(c);
@@ -718,7 +774,9 @@ impl<'p> Emitter<'p> {
     /// `if (!c) break;` at the head of a loop body: returns `c`.
     fn head_test(&mut self, body: &Block) -> Option<String> {
         let first = body.0.first()?;
-        let StmtKind::If(nc, t, e) = &first.kind else { return None };
+        let StmtKind::If(nc, t, e) = &first.kind else {
+            return None;
+        };
         if !e.0.is_empty() || t.0.len() != 1 || t.0[0].kind != StmtKind::Break {
             return None;
         }
@@ -750,7 +808,10 @@ impl<'p> Emitter<'p> {
         if test.is_none() {
             if let Some(c) = self.head_test(latch).filter(|_| latch.0.len() == 1) {
                 self.cont_labels.push(None);
-                let d = self.line(loc, "do ".into()).append(self.braced(body)).append(text(format!(" while ({c});")));
+                let d = self
+                    .line(loc, "do ".into())
+                    .append(self.braced(body))
+                    .append(text(format!(" while ({c});")));
                 self.cont_labels.pop();
                 return d;
             }
@@ -771,11 +832,26 @@ impl<'p> Emitter<'p> {
             self.cont_labels.push(None);
             let c = test.clone().unwrap_or_default();
             let head = format!("for (; {c}; {}) ", exprs.join(", "));
-            let d = self.line(loc, head.replace("for (; ;", "for (;;")).append(self.braced(&rest));
+            let d = self
+                .line(loc, head.replace("for (; ;", "for (;;"))
+                .append(self.braced(&rest));
             self.cont_labels.pop();
             return d;
         }
         // General form: `continue` jumps to the latch through a label.
+        if !has_own_continue(body) {
+            self.cont_labels.push(None);
+            let b = self.block(body);
+            self.cont_labels.pop();
+            let l = self.block(latch);
+            let content = b.append(RcDoc::hardline()).append(l);
+            return self
+                .line(loc, "for (;;) ".into())
+                .append(text("{"))
+                .append(RcDoc::hardline().append(content).nest(2))
+                .append(RcDoc::hardline())
+                .append(text("}"));
+        }
         self.cont_count += 1;
         let label = format!("__seqc_continue_{}", self.cont_count);
         self.cont_labels.push(Some(label.clone()));
@@ -786,7 +862,11 @@ impl<'p> Emitter<'p> {
         let b = self.block(&inner);
         self.cont_labels.pop();
         let l = self.block(latch);
-        let content = b.append(RcDoc::hardline()).append(text(format!("{label}:;"))).append(RcDoc::hardline()).append(l);
+        let content = b
+            .append(RcDoc::hardline())
+            .append(text(format!("{label}:;")))
+            .append(RcDoc::hardline())
+            .append(l);
         self.line(loc, "for (;;) ".into())
             .append(text("{"))
             .append(RcDoc::hardline().append(content).nest(2))
@@ -893,6 +973,16 @@ impl<'p> Emitter<'p> {
             out.push_str(&comps);
             out.push('\n');
         }
+        // Prototypes first, so initialisers and definitions may refer to
+        // functions in any order.
+        for f in &p.functions {
+            let s = if f.is_static { "static " } else { "" };
+            let d = self.declare(&Ty::Func(Box::new(f.sig.clone())), &c_ident(&f.name));
+            let _ = writeln!(out, "{s}{d};");
+        }
+        if !p.functions.is_empty() {
+            out.push('\n');
+        }
         for g in &p.globals {
             let mut d = String::new();
             if g.storage == Storage::Extern {
@@ -913,12 +1003,6 @@ impl<'p> Emitter<'p> {
         if !p.globals.is_empty() {
             out.push('\n');
         }
-        // Prototypes first, so definitions may come in any order.
-        for f in &p.functions {
-            let s = if f.is_static { "static " } else { "" };
-            let d = self.declare(&Ty::Func(Box::new(f.sig.clone())), &c_ident(&f.name));
-            let _ = writeln!(out, "{s}{d};");
-        }
         for f in &p.functions {
             let Some(body) = &f.body else { continue };
             self.func = Some(f);
@@ -934,8 +1018,16 @@ impl<'p> Emitter<'p> {
                 .collect();
             let mut sig = f.sig.clone();
             sig.params.clear();
-            let ps = if params.is_empty() { "void".to_string() } else { params.join(", ") };
-            let ps = if f.sig.variadic { format!("{ps}, ...") } else { ps };
+            let ps = if params.is_empty() {
+                "void".to_string()
+            } else {
+                params.join(", ")
+            };
+            let ps = if f.sig.variadic {
+                format!("{ps}, ...")
+            } else {
+                ps
+            };
             let head = self.declare(&sig.ret, &format!("{}({ps})", c_ident(&f.name)));
             let doc = self.braced(body);
             let mut text_body = String::new();
@@ -982,13 +1074,45 @@ impl<'p> Emitter<'p> {
     }
 }
 
+/// Tags the headers the output includes may define: reserved identifiers
+/// and the public structs of pthread.h, stdlib.h and string.h.
+fn reserved_tag(t: &str) -> bool {
+    let b = t.as_bytes();
+    (b.len() > 1 && b[0] == b'_' && (b[1] == b'_' || b[1].is_ascii_uppercase()))
+        || matches!(
+            t,
+            "timespec"
+                | "timeval"
+                | "tm"
+                | "itimerspec"
+                | "sigevent"
+                | "sched_param"
+                | "random_data"
+                | "drand48_data"
+        )
+}
+
+/// Whether a loop body has a `continue` of its own (not of a nested loop).
+fn has_own_continue(b: &Block) -> bool {
+    b.0.iter().any(|s| match &s.kind {
+        StmtKind::Continue => true,
+        StmtKind::If(_, x, y) => has_own_continue(x) || has_own_continue(y),
+        StmtKind::Switch(_, x) | StmtKind::Block(x) => has_own_continue(x),
+        _ => false,
+    })
+}
+
 fn escape_path(p: &str) -> String {
     p.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
 /// A C string literal for bytes ending in NUL (the NUL is implicit).
 pub fn c_string(b: &[u8]) -> String {
-    let body = if b.last() == Some(&0) { &b[..b.len() - 1] } else { b };
+    let body = if b.last() == Some(&0) {
+        &b[..b.len() - 1]
+    } else {
+        b
+    };
     let mut s = String::from("\"");
     let mut prev_hex = false;
     for &c in body {

@@ -54,9 +54,12 @@ fn parse_and_lower(path: &str, text: String, dm: DataModel) -> Result<Program> {
             expected.sort_unstable();
             let shown: Vec<&str> = expected.iter().copied().take(6).collect();
             let more = if expected.len() > 6 { ", ..." } else { "" };
-            return Err(Diagnostic::input(format!("syntax error: expected one of {}{more}", shown.join(" ")))
-                .at(file, line, col)
-                .with_source_line(src));
+            return Err(Diagnostic::input(format!(
+                "syntax error: expected one of {}{more}",
+                shown.join(" ")
+            ))
+            .at(file, line, col)
+            .with_source_line(src));
         }
     };
     lower::lower(&parse.unit, &parse.source, map, dm)

@@ -34,7 +34,9 @@ pub fn check_input(path: &str) -> Result<()> {
     let meta = std::fs::metadata(p)
         .map_err(|e| Diagnostic::input(format!("cannot read '{path}': {}", io_reason(&e))))?;
     if meta.is_dir() {
-        return Err(Diagnostic::input(format!("'{path}' is a directory, not a C file")));
+        return Err(Diagnostic::input(format!(
+            "'{path}' is a directory, not a C file"
+        )));
     }
     if meta.len() > MAX_INPUT_BYTES {
         return Err(Diagnostic::input(format!(
@@ -43,9 +45,12 @@ pub fn check_input(path: &str) -> Result<()> {
             MAX_INPUT_BYTES >> 20
         )));
     }
-    let bytes = std::fs::read(p).map_err(|e| Diagnostic::input(format!("cannot read '{path}': {}", io_reason(&e))))?;
+    let bytes = std::fs::read(p)
+        .map_err(|e| Diagnostic::input(format!("cannot read '{path}': {}", io_reason(&e))))?;
     if bytes.iter().all(|b| b.is_ascii_whitespace()) {
-        return Err(Diagnostic::input(format!("'{path}' is empty: no C declarations to translate")));
+        return Err(Diagnostic::input(format!(
+            "'{path}' is empty: no C declarations to translate"
+        )));
     }
     if let Some(pos) = bytes.iter().position(|&b| b == 0) {
         let line = bytes[..pos].iter().filter(|&&b| b == b'\n').count() + 1;
@@ -53,8 +58,12 @@ pub fn check_input(path: &str) -> Result<()> {
             "'{path}' is not C source text (a NUL byte on line {line})"
         )));
     }
-    if std::str::from_utf8(&bytes).is_err() && bytes.iter().filter(|b| !b.is_ascii()).count() * 10 > bytes.len() {
-        return Err(Diagnostic::input(format!("'{path}' is not C source text (binary data)")));
+    if std::str::from_utf8(&bytes).is_err()
+        && bytes.iter().filter(|b| !b.is_ascii()).count() * 10 > bytes.len()
+    {
+        return Err(Diagnostic::input(format!(
+            "'{path}' is not C source text (binary data)"
+        )));
     }
     Ok(())
 }
@@ -125,9 +134,15 @@ pub fn preprocess(path: &str, opts: &PpOptions) -> Result<String> {
 /// gcc's `file:line:col: error: msg` becomes a diagnostic at that place.
 fn pp_error(line: &str) -> Diagnostic {
     let mut parts = line.splitn(4, ':');
-    if let (Some(f), Some(l), Some(c), Some(rest)) = (parts.next(), parts.next(), parts.next(), parts.next()) {
+    if let (Some(f), Some(l), Some(c), Some(rest)) =
+        (parts.next(), parts.next(), parts.next(), parts.next())
+    {
         if let (Ok(l), Ok(c)) = (l.trim().parse::<u32>(), c.trim().parse::<u32>()) {
-            let msg = rest.trim().trim_start_matches("fatal error:").trim_start_matches("error:").trim();
+            let msg = rest
+                .trim()
+                .trim_start_matches("fatal error:")
+                .trim_start_matches("error:")
+                .trim();
             return Diagnostic::input(format!("preprocessor: {msg}")).at(f, l, c);
         }
     }
@@ -164,7 +179,8 @@ pub fn rewrite_tokens(src: &str) -> String {
                 out.push_str(&line[start..i]);
             } else if c == b'_' || c == b'$' || c.is_ascii_alphabetic() {
                 let start = i;
-                while i < b.len() && (b[i] == b'_' || b[i] == b'$' || b[i].is_ascii_alphanumeric()) {
+                while i < b.len() && (b[i] == b'_' || b[i] == b'$' || b[i].is_ascii_alphanumeric())
+                {
                     i += 1;
                 }
                 let word = &line[start..i];
@@ -175,7 +191,8 @@ pub fn rewrite_tokens(src: &str) -> String {
                 }
             } else if c.is_ascii_digit() {
                 let start = i;
-                while i < b.len() && (b[i] == b'.' || b[i] == b'_' || b[i].is_ascii_alphanumeric()) {
+                while i < b.len() && (b[i] == b'.' || b[i] == b'_' || b[i].is_ascii_alphanumeric())
+                {
                     i += 1;
                 }
                 out.push_str(&line[start..i]);

@@ -86,12 +86,20 @@ impl SourceMap {
     /// `(path, line, col, source line)` of an offset, for diagnostics.
     pub fn position(&self, offset: usize) -> (String, u32, u32, Option<String>) {
         let loc = self.loc(offset);
-        (self.files[loc.file.index()].clone(), loc.line, loc.col, self.line_text(offset))
+        (
+            self.files[loc.file.index()].clone(),
+            loc.line,
+            loc.col,
+            self.line_text(offset),
+        )
     }
 
     pub fn loc_position(&self, loc: Loc) -> (String, u32, u32) {
         (
-            self.files.get(loc.file.index()).cloned().unwrap_or_default(),
+            self.files
+                .get(loc.file.index())
+                .cloned()
+                .unwrap_or_default(),
             loc.line,
             loc.col,
         )
@@ -105,7 +113,11 @@ impl SourceMap {
         }
         let i = self.line_index(offset);
         let start = self.line_starts[i];
-        let end = self.line_starts.get(i + 1).copied().unwrap_or(self.text.len());
+        let end = self
+            .line_starts
+            .get(i + 1)
+            .copied()
+            .unwrap_or(self.text.len());
         Some(self.text[start..end].trim_end().to_string())
     }
 }
@@ -114,7 +126,10 @@ impl SourceMap {
 fn parse_marker(line: &str) -> Option<(u32, String, Vec<u32>)> {
     let rest = line.strip_prefix('#')?;
     let rest = rest.trim_start();
-    let rest = rest.strip_prefix("line").map(str::trim_start).unwrap_or(rest);
+    let rest = rest
+        .strip_prefix("line")
+        .map(str::trim_start)
+        .unwrap_or(rest);
     let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
     if digits.is_empty() {
         return None;
@@ -139,7 +154,10 @@ fn parse_marker(line: &str) -> Option<(u32, String, Vec<u32>)> {
             c => name.push(c),
         }
     }
-    let flags = rest[end..].split_whitespace().filter_map(|t| t.parse().ok()).collect();
+    let flags = rest[end..]
+        .split_whitespace()
+        .filter_map(|t| t.parse().ok())
+        .collect();
     Some((n, name, flags))
 }
 
@@ -153,7 +171,10 @@ mod tests {
         let m = SourceMap::new(text, "a.c");
         let off = text.find("int y").unwrap() + 4;
         let loc = m.loc(off);
-        assert_eq!((m.files[loc.file.index()].as_str(), loc.line, loc.col), ("a.c", 3, 5));
+        assert_eq!(
+            (m.files[loc.file.index()].as_str(), loc.line, loc.col),
+            ("a.c", 3, 5)
+        );
         let hx = m.loc(text.find("int x").unwrap());
         assert!(m.is_system(hx.file));
     }

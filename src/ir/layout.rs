@@ -54,7 +54,10 @@ impl Program {
                 let s = p.size(dm);
                 let a = match p {
                     PthreadTy::Thread => s,
-                    PthreadTy::MutexAttr | PthreadTy::CondAttr | PthreadTy::Key | PthreadTy::Once => 4,
+                    PthreadTy::MutexAttr
+                    | PthreadTy::CondAttr
+                    | PthreadTy::Key
+                    | PthreadTy::Once => 4,
                     _ => dm.pointer_bits() as u64 / 8,
                 };
                 (s, a)

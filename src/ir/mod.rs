@@ -358,7 +358,10 @@ impl Op {
     /// Operations that synchronise or touch thread state: always visible.
     pub fn is_visible(self) -> bool {
         use Op::*;
-        !matches!(self, AttrNoop(_) | LibNoop(_) | Fence | Abort | Exit | ThreadSelf | ThreadEqual)
+        !matches!(
+            self,
+            AttrNoop(_) | LibNoop(_) | Fence | Abort | Exit | ThreadSelf | ThreadEqual
+        )
     }
 }
 
@@ -552,9 +555,10 @@ impl Stmt {
                 v.extend(dest.iter());
                 v.extend(args.iter());
             }
-            StmtKind::If(c, ..) | StmtKind::Switch(c, _) | StmtKind::Assert(c, _) | StmtKind::Assume(c) => {
-                v.push(c)
-            }
+            StmtKind::If(c, ..)
+            | StmtKind::Switch(c, _)
+            | StmtKind::Assert(c, _)
+            | StmtKind::Assume(c) => v.push(c),
             StmtKind::Return(Some(e)) => v.push(e),
             _ => {}
         }
@@ -622,7 +626,10 @@ impl Program {
     }
 
     pub fn file_name(&self, f: FileId) -> &str {
-        self.files.get(f.index()).map(String::as_str).unwrap_or("<seqc>")
+        self.files
+            .get(f.index())
+            .map(String::as_str)
+            .unwrap_or("<seqc>")
     }
 
     /// `file:line:col` of a location, for traces and diagnostics.

@@ -269,7 +269,9 @@ impl Ty {
     }
 
     pub fn is_scalar(&self) -> bool {
-        self.is_arith() || self.is_pointer() || matches!(self.unqual(), Ty::Pthread(PthreadTy::Thread))
+        self.is_arith()
+            || self.is_pointer()
+            || matches!(self.unqual(), Ty::Pthread(PthreadTy::Thread))
     }
 
     pub fn is_void(&self) -> bool {

@@ -20,7 +20,12 @@ pub fn verify(p: &Program) -> std::result::Result<(), String> {
                 return Err(format!("{}: parameter {v} out of range", f.name));
             }
         }
-        let mut cx = Cx { p, f, loops: 0, switches: 0 };
+        let mut cx = Cx {
+            p,
+            f,
+            loops: 0,
+            switches: 0,
+        };
         cx.block(body).map_err(|m| format!("in {}: {m}", f.name))?;
     }
     Ok(())
@@ -44,9 +49,15 @@ impl Cx<'_> {
             check_expr(self.p, Some(self.f), e).map_err(at)?;
         }
         match &s.kind {
-            StmtKind::Decl(v, _) if v.index() >= self.f.locals.len() => return Err(at(format!("local {v} out of range"))),
-            StmtKind::Assign(a, _) if !a.is_lvalue() => return Err(at("assignment to a non-lvalue".into())),
-            StmtKind::Call { dest: Some(d), .. } | StmtKind::Op { dest: Some(d), .. } if !d.is_lvalue() => {
+            StmtKind::Decl(v, _) if v.index() >= self.f.locals.len() => {
+                return Err(at(format!("local {v} out of range")));
+            }
+            StmtKind::Assign(a, _) if !a.is_lvalue() => {
+                return Err(at("assignment to a non-lvalue".into()));
+            }
+            StmtKind::Call { dest: Some(d), .. } | StmtKind::Op { dest: Some(d), .. }
+                if !d.is_lvalue() =>
+            {
                 return Err(at("call result into a non-lvalue".into()));
             }
             StmtKind::If(_, a, b) => {
@@ -65,9 +76,15 @@ impl Cx<'_> {
                 self.switches -= 1;
             }
             StmtKind::Block(b) => self.block(b)?,
-            StmtKind::Break if self.loops + self.switches == 0 => return Err(at("break outside loop/switch".into())),
-            StmtKind::Continue if self.loops == 0 => return Err(at("continue outside a loop".into())),
-            StmtKind::Case(_) if self.switches == 0 => return Err(at("case outside a switch".into())),
+            StmtKind::Break if self.loops + self.switches == 0 => {
+                return Err(at("break outside loop/switch".into()));
+            }
+            StmtKind::Continue if self.loops == 0 => {
+                return Err(at("continue outside a loop".into()));
+            }
+            StmtKind::Case(_) if self.switches == 0 => {
+                return Err(at("case outside a switch".into()));
+            }
             StmtKind::Label(l) | StmtKind::Goto(l) if l.index() >= self.f.labels.len() => {
                 return Err(at(format!("label {l} out of range")));
             }
@@ -88,13 +105,19 @@ fn check_expr(p: &Program, f: Option<&Function>, e: &Expr) -> std::result::Resul
                 Some(f) if v.index() < f.locals.len() => {}
                 _ => err = Some(format!("local {v} out of range")),
             },
-            ExprKind::Global(g) if g.index() >= p.globals.len() => err = Some(format!("global {g} out of range")),
-            ExprKind::Func(fi) if fi.index() >= p.functions.len() => err = Some(format!("function {fi} out of range")),
+            ExprKind::Global(g) if g.index() >= p.globals.len() => {
+                err = Some(format!("global {g} out of range"))
+            }
+            ExprKind::Func(fi) if fi.index() >= p.functions.len() => {
+                err = Some(format!("function {fi} out of range"))
+            }
             ExprKind::Member(b, i) => match b.ty.unqual() {
                 Ty::Comp(c) if (*i as usize) < p.comp(*c).fields.len() => {}
                 _ => err = Some("member of a non-struct or index out of range".into()),
             },
-            ExprKind::Deref(q) if !q.ty.is_pointer() => err = Some("dereference of a non-pointer".into()),
+            ExprKind::Deref(q) if !q.ty.is_pointer() => {
+                err = Some("dereference of a non-pointer".into())
+            }
             ExprKind::AddrOf(q) if !q.is_lvalue() && !matches!(q.kind, ExprKind::Func(_)) => {
                 err = Some("address of a non-lvalue".into())
             }
@@ -110,7 +133,12 @@ fn check_expr(p: &Program, f: Option<&Function>, e: &Expr) -> std::result::Resul
                     _ if a.ty.is_pointer() || b.ty.is_pointer() => {}
                     _ => {
                         if a.ty.unqual() != b.ty.unqual() {
-                            err = Some(format!("operands of {} differ in type: {:?} vs {:?}", op.c_op(), a.ty, b.ty))
+                            err = Some(format!(
+                                "operands of {} differ in type: {:?} vs {:?}",
+                                op.c_op(),
+                                a.ty,
+                                b.ty
+                            ))
                         }
                     }
                 }

@@ -110,9 +110,11 @@ impl Normalizer<'_> {
     /// Counts the shared reads an rvalue makes.
     fn reads(&self, e: &Expr) -> usize {
         match &e.kind {
-            ExprKind::Global(_) | ExprKind::Local(_) | ExprKind::Deref(_) | ExprKind::Member(..) | ExprKind::Index(..) => {
-                self.addr_reads(e) + self.shared_lvalue(e) as usize
-            }
+            ExprKind::Global(_)
+            | ExprKind::Local(_)
+            | ExprKind::Deref(_)
+            | ExprKind::Member(..)
+            | ExprKind::Index(..) => self.addr_reads(e) + self.shared_lvalue(e) as usize,
             ExprKind::AddrOf(a) | ExprKind::Decay(a) => self.addr_reads(a),
             ExprKind::Unary(_, a) | ExprKind::Cast(a) => self.reads(a),
             ExprKind::Binary(_, a, b) => self.reads(a) + self.reads(b),
@@ -160,7 +162,9 @@ impl Normalizer<'_> {
     /// `T t = e;` for a read, returning `t`.
     fn hoist(&mut self, e: Expr, out: &mut Vec<Stmt>) -> Expr {
         let t = self.temp(&e.ty, e.loc);
-        let ExprKind::Local(v) = t.kind else { unreachable!() };
+        let ExprKind::Local(v) = t.kind else {
+            unreachable!()
+        };
         let loc = e.loc;
         out.push(Stmt {
             kind: StmtKind::Decl(v, Some(Init::Expr(e))),
@@ -175,8 +179,19 @@ impl Normalizer<'_> {
         let loc = e.loc;
         let ty = e.ty.clone();
         match e.kind {
-            ExprKind::Global(_) | ExprKind::Local(_) | ExprKind::Deref(_) | ExprKind::Member(..) | ExprKind::Index(..) => {
-                let lv = self.split_addr(Expr { kind: e.kind, ty, loc }, out);
+            ExprKind::Global(_)
+            | ExprKind::Local(_)
+            | ExprKind::Deref(_)
+            | ExprKind::Member(..)
+            | ExprKind::Index(..) => {
+                let lv = self.split_addr(
+                    Expr {
+                        kind: e.kind,
+                        ty,
+                        loc,
+                    },
+                    out,
+                );
                 if self.shared_lvalue(&lv) && !matches!(lv.ty.unqual(), Ty::Array(..)) {
                     self.hoist(lv, out)
                 } else {
@@ -191,13 +206,17 @@ impl Normalizer<'_> {
                 let a = self.split_addr(*a, out);
                 Expr::new(ExprKind::Decay(Box::new(a)), ty, loc)
             }
-            ExprKind::Unary(o, a) => Expr::new(ExprKind::Unary(o, Box::new(self.split(*a, out))), ty, loc),
+            ExprKind::Unary(o, a) => {
+                Expr::new(ExprKind::Unary(o, Box::new(self.split(*a, out))), ty, loc)
+            }
             ExprKind::Cast(a) => Expr::new(ExprKind::Cast(Box::new(self.split(*a, out))), ty, loc),
             ExprKind::Binary(o @ (BinOp::LogAnd | BinOp::LogOr), a, b) if self.reads(&b) > 0 => {
                 // t = a; if (t) / if (!t) { t = (b != 0) }
                 let a = self.split(*a, out);
                 let t = self.temp(&Ty::INT, loc);
-                let ExprKind::Local(v) = t.kind else { unreachable!() };
+                let ExprKind::Local(v) = t.kind else {
+                    unreachable!()
+                };
                 let a_ty = a.ty.clone();
                 let a_bool = truth(a, &a_ty, loc);
                 out.push(Stmt {
@@ -214,7 +233,11 @@ impl Normalizer<'_> {
                 let c = if o == BinOp::LogAnd {
                     t.clone()
                 } else {
-                    Expr::new(ExprKind::Unary(UnOp::LogNot, Box::new(t.clone())), Ty::INT, loc)
+                    Expr::new(
+                        ExprKind::Unary(UnOp::LogNot, Box::new(t.clone())),
+                        Ty::INT,
+                        loc,
+                    )
                 };
                 out.push(Stmt {
                     kind: StmtKind::If(c, Block(inner), Block::default()),
@@ -230,7 +253,9 @@ impl Normalizer<'_> {
             ExprKind::Cond(c, a, b) if self.reads(&a) + self.reads(&b) > 0 => {
                 let c = self.split(*c, out);
                 let t = self.temp(&ty, loc);
-                let ExprKind::Local(v) = t.kind else { unreachable!() };
+                let ExprKind::Local(v) = t.kind else {
+                    unreachable!()
+                };
                 out.push(Stmt {
                     kind: StmtKind::Decl(v, None),
                     loc: loc.generated(),
@@ -266,8 +291,14 @@ impl Normalizer<'_> {
         let loc = e.loc;
         let ty = e.ty.clone();
         match e.kind {
-            ExprKind::Deref(p) => Expr::new(ExprKind::Deref(Box::new(self.split(*p, out))), ty, loc),
-            ExprKind::Member(b, i) => Expr::new(ExprKind::Member(Box::new(self.split_addr(*b, out)), i), ty, loc),
+            ExprKind::Deref(p) => {
+                Expr::new(ExprKind::Deref(Box::new(self.split(*p, out))), ty, loc)
+            }
+            ExprKind::Member(b, i) => Expr::new(
+                ExprKind::Member(Box::new(self.split_addr(*b, out)), i),
+                ty,
+                loc,
+            ),
             ExprKind::Index(b, i) => {
                 let b = self.split_addr(*b, out);
                 let i = self.split(*i, out);
@@ -294,10 +325,17 @@ impl Normalizer<'_> {
         let mut out = Vec::new();
         let mut atomic_depth = 0u32;
         for s in b.0 {
-            if let StmtKind::Op { op: Op::AtomicBegin, .. } = s.kind {
+            if let StmtKind::Op {
+                op: Op::AtomicBegin,
+                ..
+            } = s.kind
+            {
                 atomic_depth += 1;
             }
-            if let StmtKind::Op { op: Op::AtomicEnd, .. } = s.kind {
+            if let StmtKind::Op {
+                op: Op::AtomicEnd, ..
+            } = s.kind
+            {
                 atomic_depth = atomic_depth.saturating_sub(1);
             }
             if atomic_depth > 0 {
@@ -316,7 +354,11 @@ impl Normalizer<'_> {
                 let write = self.shared_lvalue(&lhs) as usize;
                 let mut budget = 1 - write.min(1);
                 let addr = self.addr_reads(&lhs);
-                let lhs = if addr > 0 { self.split_addr(lhs, out) } else { lhs };
+                let lhs = if addr > 0 {
+                    self.split_addr(lhs, out)
+                } else {
+                    lhs
+                };
                 if addr > 0 && write == 0 {
                     budget = 0;
                 }
@@ -340,7 +382,10 @@ impl Normalizer<'_> {
             StmtKind::Call { dest, callee, args } => {
                 let mut budget = 0;
                 let callee = self.maybe_split(callee, &mut budget, out);
-                let args = args.into_iter().map(|a| self.maybe_split(a, &mut budget, out)).collect();
+                let args = args
+                    .into_iter()
+                    .map(|a| self.maybe_split(a, &mut budget, out))
+                    .collect();
                 let dest = dest.map(|d| self.dest(d, out));
                 StmtKind::Call { dest, callee, args }
             }
@@ -352,7 +397,11 @@ impl Normalizer<'_> {
                     .map(|(i, a)| {
                         if op.is_atomic_step() && i == 0 {
                             // The address of the atomic object.
-                            if self.reads(&a) > 0 { self.split(a, out) } else { a }
+                            if self.reads(&a) > 0 {
+                                self.split(a, out)
+                            } else {
+                                a
+                            }
                         } else {
                             self.maybe_split(a, &mut budget, out)
                         }
@@ -413,9 +462,17 @@ fn truth(e: Expr, ty: &Ty, loc: Loc) -> Expr {
         }
     }
     let zero = if ty.is_pointer() {
-        Expr::new(ExprKind::Cast(Box::new(Expr::int(0, Ty::INT, loc))), ty.unqual().clone(), loc)
+        Expr::new(
+            ExprKind::Cast(Box::new(Expr::int(0, Ty::INT, loc))),
+            ty.unqual().clone(),
+            loc,
+        )
     } else {
         Expr::int(0, ty.unqual().clone(), loc)
     };
-    Expr::new(ExprKind::Binary(BinOp::Ne, Box::new(e), Box::new(zero)), Ty::INT, loc)
+    Expr::new(
+        ExprKind::Binary(BinOp::Ne, Box::new(e), Box::new(zero)),
+        Ty::INT,
+        loc,
+    )
 }

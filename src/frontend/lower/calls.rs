@@ -26,7 +26,12 @@ pub(super) fn intercepted(name: &str) -> bool {
     ) || name.starts_with("__VERIFIER_nondet_")
 }
 
-const UNSUPPORTED_PREFIXES: &[&str] = &["pthread_barrier_", "pthread_rwlock_", "pthread_spin_", "sem_"];
+const UNSUPPORTED_PREFIXES: &[&str] = &[
+    "pthread_barrier_",
+    "pthread_rwlock_",
+    "pthread_spin_",
+    "sem_",
+];
 const UNSUPPORTED: &[&str] = &[
     "setjmp",
     "longjmp",
@@ -118,13 +123,18 @@ fn atomic_op(name: &str) -> Option<(Op, usize)> {
     Some(match base {
         "atomic_load" | "__atomic_load_n" => (Op::AtomicLoad, 0),
         "atomic_store" | "atomic_init" | "__atomic_store_n" => (Op::AtomicStore, 1),
-        "atomic_exchange" | "__atomic_exchange_n" | "__sync_lock_test_and_set" => (Op::AtomicExchange, 1),
-        "atomic_compare_exchange_strong" | "atomic_compare_exchange_weak" | "__atomic_compare_exchange_n" => {
-            (Op::AtomicCompareExchange, 2)
+        "atomic_exchange" | "__atomic_exchange_n" | "__sync_lock_test_and_set" => {
+            (Op::AtomicExchange, 1)
         }
+        "atomic_compare_exchange_strong"
+        | "atomic_compare_exchange_weak"
+        | "__atomic_compare_exchange_n" => (Op::AtomicCompareExchange, 2),
         "__sync_bool_compare_and_swap" => (Op::AtomicCasBool, 2),
         "__sync_val_compare_and_swap" => (Op::AtomicCasVal, 2),
-        "atomic_thread_fence" | "atomic_signal_fence" | "__atomic_thread_fence" | "__atomic_signal_fence"
+        "atomic_thread_fence"
+        | "atomic_signal_fence"
+        | "__atomic_thread_fence"
+        | "__atomic_signal_fence"
         | "__sync_synchronize" => (Op::Fence, 0),
         _ => {
             if let Some(op) = base.strip_prefix("atomic_fetch_") {
@@ -133,9 +143,15 @@ fn atomic_op(name: &str) -> Option<(Op, usize)> {
                 (Op::AtomicFetch(rmw(op)?), 1)
             } else if let Some(op) = base.strip_prefix("__sync_fetch_and_") {
                 (Op::AtomicFetch(rmw(op)?), 1)
-            } else if let Some(op) = base.strip_prefix("__atomic_").and_then(|s| s.strip_suffix("_fetch")) {
+            } else if let Some(op) = base
+                .strip_prefix("__atomic_")
+                .and_then(|s| s.strip_suffix("_fetch"))
+            {
                 (Op::AtomicFetchThen(rmw(op)?), 1)
-            } else if let Some(op) = base.strip_prefix("__sync_").and_then(|s| s.strip_suffix("_and_fetch")) {
+            } else if let Some(op) = base
+                .strip_prefix("__sync_")
+                .and_then(|s| s.strip_suffix("_and_fetch"))
+            {
                 (Op::AtomicFetchThen(rmw(op)?), 1)
             } else {
                 return None;
@@ -166,7 +182,12 @@ fn nondet_type(suffix: &str, dm: DataModel) -> Option<Ty> {
 }
 
 impl<'a> Lowerer<'a> {
-    pub(super) fn call(&mut self, c: &'a Node<ast::CallExpression>, e: &'a Node<ast::Expression>, want: Want) -> Result<Expr> {
+    pub(super) fn call(
+        &mut self,
+        c: &'a Node<ast::CallExpression>,
+        e: &'a Node<ast::Expression>,
+        want: Want,
+    ) -> Result<Expr> {
         let loc = self.loc(e.span);
         if let ast::Expression::Identifier(id) = &c.node.callee.node {
             let name = id.node.name.as_str();
@@ -175,7 +196,8 @@ impl<'a> Lowerer<'a> {
             let user_defined = match sym {
                 Some(Sym::Func(f)) => {
                     let func = self.prog.func(f);
-                    (func.body.is_some() || self.defined.contains(name)) && !self.map.is_system(func.loc.file)
+                    (func.body.is_some() || self.defined.contains(name))
+                        && !self.map.is_system(func.loc.file)
                 }
                 _ => false,
             };
@@ -185,7 +207,10 @@ impl<'a> Lowerer<'a> {
                 }
             }
             if sym.is_none() {
-                return self.error(id.span, format!("implicit declaration of function '{name}'"));
+                return self.error(
+                    id.span,
+                    format!("implicit declaration of function '{name}'"),
+                );
             }
         }
         let callee = self.rvalue(&c.node.callee)?;
@@ -202,10 +227,25 @@ impl<'a> Lowerer<'a> {
         };
         if let Some(f) = fname {
             let func = self.prog.func(f);
-            let defined = func.body.is_some() || self.defined.contains(&func.name) || self.pending.contains_key(&f);
-            if !defined {
+            let defined = func.body.is_some()
+                || self.defined.contains(&func.name)
+                || self.pending.contains_key(&f);
+            // An external function that can neither return a value nor
+            // write through a pointer argument (`cpu_relax()`, `barrier()`)
+            // is kept as a call with no effect; anything else is refused.
+            let harmless = func.sig.ret.is_void()
+                && !func.sig.variadic
+                && func.sig.params.iter().all(|p| !p.is_pointer());
+            if !defined && !harmless {
+                // It may still be defined further down the file.
                 let n = func.name.clone();
-                return self.unsupported(c.node.callee.span, format!("call of external function '{n}' (no definition and no model)"));
+                let d = self.err(
+                    c.node.callee.span,
+                    crate::diag::Diagnostic::unsupported(format!(
+                        "call of external function '{n}' (no definition and no model)"
+                    )),
+                );
+                self.extern_calls.push((f, d));
             }
         }
         let args = self.call_args(&sig, &c.node.arguments, e)?;
@@ -229,11 +269,22 @@ impl<'a> Lowerer<'a> {
         Ok(dest.unwrap_or_else(|| Expr::int(0, Ty::Void, loc)))
     }
 
-    fn call_args(&mut self, sig: &FnSig, args: &'a [Node<ast::Expression>], e: &'a Node<ast::Expression>) -> Result<Vec<Expr>> {
-        if !sig.unprototyped && (args.len() < sig.params.len() || (!sig.variadic && args.len() > sig.params.len())) {
+    fn call_args(
+        &mut self,
+        sig: &FnSig,
+        args: &'a [Node<ast::Expression>],
+        e: &'a Node<ast::Expression>,
+    ) -> Result<Vec<Expr>> {
+        if !sig.unprototyped
+            && (args.len() < sig.params.len() || (!sig.variadic && args.len() > sig.params.len()))
+        {
             return self.error(
                 e.span,
-                format!("call with {} arguments, the function takes {}", args.len(), sig.params.len()),
+                format!(
+                    "call with {} arguments, the function takes {}",
+                    args.len(),
+                    sig.params.len()
+                ),
             );
         }
         let mut out = Vec::new();
@@ -261,7 +312,12 @@ impl<'a> Lowerer<'a> {
 
     /// Arguments as rvalues, converted to the declared prototype when the
     /// input declares one, else by the default argument promotions.
-    fn plain_args(&mut self, name: &str, c: &'a Node<ast::CallExpression>, e: &'a Node<ast::Expression>) -> Result<Vec<Expr>> {
+    fn plain_args(
+        &mut self,
+        name: &str,
+        c: &'a Node<ast::CallExpression>,
+        e: &'a Node<ast::Expression>,
+    ) -> Result<Vec<Expr>> {
         if let Some(Sym::Func(f)) = self.lookup(name).cloned() {
             let sig = self.prog.func(f).sig.clone();
             if !sig.unprototyped {
@@ -280,15 +336,31 @@ impl<'a> Lowerer<'a> {
         match self.lookup(name) {
             Some(Sym::Func(f)) => {
                 let s = &self.prog.func(*f).sig;
-                if s.unprototyped { None } else { Some(s.ret.clone()) }
+                if s.unprototyped {
+                    None
+                } else {
+                    Some(s.ret.clone())
+                }
             }
             _ => None,
         }
     }
 
-    fn arity(&self, name: &str, c: &Node<ast::CallExpression>, e: &Node<ast::Expression>, n: usize) -> Result<()> {
+    fn arity(
+        &self,
+        name: &str,
+        c: &Node<ast::CallExpression>,
+        e: &Node<ast::Expression>,
+        n: usize,
+    ) -> Result<()> {
         if c.node.arguments.len() != n {
-            return self.error(e.span, format!("'{name}' takes {n} argument(s), {} given", c.node.arguments.len()));
+            return self.error(
+                e.span,
+                format!(
+                    "'{name}' takes {n} argument(s), {} given",
+                    c.node.arguments.len()
+                ),
+            );
         }
         Ok(())
     }
@@ -298,12 +370,25 @@ impl<'a> Lowerer<'a> {
             Some(t) if want == Want::Value && !t.is_void() => Some(self.temp(t, loc)),
             _ => None,
         };
-        self.emit(StmtKind::Op { dest: dest.clone(), op, args }, loc);
+        self.emit(
+            StmtKind::Op {
+                dest: dest.clone(),
+                op,
+                args,
+            },
+            loc,
+        );
         dest.unwrap_or_else(|| Expr::int(0, Ty::Void, loc))
     }
 
     /// `Some` when `name` has a meaning for seqc.
-    fn special_call(&mut self, name: &str, c: &'a Node<ast::CallExpression>, e: &'a Node<ast::Expression>, want: Want) -> Result<Option<Expr>> {
+    fn special_call(
+        &mut self,
+        name: &str,
+        c: &'a Node<ast::CallExpression>,
+        e: &'a Node<ast::Expression>,
+        want: Want,
+    ) -> Result<Option<Expr>> {
         let loc = self.loc(e.span);
         let void = Expr::int(0, Ty::Void, loc);
         let args = &c.node.arguments;
@@ -317,8 +402,15 @@ impl<'a> Lowerer<'a> {
                 self.emit(StmtKind::Assert(x, AssertKind::Assert), loc);
                 return Ok(Some(void));
             }
-            "reach_error" | "__VERIFIER_error" | "__assert_fail" | "__assert_perror_fail" | "__assert" => {
-                self.emit(StmtKind::Assert(Expr::int(0, Ty::INT, loc), AssertKind::ReachError), loc);
+            "reach_error"
+            | "__VERIFIER_error"
+            | "__assert_fail"
+            | "__assert_perror_fail"
+            | "__assert" => {
+                self.emit(
+                    StmtKind::Assert(Expr::int(0, Ty::INT, loc), AssertKind::ReachError),
+                    loc,
+                );
                 return Ok(Some(void));
             }
             "__VERIFIER_assume" | "assume" | "__CPROVER_assume" => {
@@ -337,14 +429,21 @@ impl<'a> Lowerer<'a> {
                 self.expr(&args[1], Want::Effect)?;
                 return Ok(Some(x));
             }
-            "__VERIFIER_atomic_begin" => return Ok(Some(self.op(Op::AtomicBegin, vec![], None, want, loc))),
-            "__VERIFIER_atomic_end" => return Ok(Some(self.op(Op::AtomicEnd, vec![], None, want, loc))),
+            "__VERIFIER_atomic_begin" => {
+                return Ok(Some(self.op(Op::AtomicBegin, vec![], None, want, loc)));
+            }
+            "__VERIFIER_atomic_end" => {
+                return Ok(Some(self.op(Op::AtomicEnd, vec![], None, want, loc)));
+            }
             "abort" | "_Exit" => return Ok(Some(self.op(Op::Abort, vec![], None, want, loc))),
             "exit" | "_exit" | "pthread_exit" => {
                 self.arity(name, c, e, 1)?;
                 let a = self.rvalue(&args[0])?;
                 let (op, a) = if name == "pthread_exit" {
-                    (Op::ThreadExit, self.assign_convert(a, &Ty::Void.ptr(), &args[0])?)
+                    (
+                        Op::ThreadExit,
+                        self.assign_convert(a, &Ty::Void.ptr(), &args[0])?,
+                    )
                 } else {
                     (Op::Exit, self.assign_convert(a, &Ty::INT, &args[0])?)
                 };
@@ -352,9 +451,16 @@ impl<'a> Lowerer<'a> {
             }
             "rand" | "random" => {
                 let t = self.temp(Ty::INT, loc);
-                self.emit(StmtKind::Assign(t.clone(), Expr::new(ExprKind::Nondet, Ty::INT, loc)), loc);
+                self.emit(
+                    StmtKind::Assign(t.clone(), Expr::new(ExprKind::Nondet, Ty::INT, loc)),
+                    loc,
+                );
                 let ge = Expr::new(
-                    ExprKind::Binary(BinOp::Ge, Box::new(t.clone()), Box::new(Expr::int(0, Ty::INT, loc))),
+                    ExprKind::Binary(
+                        BinOp::Ge,
+                        Box::new(t.clone()),
+                        Box::new(Expr::int(0, Ty::INT, loc)),
+                    ),
                     Ty::INT,
                     loc,
                 );
@@ -363,12 +469,23 @@ impl<'a> Lowerer<'a> {
             }
             _ => {}
         }
-        let nondet = name.strip_prefix("__VERIFIER_nondet_").or_else(|| name.strip_prefix("nondet_"));
+        let nondet = name
+            .strip_prefix("__VERIFIER_nondet_")
+            .or_else(|| name.strip_prefix("nondet_"));
         if let Some(suffix) = nondet {
-            let ty = match self.declared_ret(name).or_else(|| nondet_type(suffix, self.prog.data_model)) {
-                Some(t) => t,
-                None => return self.error(e.span, format!("'{name}' is not declared, and its type cannot be told from its name")),
-            };
+            let ty =
+                match self
+                    .declared_ret(name)
+                    .or_else(|| nondet_type(suffix, self.prog.data_model))
+                {
+                    Some(t) => t,
+                    None => return self.error(
+                        e.span,
+                        format!(
+                            "'{name}' is not declared, and its type cannot be told from its name"
+                        ),
+                    ),
+                };
             if !args.is_empty() {
                 return self.error(e.span, format!("'{name}' takes no arguments"));
             }
@@ -383,49 +500,124 @@ impl<'a> Lowerer<'a> {
             let ret = self.declared_ret(name).unwrap_or(Ty::INT);
             return Ok(Some(self.op(Op::LibNoop(n), a, Some(ret), want, loc)));
         }
-        let thread = |s: &str| Ty::Pthread(PthreadTy::Thread).ptr().clone().eq(&Ty::Void) || s.is_empty();
+        let thread =
+            |s: &str| Ty::Pthread(PthreadTy::Thread).ptr().clone().eq(&Ty::Void) || s.is_empty();
         let _ = thread;
         let pth = |p: PthreadTy| Ty::Pthread(p).ptr();
         let vp = Ty::Void.ptr();
         let sig: Option<(Op, Vec<Ty>, Ty)> = match name {
             "pthread_create" => Some((
                 Op::ThreadCreate,
-                vec![pth(PthreadTy::Thread), pth(PthreadTy::Attr), Ty::Func(Box::new(FnSig { ret: vp.clone(), params: vec![vp.clone()], variadic: false, unprototyped: false })).ptr(), vp.clone()],
+                vec![
+                    pth(PthreadTy::Thread),
+                    pth(PthreadTy::Attr),
+                    Ty::Func(Box::new(FnSig {
+                        ret: vp.clone(),
+                        params: vec![vp.clone()],
+                        variadic: false,
+                        unprototyped: false,
+                    }))
+                    .ptr(),
+                    vp.clone(),
+                ],
                 Ty::INT,
             )),
-            "pthread_join" => Some((Op::ThreadJoin, vec![Ty::Pthread(PthreadTy::Thread), vp.clone().ptr()], Ty::INT)),
+            "pthread_join" => Some((
+                Op::ThreadJoin,
+                vec![Ty::Pthread(PthreadTy::Thread), vp.clone().ptr()],
+                Ty::INT,
+            )),
             "pthread_self" => Some((Op::ThreadSelf, vec![], Ty::Pthread(PthreadTy::Thread))),
-            "pthread_equal" => Some((Op::ThreadEqual, vec![Ty::Pthread(PthreadTy::Thread), Ty::Pthread(PthreadTy::Thread)], Ty::INT)),
-            "pthread_mutex_init" => Some((Op::MutexInit, vec![pth(PthreadTy::Mutex), pth(PthreadTy::MutexAttr)], Ty::INT)),
-            "pthread_mutex_destroy" => Some((Op::MutexDestroy, vec![pth(PthreadTy::Mutex)], Ty::INT)),
+            "pthread_equal" => Some((
+                Op::ThreadEqual,
+                vec![
+                    Ty::Pthread(PthreadTy::Thread),
+                    Ty::Pthread(PthreadTy::Thread),
+                ],
+                Ty::INT,
+            )),
+            "pthread_mutex_init" => Some((
+                Op::MutexInit,
+                vec![pth(PthreadTy::Mutex), pth(PthreadTy::MutexAttr)],
+                Ty::INT,
+            )),
+            "pthread_mutex_destroy" => {
+                Some((Op::MutexDestroy, vec![pth(PthreadTy::Mutex)], Ty::INT))
+            }
             "pthread_mutex_lock" => Some((Op::MutexLock, vec![pth(PthreadTy::Mutex)], Ty::INT)),
             "pthread_mutex_unlock" => Some((Op::MutexUnlock, vec![pth(PthreadTy::Mutex)], Ty::INT)),
-            "pthread_mutex_trylock" => Some((Op::MutexTryLock, vec![pth(PthreadTy::Mutex)], Ty::INT)),
-            "pthread_cond_init" => Some((Op::CondInit, vec![pth(PthreadTy::Cond), pth(PthreadTy::CondAttr)], Ty::INT)),
+            "pthread_mutex_trylock" => {
+                Some((Op::MutexTryLock, vec![pth(PthreadTy::Mutex)], Ty::INT))
+            }
+            "pthread_cond_init" => Some((
+                Op::CondInit,
+                vec![pth(PthreadTy::Cond), pth(PthreadTy::CondAttr)],
+                Ty::INT,
+            )),
             "pthread_cond_destroy" => Some((Op::CondDestroy, vec![pth(PthreadTy::Cond)], Ty::INT)),
-            "pthread_cond_wait" => Some((Op::CondWait, vec![pth(PthreadTy::Cond), pth(PthreadTy::Mutex)], Ty::INT)),
+            "pthread_cond_wait" => Some((
+                Op::CondWait,
+                vec![pth(PthreadTy::Cond), pth(PthreadTy::Mutex)],
+                Ty::INT,
+            )),
             "pthread_cond_signal" => Some((Op::CondSignal, vec![pth(PthreadTy::Cond)], Ty::INT)),
-            "pthread_cond_broadcast" => Some((Op::CondBroadcast, vec![pth(PthreadTy::Cond)], Ty::INT)),
+            "pthread_cond_broadcast" => {
+                Some((Op::CondBroadcast, vec![pth(PthreadTy::Cond)], Ty::INT))
+            }
             "pthread_once" => Some((
                 Op::Once,
-                vec![pth(PthreadTy::Once), Ty::Func(Box::new(FnSig { ret: Ty::Void, params: vec![], variadic: false, unprototyped: false })).ptr()],
+                vec![
+                    pth(PthreadTy::Once),
+                    Ty::Func(Box::new(FnSig {
+                        ret: Ty::Void,
+                        params: vec![],
+                        variadic: false,
+                        unprototyped: false,
+                    }))
+                    .ptr(),
+                ],
                 Ty::INT,
             )),
             "pthread_key_create" => Some((
                 Op::KeyCreate,
-                vec![pth(PthreadTy::Key), Ty::Func(Box::new(FnSig { ret: Ty::Void, params: vec![vp.clone()], variadic: false, unprototyped: false })).ptr()],
+                vec![
+                    pth(PthreadTy::Key),
+                    Ty::Func(Box::new(FnSig {
+                        ret: Ty::Void,
+                        params: vec![vp.clone()],
+                        variadic: false,
+                        unprototyped: false,
+                    }))
+                    .ptr(),
+                ],
                 Ty::INT,
             )),
-            "pthread_key_delete" => Some((Op::KeyDelete, vec![Ty::Pthread(PthreadTy::Key)], Ty::INT)),
-            "pthread_getspecific" => Some((Op::GetSpecific, vec![Ty::Pthread(PthreadTy::Key)], vp.clone())),
-            "pthread_setspecific" => Some((Op::SetSpecific, vec![Ty::Pthread(PthreadTy::Key), vp.clone()], Ty::INT)),
-            "malloc" | "__builtin_malloc" => Some((Op::Malloc, vec![Ty::ULONG], vp.clone())),
-            "calloc" | "__builtin_calloc" => Some((Op::Calloc, vec![Ty::ULONG, Ty::ULONG], vp.clone())),
-            "free" | "__builtin_free" => Some((Op::Free, vec![vp.clone()], Ty::Void)),
-            "memset" | "__builtin_memset" => Some((Op::Memset, vec![vp.clone(), Ty::INT, Ty::ULONG], vp.clone())),
-            "memcpy" | "memmove" | "__builtin_memcpy" | "__builtin_memmove" => {
-                Some((Op::Memcpy, vec![vp.clone(), vp.clone(), Ty::ULONG], vp.clone()))
+            "pthread_key_delete" => {
+                Some((Op::KeyDelete, vec![Ty::Pthread(PthreadTy::Key)], Ty::INT))
             }
+            "pthread_getspecific" => Some((
+                Op::GetSpecific,
+                vec![Ty::Pthread(PthreadTy::Key)],
+                vp.clone(),
+            )),
+            "pthread_setspecific" => Some((
+                Op::SetSpecific,
+                vec![Ty::Pthread(PthreadTy::Key), vp.clone()],
+                Ty::INT,
+            )),
+            "malloc" | "__builtin_malloc" => Some((Op::Malloc, vec![Ty::ULONG], vp.clone())),
+            "calloc" | "__builtin_calloc" => {
+                Some((Op::Calloc, vec![Ty::ULONG, Ty::ULONG], vp.clone()))
+            }
+            "free" | "__builtin_free" => Some((Op::Free, vec![vp.clone()], Ty::Void)),
+            "memset" | "__builtin_memset" => {
+                Some((Op::Memset, vec![vp.clone(), Ty::INT, Ty::ULONG], vp.clone()))
+            }
+            "memcpy" | "memmove" | "__builtin_memcpy" | "__builtin_memmove" => Some((
+                Op::Memcpy,
+                vec![vp.clone(), vp.clone(), Ty::ULONG],
+                vp.clone(),
+            )),
             _ => None,
         };
         if let Some((op, params, ret)) = sig {
@@ -435,13 +627,20 @@ impl<'a> Lowerer<'a> {
                 let v = self.rvalue(x)?;
                 // Mutexes and conds are passed as pointers of any spelling;
                 // keep the argument's own pointer type where it is one.
-                let v = if p.is_pointer() && v.ty.is_pointer() { v } else { self.assign_convert(v, p, x)? };
+                let v = if p.is_pointer() && v.ty.is_pointer() {
+                    v
+                } else {
+                    self.assign_convert(v, p, x)?
+                };
                 a.push(v);
             }
             if op == Op::ThreadCreate {
                 if let Some(f) = a.get(2) {
                     if !matches!(f.ty.pointee(), Some(Ty::Func(_))) {
-                        return self.error(args[2].span, "pthread_create: the start routine is not a function");
+                        return self.error(
+                            args[2].span,
+                            "pthread_create: the start routine is not a function",
+                        );
                     }
                 }
             }
@@ -459,7 +658,10 @@ impl<'a> Lowerer<'a> {
             }
             let mut p = self.rvalue(&args[0])?;
             let Some(mut vt) = p.ty.pointee().map(|t| t.unqual().clone()) else {
-                return self.error(args[0].span, format!("'{name}': the first argument is not a pointer"));
+                return self.error(
+                    args[0].span,
+                    format!("'{name}': the first argument is not a pointer"),
+                );
             };
             // atomic_flag: operate on its one field.
             if let Ty::Comp(cid) = vt {
@@ -473,7 +675,10 @@ impl<'a> Lowerer<'a> {
                 }
             }
             if args.len() < 1 + nvals {
-                return self.error(e.span, format!("'{name}' takes {} value argument(s)", nvals));
+                return self.error(
+                    e.span,
+                    format!("'{name}' takes {} value argument(s)", nvals),
+                );
             }
             let mut a = vec![p];
             for (i, x) in args[1..1 + nvals].iter().enumerate() {
@@ -496,19 +701,34 @@ impl<'a> Lowerer<'a> {
             };
             return Ok(Some(self.op(op, a, ret, want, loc)));
         }
-        if name == "__sync_lock_release" || name == "atomic_flag_clear" || name == "atomic_flag_clear_explicit" {
+        if name == "__sync_lock_release"
+            || name == "atomic_flag_clear"
+            || name == "atomic_flag_clear_explicit"
+        {
             let p = self.rvalue(&args[0])?;
             let vt = p.ty.pointee().cloned().unwrap_or(Ty::INT);
             let (p, vt) = self.flag_field(p, vt, loc);
             let zero = self.convert(Expr::int(0, Ty::INT, loc), &vt);
-            return Ok(Some(self.op(Op::AtomicStore, vec![p, zero], None, want, loc)));
+            return Ok(Some(self.op(
+                Op::AtomicStore,
+                vec![p, zero],
+                None,
+                want,
+                loc,
+            )));
         }
         if name == "atomic_flag_test_and_set" || name == "atomic_flag_test_and_set_explicit" {
             let p = self.rvalue(&args[0])?;
             let vt = p.ty.pointee().cloned().unwrap_or(Ty::INT);
             let (p, vt) = self.flag_field(p, vt, loc);
             let one = self.convert(Expr::int(1, Ty::INT, loc), &vt);
-            return Ok(Some(self.op(Op::AtomicExchange, vec![p, one], Some(vt), want, loc)));
+            return Ok(Some(self.op(
+                Op::AtomicExchange,
+                vec![p, one],
+                Some(vt),
+                want,
+                loc,
+            )));
         }
         Ok(None)
     }
@@ -520,7 +740,10 @@ impl<'a> Lowerer<'a> {
                 let ft = f.ty.clone();
                 let d = Expr::new(ExprKind::Deref(Box::new(p)), vt.clone(), loc);
                 let m = Expr::new(ExprKind::Member(Box::new(d), 0), ft.clone(), loc);
-                return (Expr::new(ExprKind::AddrOf(Box::new(m)), ft.clone().ptr(), loc), ft.unqual().clone());
+                return (
+                    Expr::new(ExprKind::AddrOf(Box::new(m)), ft.clone().ptr(), loc),
+                    ft.unqual().clone(),
+                );
             }
         }
         (p, vt.unqual().clone())

@@ -14,7 +14,11 @@ pub(crate) fn wrap(v: i128, ty: &Ty, dm: DataModel) -> i128 {
             Some(bits) => {
                 let m = (1i128 << bits) - 1;
                 let u = v & m;
-                if t.is_signed() && u >> (bits - 1) & 1 == 1 { u - (1i128 << bits) } else { u }
+                if t.is_signed() && u >> (bits - 1) & 1 == 1 {
+                    u - (1i128 << bits)
+                } else {
+                    u
+                }
             }
             None => v,
         },
@@ -78,7 +82,13 @@ pub(crate) fn eval(e: &Expr, dm: DataModel) -> Option<i128> {
 }
 
 /// The type C gives an integer literal (C11 6.4.4.1).
-fn literal_type(v: u128, decimal: bool, size: ast::IntegerSize, unsigned: bool, dm: DataModel) -> Option<IntKind> {
+fn literal_type(
+    v: u128,
+    decimal: bool,
+    size: ast::IntegerSize,
+    unsigned: bool,
+    dm: DataModel,
+) -> Option<IntKind> {
     use IntKind::*;
     let cands: &[IntKind] = match (size, unsigned, decimal) {
         (ast::IntegerSize::Int, false, true) => &[Int, Long, LongLong],
@@ -93,7 +103,11 @@ fn literal_type(v: u128, decimal: bool, size: ast::IntegerSize, unsigned: bool, 
     };
     cands.iter().copied().find(|k| {
         let bits = k.bits(dm);
-        let max: u128 = if k.signed() { (1u128 << (bits - 1)) - 1 } else { (1u128 << bits) - 1 };
+        let max: u128 = if k.signed() {
+            (1u128 << (bits - 1)) - 1
+        } else {
+            (1u128 << bits) - 1
+        };
         v <= max
     })
 }
@@ -165,11 +179,17 @@ impl<'a> Lowerer<'a> {
                 let digits = digits.trim_start_matches("0x").trim_start_matches("0X");
                 let digits = if digits.is_empty() { "0" } else { digits };
                 let Ok(v) = u128::from_str_radix(digits, radix) else {
-                    return self.error(c.span, format!("integer constant '{}' is malformed or too large", i.number));
+                    return self.error(
+                        c.span,
+                        format!("integer constant '{}' is malformed or too large", i.number),
+                    );
                 };
                 let decimal = matches!(i.base, ast::IntegerBase::Decimal);
                 let Some(k) = literal_type(v, decimal, i.suffix.size, i.suffix.unsigned, dm) else {
-                    return self.error(c.span, format!("integer constant '{}' is too large for any type", i.number));
+                    return self.error(
+                        c.span,
+                        format!("integer constant '{}' is too large for any type", i.number),
+                    );
                 };
                 Ok(Expr::int(v as i128, Ty::Int(k), loc))
             }
@@ -181,7 +201,9 @@ impl<'a> Lowerer<'a> {
                     ast::FloatFormat::Float => FloatKind::Float,
                     ast::FloatFormat::Double => FloatKind::Double,
                     ast::FloatFormat::LongDouble => FloatKind::LongDouble,
-                    ast::FloatFormat::TS18661Format(_) => return self.unsupported(c.span, "_FloatN constants"),
+                    ast::FloatFormat::TS18661Format(_) => {
+                        return self.unsupported(c.span, "_FloatN constants");
+                    }
                 };
                 let text = self.src[c.span.start..c.span.end].to_string();
                 Ok(Expr::new(ExprKind::Float(text), Ty::Float(kind), loc))
@@ -199,7 +221,11 @@ impl<'a> Lowerer<'a> {
                 for b in &bytes {
                     v = (v << 8) | *b as i128;
                 }
-                let v = if bytes.len() == 1 { bytes[0] as i8 as i128 } else { wrap(v, &Ty::INT, dm) };
+                let v = if bytes.len() == 1 {
+                    bytes[0] as i8 as i128
+                } else {
+                    wrap(v, &Ty::INT, dm)
+                };
                 Ok(Expr::int(v, Ty::INT, loc))
             }
         }

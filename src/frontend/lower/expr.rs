@@ -81,7 +81,10 @@ impl<'a> Lowerer<'a> {
         }
         let (b, x) = r?;
         if !b.0.is_empty() {
-            return self.error(e.span, "expected a constant expression (this one has side effects)");
+            return self.error(
+                e.span,
+                "expected a constant expression (this one has side effects)",
+            );
         }
         Ok(x)
     }
@@ -146,7 +149,11 @@ impl<'a> Lowerer<'a> {
         // Constants fold right away, so the output reads `1L`-free.
         if let ExprKind::Int(v) = x.kind {
             if to.is_integer() {
-                return Expr::int(super::consts::wrap(v, to, self.prog.data_model), to.clone(), loc);
+                return Expr::int(
+                    super::consts::wrap(v, to, self.prog.data_model),
+                    to.clone(),
+                    loc,
+                );
             }
         }
         Expr::new(ExprKind::Cast(Box::new(x)), to.clone(), loc)
@@ -202,9 +209,12 @@ impl<'a> Lowerer<'a> {
             ast::Expression::Call(c) => self.call(c, e, want),
             ast::Expression::CompoundLiteral(cl) => {
                 let ty = self.type_name(&cl.node.type_name)?;
-                let (init, ty) = self.init_top_list(&ty, &cl.node.initializer_list, cl.span, false)?;
+                let (init, ty) =
+                    self.init_top_list(&ty, &cl.node.initializer_list, cl.span, false)?;
                 let t = self.temp(ty, loc);
-                let ExprKind::Local(v) = t.kind else { unreachable!() };
+                let ExprKind::Local(v) = t.kind else {
+                    unreachable!()
+                };
                 // Replace the bare declaration by one with the initialiser.
                 let fs = self.fs();
                 let last = fs.blocks.last_mut().unwrap();
@@ -316,7 +326,9 @@ impl<'a> Lowerer<'a> {
 
     fn sizeof(&mut self, ty: &Ty, e: &Node<ast::Expression>) -> Result<Expr> {
         match self.prog.size_of(ty) {
-            Some(n) if !matches!(ty, Ty::Void) => Ok(Expr::int(n as i128, Ty::ULONG, self.loc(e.span))),
+            Some(n) if !matches!(ty, Ty::Void) => {
+                Ok(Expr::int(n as i128, Ty::ULONG, self.loc(e.span)))
+            }
             _ => self.error(e.span, "sizeof of an incomplete type"),
         }
     }
@@ -339,7 +351,9 @@ impl<'a> Lowerer<'a> {
                 Ok(Expr::new(ExprKind::Func(f), Ty::Func(Box::new(sig)), loc))
             }
             Some(Sym::EnumConst(v)) => Ok(Expr::int(v, Ty::INT, loc)),
-            Some(Sym::Typedef(_)) => self.error(id.span, format!("'{name}' is a type, not a value")),
+            Some(Sym::Typedef(_)) => {
+                self.error(id.span, format!("'{name}' is a type, not a value"))
+            }
             Some(Sym::Poisoned(d)) => Err(self.err(id.span, d)),
             None => {
                 if name == "__func__" || name == "__FUNCTION__" || name == "__PRETTY_FUNCTION__" {
@@ -352,7 +366,11 @@ impl<'a> Lowerer<'a> {
                     let mut bytes = fname.into_bytes();
                     bytes.push(0);
                     let n = bytes.len() as u64;
-                    return Ok(Expr::new(ExprKind::Str(bytes), Ty::Array(Box::new(Ty::CHAR), Some(n)), loc));
+                    return Ok(Expr::new(
+                        ExprKind::Str(bytes),
+                        Ty::Array(Box::new(Ty::CHAR), Some(n)),
+                        loc,
+                    ));
                 }
                 self.error(id.span, format!("'{name}' is not declared"))
             }
@@ -401,13 +419,22 @@ impl<'a> Lowerer<'a> {
     fn member(&mut self, base: Expr, name: &str, e: &Node<ast::Expression>) -> Result<Expr> {
         let loc = self.loc(e.span);
         let Ty::Comp(c) = base.ty.unqual().clone() else {
-            return self.error(e.span, format!("request for member '{name}' in something that is not a struct or union"));
+            return self.error(
+                e.span,
+                format!("request for member '{name}' in something that is not a struct or union"),
+            );
         };
         if !self.prog.comp(c).complete {
-            return self.error(e.span, format!("'{}' is incomplete", self.prog.comp(c).name));
+            return self.error(
+                e.span,
+                format!("'{}' is incomplete", self.prog.comp(c).name),
+            );
         }
         let Some(chain) = self.find_field(c, name) else {
-            return self.error(e.span, format!("'{}' has no member named '{name}'", self.prog.comp(c).name));
+            return self.error(
+                e.span,
+                format!("'{}' has no member named '{name}'", self.prog.comp(c).name),
+            );
         };
         let mut x = base;
         for (cc, idx) in chain {
@@ -418,7 +445,12 @@ impl<'a> Lowerer<'a> {
     }
 
     /// `a[i]` for an array lvalue or a pointer.
-    fn index(&mut self, a: &'a Node<ast::Expression>, i: &'a Node<ast::Expression>, e: &Node<ast::Expression>) -> Result<Expr> {
+    fn index(
+        &mut self,
+        a: &'a Node<ast::Expression>,
+        i: &'a Node<ast::Expression>,
+        e: &Node<ast::Expression>,
+    ) -> Result<Expr> {
         let loc = self.loc(e.span);
         let mut base = self.expr(a, Want::Value)?;
         let mut idx = self.rvalue(i)?;
@@ -433,7 +465,11 @@ impl<'a> Lowerer<'a> {
         let idx_ty = promote(&idx.ty);
         let idx = self.convert(idx, &idx_ty);
         match base.ty.unqual().clone() {
-            Ty::Array(elem, _) if base.is_lvalue() => Ok(Expr::new(ExprKind::Index(Box::new(base), Box::new(idx)), *elem, loc)),
+            Ty::Array(elem, _) if base.is_lvalue() => Ok(Expr::new(
+                ExprKind::Index(Box::new(base), Box::new(idx)),
+                *elem,
+                loc,
+            )),
             _ => {
                 let p = self.value(base);
                 if !p.ty.is_pointer() {
@@ -454,7 +490,12 @@ impl<'a> Lowerer<'a> {
         Expr::new(ExprKind::Binary(op, Box::new(p), Box::new(i)), ty, loc)
     }
 
-    fn unary(&mut self, u: &'a Node<ast::UnaryOperatorExpression>, e: &'a Node<ast::Expression>, want: Want) -> Result<Expr> {
+    fn unary(
+        &mut self,
+        u: &'a Node<ast::UnaryOperatorExpression>,
+        e: &'a Node<ast::Expression>,
+        want: Want,
+    ) -> Result<Expr> {
         let loc = self.loc(e.span);
         let op = &u.node.operand;
         match u.node.operator.node {
@@ -491,7 +532,11 @@ impl<'a> Lowerer<'a> {
                 }
                 let t = promote(&x.ty);
                 let x = self.convert(x, &t);
-                let o = if u.node.operator.node == ast::UnaryOperator::Minus { UnOp::Neg } else { UnOp::BitNot };
+                let o = if u.node.operator.node == ast::UnaryOperator::Minus {
+                    UnOp::Neg
+                } else {
+                    UnOp::BitNot
+                };
                 Ok(self.fold(Expr::new(ExprKind::Unary(o, Box::new(x)), t, loc)))
             }
             ast::UnaryOperator::Negate => {
@@ -555,7 +600,15 @@ impl<'a> Lowerer<'a> {
     }
 
     /// `x++`, `x += v` on an `_Atomic` integer: one atomic step.
-    fn atomic_rmw(&mut self, lv: Expr, op: BinOp, v: Expr, post: bool, want: Want, loc: Loc) -> Result<Expr> {
+    fn atomic_rmw(
+        &mut self,
+        lv: Expr,
+        op: BinOp,
+        v: Expr,
+        post: bool,
+        want: Want,
+        loc: Loc,
+    ) -> Result<Expr> {
         let rmw = match op {
             BinOp::Add => AtomicRmw::Add,
             BinOp::Sub => AtomicRmw::Sub,
@@ -570,9 +623,21 @@ impl<'a> Lowerer<'a> {
         };
         let vt = lv.ty.unqual().clone();
         let v = self.convert(v, &vt);
-        let addr = Expr::new(ExprKind::AddrOf(Box::new(lv.clone())), lv.ty.clone().ptr(), loc);
-        let dest = if want == Want::Value { Some(self.temp(vt.clone(), loc)) } else { None };
-        let op = if post { Op::AtomicFetch(rmw) } else { Op::AtomicFetchThen(rmw) };
+        let addr = Expr::new(
+            ExprKind::AddrOf(Box::new(lv.clone())),
+            lv.ty.clone().ptr(),
+            loc,
+        );
+        let dest = if want == Want::Value {
+            Some(self.temp(vt.clone(), loc))
+        } else {
+            None
+        };
+        let op = if post {
+            Op::AtomicFetch(rmw)
+        } else {
+            Op::AtomicFetchThen(rmw)
+        };
         self.emit(
             StmtKind::Op {
                 dest: dest.clone(),
@@ -600,7 +665,14 @@ impl<'a> Lowerer<'a> {
     }
 
     /// `a op b` for already lowered rvalues, with C's conversions.
-    pub(super) fn arith_on(&mut self, op: BinOp, a: Expr, b: Expr, loc: Loc, e: &Node<ast::Expression>) -> Result<Expr> {
+    pub(super) fn arith_on(
+        &mut self,
+        op: BinOp,
+        a: Expr,
+        b: Expr,
+        loc: Loc,
+        e: &Node<ast::Expression>,
+    ) -> Result<Expr> {
         use BinOp::*;
         let dm = self.prog.data_model;
         let a = self.value(a);
@@ -609,8 +681,16 @@ impl<'a> Lowerer<'a> {
         match op {
             Add | Sub if ap || bp => {
                 if op == Sub && ap && bp {
-                    let pd = if dm == DataModel::Lp64 { Ty::LONG } else { Ty::INT };
-                    return Ok(Expr::new(ExprKind::Binary(PtrDiff, Box::new(a), Box::new(b)), pd, loc));
+                    let pd = if dm == DataModel::Lp64 {
+                        Ty::LONG
+                    } else {
+                        Ty::INT
+                    };
+                    return Ok(Expr::new(
+                        ExprKind::Binary(PtrDiff, Box::new(a), Box::new(b)),
+                        pd,
+                        loc,
+                    ));
                 }
                 let (p, i) = if ap { (a, b) } else { (b, a) };
                 if !i.ty.is_integer() || (op == Sub && !ap) {
@@ -642,9 +722,17 @@ impl<'a> Lowerer<'a> {
                 } else {
                     (a, b)
                 };
-                Ok(Expr::new(ExprKind::Binary(op, Box::new(a), Box::new(b)), Ty::INT, loc))
+                Ok(Expr::new(
+                    ExprKind::Binary(op, Box::new(a), Box::new(b)),
+                    Ty::INT,
+                    loc,
+                ))
             }
-            LogAnd | LogOr => Ok(self.fold(Expr::new(ExprKind::Binary(op, Box::new(a), Box::new(b)), Ty::INT, loc))),
+            LogAnd | LogOr => Ok(self.fold(Expr::new(
+                ExprKind::Binary(op, Box::new(a), Box::new(b)),
+                Ty::INT,
+                loc,
+            ))),
             Shl | Shr => {
                 if !a.ty.is_integer() || !b.ty.is_integer() {
                     return self.error(e.span, "shift operands must be integers");
@@ -653,25 +741,46 @@ impl<'a> Lowerer<'a> {
                 let tb = promote(&b.ty);
                 let a = self.convert(a, &ta);
                 let b = self.convert(b, &tb);
-                Ok(self.fold(Expr::new(ExprKind::Binary(op, Box::new(a), Box::new(b)), ta, loc)))
+                Ok(self.fold(Expr::new(
+                    ExprKind::Binary(op, Box::new(a), Box::new(b)),
+                    ta,
+                    loc,
+                )))
             }
             _ => {
                 if !a.ty.is_arith() || !b.ty.is_arith() {
-                    return self.error(e.span, format!("invalid operands to binary '{}'", op.c_op()));
+                    return self.error(
+                        e.span,
+                        format!("invalid operands to binary '{}'", op.c_op()),
+                    );
                 }
-                if matches!(op, Rem | BitAnd | BitOr | BitXor) && (!a.ty.is_integer() || !b.ty.is_integer()) {
-                    return self.error(e.span, format!("invalid operands to binary '{}'", op.c_op()));
+                if matches!(op, Rem | BitAnd | BitOr | BitXor)
+                    && (!a.ty.is_integer() || !b.ty.is_integer())
+                {
+                    return self.error(
+                        e.span,
+                        format!("invalid operands to binary '{}'", op.c_op()),
+                    );
                 }
                 let t = usual(&a.ty, &b.ty, dm);
                 let a = self.convert(a, &t);
                 let b = self.convert(b, &t);
                 let rt = if op.is_comparison() { Ty::INT } else { t };
-                Ok(self.fold(Expr::new(ExprKind::Binary(op, Box::new(a), Box::new(b)), rt, loc)))
+                Ok(self.fold(Expr::new(
+                    ExprKind::Binary(op, Box::new(a), Box::new(b)),
+                    rt,
+                    loc,
+                )))
             }
         }
     }
 
-    fn binary(&mut self, b: &'a Node<ast::BinaryOperatorExpression>, e: &'a Node<ast::Expression>, want: Want) -> Result<Expr> {
+    fn binary(
+        &mut self,
+        b: &'a Node<ast::BinaryOperatorExpression>,
+        e: &'a Node<ast::Expression>,
+        want: Want,
+    ) -> Result<Expr> {
         use ast::BinaryOperator as B;
         let loc = self.loc(e.span);
         let simple = |o: &B| -> Option<BinOp> {
@@ -745,17 +854,27 @@ impl<'a> Lowerer<'a> {
                     loc: loc.generated(),
                 });
                 let other = Block(vec![Stmt {
-                    kind: StmtKind::Assign(t.clone(), Expr::int(if and { 0 } else { 1 }, Ty::INT, loc)),
+                    kind: StmtKind::Assign(
+                        t.clone(),
+                        Expr::int(if and { 0 } else { 1 }, Ty::INT, loc),
+                    ),
                     loc: loc.generated(),
                 }]);
-                let (tb, eb) = if and { (then_b, other) } else { (other, then_b) };
+                let (tb, eb) = if and {
+                    (then_b, other)
+                } else {
+                    (other, then_b)
+                };
                 self.emit(StmtKind::If(x, tb, eb), loc.generated());
                 Ok(t)
             }
             B::Assign => {
                 let lv = self.expr(&b.node.lhs, Want::Value)?;
                 if !lv.is_lvalue() || matches!(lv.ty, Ty::Array(..) | Ty::Func(_)) {
-                    return self.error(e.span, "assignment to something that is not a modifiable lvalue");
+                    return self.error(
+                        e.span,
+                        "assignment to something that is not a modifiable lvalue",
+                    );
                 }
                 let rv = self.rvalue(&b.node.rhs)?;
                 let rv = self.assign_convert(rv, &lv.ty, e)?;
@@ -765,7 +884,10 @@ impl<'a> Lowerer<'a> {
                 let op = compound(o).unwrap();
                 let lv = self.expr(&b.node.lhs, Want::Value)?;
                 if !lv.is_lvalue() {
-                    return self.error(e.span, "compound assignment to something that is not an lvalue");
+                    return self.error(
+                        e.span,
+                        "compound assignment to something that is not an lvalue",
+                    );
                 }
                 let rv = self.rvalue(&b.node.rhs)?;
                 if lv.ty.is_atomic() && lv.ty.is_integer() {
@@ -783,7 +905,11 @@ impl<'a> Lowerer<'a> {
     fn assign_result(&mut self, lv: Expr, rv: Expr, want: Want, loc: Loc) -> Result<Expr> {
         if want == Want::Effect || is_simple(&rv) {
             self.emit(StmtKind::Assign(lv, rv.clone()), loc);
-            return Ok(if want == Want::Effect { Expr::int(0, Ty::Void, loc) } else { rv });
+            return Ok(if want == Want::Effect {
+                Expr::int(0, Ty::Void, loc)
+            } else {
+                rv
+            });
         }
         let t = self.temp(lv.ty.clone(), loc);
         self.emit(StmtKind::Assign(t.clone(), rv), loc);
@@ -792,7 +918,12 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Conversion as by assignment (C11 6.5.16.1), with its checks.
-    pub(super) fn assign_convert(&mut self, rv: Expr, to: &Ty, e: &Node<ast::Expression>) -> Result<Expr> {
+    pub(super) fn assign_convert(
+        &mut self,
+        rv: Expr,
+        to: &Ty,
+        e: &Node<ast::Expression>,
+    ) -> Result<Expr> {
         let to_u = to.unqual();
         let from = rv.ty.unqual();
         let ok = match (to_u, from) {
@@ -811,7 +942,12 @@ impl<'a> Lowerer<'a> {
         Ok(self.convert(rv, to))
     }
 
-    fn conditional(&mut self, c: &'a Node<ast::ConditionalExpression>, e: &'a Node<ast::Expression>, want: Want) -> Result<Expr> {
+    fn conditional(
+        &mut self,
+        c: &'a Node<ast::ConditionalExpression>,
+        e: &'a Node<ast::Expression>,
+        want: Want,
+    ) -> Result<Expr> {
         let loc = self.loc(e.span);
         let dm = self.prog.data_model;
         let cond = self.cond_expr(&c.node.condition)?;
@@ -831,7 +967,11 @@ impl<'a> Lowerer<'a> {
         if tb.0.is_empty() && eb.0.is_empty() && !ty.is_void() {
             let x = self.convert(x, &ty);
             let y = self.convert(y, &ty);
-            return Ok(self.fold(Expr::new(ExprKind::Cond(Box::new(cond), Box::new(x), Box::new(y)), ty, loc)));
+            return Ok(self.fold(Expr::new(
+                ExprKind::Cond(Box::new(cond), Box::new(x), Box::new(y)),
+                ty,
+                loc,
+            )));
         }
         if ty.is_void() || want == Want::Effect {
             self.emit(StmtKind::If(cond, tb, eb), loc.generated());
@@ -854,7 +994,12 @@ impl<'a> Lowerer<'a> {
         Ok(t)
     }
 
-    fn statement_expr(&mut self, s: &'a Node<ast::Statement>, loc: Loc, want: Want) -> Result<Expr> {
+    fn statement_expr(
+        &mut self,
+        s: &'a Node<ast::Statement>,
+        loc: Loc,
+        want: Want,
+    ) -> Result<Expr> {
         let ast::Statement::Compound(items) = &s.node else {
             return self.error(s.span, "malformed statement expression");
         };

@@ -19,7 +19,11 @@ impl Part {
         match self {
             Part::Leaf(i) => i,
             Part::Agg(m) => match ty.unqual() {
-                Ty::Array(elem, _) => Init::Array(m.into_iter().map(|(k, p)| (k, p.finish(elem, prog))).collect()),
+                Ty::Array(elem, _) => Init::Array(
+                    m.into_iter()
+                        .map(|(k, p)| (k, p.finish(elem, prog)))
+                        .collect(),
+                ),
                 Ty::Comp(c) => {
                     let def = prog.comp(*c);
                     Init::Comp(
@@ -37,22 +41,42 @@ impl Part {
 impl<'a> Lowerer<'a> {
     /// Returns the initialiser and the type completed by it
     /// (`int a[] = {1, 2}` has type `int[2]`).
-    pub(super) fn initializer(&mut self, ty: &Ty, i: &'a Node<ast::Initializer>, is_static: bool) -> Result<(Init, Ty)> {
+    pub(super) fn initializer(
+        &mut self,
+        ty: &Ty,
+        i: &'a Node<ast::Initializer>,
+        is_static: bool,
+    ) -> Result<(Init, Ty)> {
+        // PTHREAD_MUTEX_INITIALIZER and friends: the zero state.
+        if let Ty::Pthread(p) = ty.unqual() {
+            if *p != PthreadTy::Thread {
+                return Ok((Init::Array(Vec::new()), ty.clone()));
+            }
+        }
         match &i.node {
             ast::Initializer::Expression(e) => {
-                if let (Ty::Array(elem, n), ast::Expression::StringLiteral(s)) = (ty.unqual(), &e.node) {
+                if let (Ty::Array(elem, n), ast::Expression::StringLiteral(s)) =
+                    (ty.unqual(), &e.node)
+                {
                     if elem.is_integer() && elem.int_bits(self.prog.data_model) == Some(8) {
                         let lit = self.string_literal(s)?;
-                        let ExprKind::Str(mut bytes) = lit.kind else { unreachable!() };
+                        let ExprKind::Str(mut bytes) = lit.kind else {
+                            unreachable!()
+                        };
                         let len = n.unwrap_or(bytes.len() as u64);
                         if bytes.len() as u64 > len + 1 {
-                            return self.error(e.span, "initializer-string is too long for the array");
+                            return self
+                                .error(e.span, "initializer-string is too long for the array");
                         }
                         bytes.truncate(len as usize);
                         return Ok((Init::Str(bytes), Ty::Array(elem.clone(), Some(len))));
                     }
                 }
-                let x = if is_static { self.pure_expr(e)? } else { self.rvalue(e)? };
+                let x = if is_static {
+                    self.pure_expr(e)?
+                } else {
+                    self.rvalue(e)?
+                };
                 if !ty.is_scalar() && x.ty.unqual() != ty.unqual() {
                     return self.error(e.span, "an aggregate needs a braced initializer");
                 }
@@ -73,10 +97,26 @@ impl<'a> Lowerer<'a> {
         if ty.is_scalar() {
             // `int x = { 1 };`
             return match items.first() {
-                Some(it) if it.node.designation.is_empty() => self.initializer(ty, &it.node.initializer, is_static),
+                Some(it) if it.node.designation.is_empty() => {
+                    self.initializer(ty, &it.node.initializer, is_static)
+                }
                 Some(_) => self.error(span, "designator in a scalar initializer"),
-                None => Ok((Init::Expr(self.convert(Expr::int(0, Ty::INT, self.loc(span)), ty)), ty.clone())),
+                None => Ok((
+                    Init::Expr(self.convert(Expr::int(0, Ty::INT, self.loc(span)), ty)),
+                    ty.clone(),
+                )),
             };
+        }
+        if let Ty::Comp(c) = ty.unqual() {
+            if !self.prog.comp(*c).complete {
+                return self.error(
+                    span,
+                    format!(
+                        "initializer for '{}', which is incomplete",
+                        self.prog.comp(*c).name
+                    ),
+                );
+            }
         }
         let mut pos = 0;
         let mut max_index = 0u64;
@@ -96,7 +136,11 @@ impl<'a> Lowerer<'a> {
             Ty::Array(_, n) => *n,
             Ty::Comp(c) => {
                 let d = self.prog.comp(*c);
-                Some(if d.kind == CompKind::Union { 1 } else { d.fields.len() as u64 })
+                Some(if d.kind == CompKind::Union {
+                    d.fields.len().min(1) as u64
+                } else {
+                    d.fields.len() as u64
+                })
             }
             _ => Some(0),
         }
@@ -124,7 +168,8 @@ impl<'a> Lowerer<'a> {
     ) -> Result<Part> {
         let mut m: BTreeMap<u64, Part> = BTreeMap::new();
         let count = self.member_count(ty);
-        let is_union = matches!(ty.unqual(), Ty::Comp(c) if self.prog.comp(*c).kind == CompKind::Union);
+        let is_union =
+            matches!(ty.unqual(), Ty::Comp(c) if self.prog.comp(*c).kind == CompKind::Union);
         let mut cur = 0u64;
         while *pos < items.len() {
             let it = &items[*pos];
@@ -138,7 +183,8 @@ impl<'a> Lowerer<'a> {
                 }
                 let rest = &it.node.designation[1..];
                 let entry = m.remove(&k);
-                let part = self.designated(&sub_ty, entry, rest, &it.node.initializer, is_static)?;
+                let part =
+                    self.designated(&sub_ty, entry, rest, &it.node.initializer, is_static)?;
                 m.insert(k, part);
                 *pos += 1;
                 cur = k + 1;
@@ -200,7 +246,10 @@ impl<'a> Lowerer<'a> {
                     return self.error(id.span, format!("no member named '{}'", id.node.name));
                 };
                 if chain.len() > 1 {
-                    return self.unsupported(id.span, "designated initialiser of a member of an anonymous struct");
+                    return self.unsupported(
+                        id.span,
+                        "designated initialiser of a member of an anonymous struct",
+                    );
                 }
                 let (cc, k) = chain[0];
                 Ok((k as u64, self.prog.comp(cc).fields[k as usize].ty.clone()))

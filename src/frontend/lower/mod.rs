@@ -69,9 +69,16 @@ pub(super) struct Lowerer<'a> {
     fs: Option<FnState>,
     /// Names of functions seen defined, to refuse a second body.
     defined: HashSet<String>,
+    /// Calls of functions not defined when the call was seen.
+    extern_calls: Vec<(FuncId, Diagnostic)>,
 }
 
-pub(super) fn lower(unit: &ast::TranslationUnit, src: &str, map: SourceMap, dm: DataModel) -> Result<Program> {
+pub(super) fn lower(
+    unit: &ast::TranslationUnit,
+    src: &str,
+    map: SourceMap,
+    dm: DataModel,
+) -> Result<Program> {
     let mut prog = Program::new(dm);
     prog.files = map.files.clone();
     prog.system_files = map.system.clone();
@@ -85,6 +92,7 @@ pub(super) fn lower(unit: &ast::TranslationUnit, src: &str, map: SourceMap, dm: 
         queue: Vec::new(),
         fs: None,
         defined: HashSet::new(),
+        extern_calls: Vec::new(),
     };
     for ext in &unit.0 {
         l.external(ext)?;
@@ -92,6 +100,11 @@ pub(super) fn lower(unit: &ast::TranslationUnit, src: &str, map: SourceMap, dm: 
     while let Some(f) = l.queue.pop() {
         if let Some(def) = l.pending.remove(&f) {
             l.function_body(f, def)?;
+        }
+    }
+    for (f, d) in std::mem::take(&mut l.extern_calls) {
+        if l.prog.func(f).body.is_none() {
+            return Err(d);
         }
     }
     l.finish()
@@ -161,8 +174,9 @@ impl<'a> Lowerer<'a> {
         let system = self.in_system(d.span);
         let specs = match self.decl_specs(&d.node.specifiers, d.span) {
             Ok(s) => s,
-            Err(e) if system => {
-                // A header declaration seqc cannot read: poison its names.
+            Err(e) if system || file_scope => {
+                // A declaration seqc cannot read: poison its names, so that
+                // only a use of them is an error.
                 for id in &d.node.declarators {
                     if let Some(n) = types::declarator_name(&id.node.declarator.node) {
                         self.bind(n, Sym::Poisoned(e.clone()));
@@ -176,7 +190,7 @@ impl<'a> Lowerer<'a> {
             let r = self.init_declarator(&specs, id, file_scope);
             match r {
                 Ok(()) => {}
-                Err(e) if system && file_scope => {
+                Err(e) if file_scope => {
                     if let Some(n) = types::declarator_name(&id.node.declarator.node) {
                         self.bind(n, Sym::Poisoned(e));
                     }
@@ -187,7 +201,12 @@ impl<'a> Lowerer<'a> {
         Ok(())
     }
 
-    fn init_declarator(&mut self, specs: &types::Specs, id: &'a Node<ast::InitDeclarator>, file_scope: bool) -> Result<()> {
+    fn init_declarator(
+        &mut self,
+        specs: &types::Specs,
+        id: &'a Node<ast::InitDeclarator>,
+        file_scope: bool,
+    ) -> Result<()> {
         let decl = self.declarator(specs.ty.clone(), &id.node.declarator)?;
         let span = id.node.declarator.span;
         let Some(name) = decl.name.clone() else {
@@ -200,7 +219,10 @@ impl<'a> Lowerer<'a> {
         }
         if let Ty::Func(sig) = &decl.ty {
             if id.node.initializer.is_some() {
-                return self.error(span, format!("function '{name}' is initialised like a variable"));
+                return self.error(
+                    span,
+                    format!("function '{name}' is initialised like a variable"),
+                );
             }
             let f = self.declare_function(&name, (**sig).clone(), specs.is_static, loc);
             self.bind(name, Sym::Func(f));
@@ -288,7 +310,9 @@ impl<'a> Lowerer<'a> {
     fn fresh_global_name(&self, base: &str) -> String {
         let mut n = base.to_string();
         let mut i = 1;
-        while self.prog.globals.iter().any(|g| g.name == n) || self.prog.functions.iter().any(|f| f.name == n) {
+        while self.prog.globals.iter().any(|g| g.name == n)
+            || self.prog.functions.iter().any(|f| f.name == n)
+        {
             n = format!("{base}_{i}");
             i += 1;
         }
@@ -311,7 +335,9 @@ impl<'a> Lowerer<'a> {
             locals: Vec::new(),
             body: None,
             is_static,
-            atomic: name.starts_with("__VERIFIER_atomic_") && name != "__VERIFIER_atomic_begin" && name != "__VERIFIER_atomic_end",
+            atomic: name.starts_with("__VERIFIER_atomic_")
+                && name != "__VERIFIER_atomic_begin"
+                && name != "__VERIFIER_atomic_end",
             loc,
             labels: Vec::new(),
         });
@@ -324,7 +350,10 @@ impl<'a> Lowerer<'a> {
         let decl = self.declarator(specs.ty.clone(), &fd.node.declarator)?;
         let name = decl.name.clone().unwrap_or_default();
         let Ty::Func(sig) = &decl.ty else {
-            return self.error(fd.span, format!("'{name}' is defined with a body but is not a function"));
+            return self.error(
+                fd.span,
+                format!("'{name}' is defined with a body but is not a function"),
+            );
         };
         if !fd.node.declarations.is_empty() {
             return self.unsupported(fd.span, "K&R-style function definition");
@@ -341,7 +370,15 @@ impl<'a> Lowerer<'a> {
             // Calls of these never reach the definition (reach_error, ...).
             return Ok(());
         }
-        if system {
+        // Static and inline functions (and everything from system headers;
+        // SV-COMP .i files have no markers, so their header functions are
+        // static inline ones) are lowered only when the program uses them.
+        let inline = fd
+            .node
+            .specifiers
+            .iter()
+            .any(|s| matches!(s.node, ast::DeclarationSpecifier::Function(_)));
+        if system || specs.is_static || inline {
             self.pending.insert(f, fd);
             return Ok(());
         }
@@ -358,7 +395,9 @@ impl<'a> Lowerer<'a> {
     fn function_body(&mut self, f: FuncId, fd: &'a Node<ast::FunctionDefinition>) -> Result<()> {
         let specs = self.decl_specs(&fd.node.specifiers, fd.span)?;
         let decl = self.declarator(specs.ty, &fd.node.declarator)?;
-        let Ty::Func(sig) = decl.ty else { unreachable!() };
+        let Ty::Func(sig) = decl.ty else {
+            unreachable!()
+        };
         let saved_fs = self.fs.take();
         self.fs = Some(FnState {
             func: f,
@@ -438,7 +477,12 @@ impl<'a> Lowerer<'a> {
         }
         let fs = self.fs();
         fs.names.insert(n.clone());
-        fs.locals.push(Local { name: n, ty, loc, temp });
+        fs.locals.push(Local {
+            name: n,
+            ty,
+            loc,
+            temp,
+        });
         LocalId(fs.locals.len() as u32 - 1)
     }
 
@@ -454,7 +498,11 @@ impl<'a> Lowerer<'a> {
     }
 
     fn emit(&mut self, kind: StmtKind, loc: Loc) {
-        self.fs().blocks.last_mut().unwrap().push(Stmt { kind, loc });
+        self.fs()
+            .blocks
+            .last_mut()
+            .unwrap()
+            .push(Stmt { kind, loc });
     }
 
     /// Runs `f` collecting the statements it emits into a block of their own.
@@ -485,7 +533,10 @@ impl<'a> Lowerer<'a> {
         loc: Loc,
     ) -> Result<()> {
         if specs.thread_local {
-            return self.error(id.span, "a block-scope _Thread_local variable must be static or extern");
+            return self.error(
+                id.span,
+                "a block-scope _Thread_local variable must be static or extern",
+            );
         }
         if let Ty::Array(_, None) = ty {
             if id.node.initializer.is_none() {

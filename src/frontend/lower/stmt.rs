@@ -27,7 +27,11 @@ impl<'a> Lowerer<'a> {
         // A compound statement as the body already made its own block.
         if b.0.len() == 1 {
             if let StmtKind::Block(_) = &b.0[0].kind {
-                let Stmt { kind: StmtKind::Block(inner), .. } = b.0.into_iter().next().unwrap() else {
+                let Stmt {
+                    kind: StmtKind::Block(inner),
+                    ..
+                } = b.0.into_iter().next().unwrap()
+                else {
                     unreachable!()
                 };
                 return Ok(inner);
@@ -92,7 +96,10 @@ impl<'a> Lowerer<'a> {
             ast::Statement::Switch(sw) => {
                 let x = self.rvalue(&sw.node.expression)?;
                 if !x.ty.is_integer() {
-                    return self.error(sw.node.expression.span, "switch on a value that is not an integer");
+                    return self.error(
+                        sw.node.expression.span,
+                        "switch on a value that is not an integer",
+                    );
                 }
                 let t = super::expr::promote(&x.ty);
                 let x = self.convert(x, &t);
@@ -112,7 +119,13 @@ impl<'a> Lowerer<'a> {
                         self.emit(StmtKind::Label(lab), loc);
                         if name == "ERROR" {
                             // SV-COMP tasks of 2020 and older: reaching ERROR is the violation.
-                            self.emit(StmtKind::Assert(Expr::int(0, Ty::INT, loc), AssertKind::ReachError), loc);
+                            self.emit(
+                                StmtKind::Assert(
+                                    Expr::int(0, Ty::INT, loc),
+                                    AssertKind::ReachError,
+                                ),
+                                loc,
+                            );
                         }
                     }
                     ast::Label::Case(e) => {

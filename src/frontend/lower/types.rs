@@ -52,7 +52,11 @@ struct Words {
 }
 
 impl<'a> Lowerer<'a> {
-    pub(super) fn decl_specs(&mut self, specs: &'a [Node<ast::DeclarationSpecifier>], span: Span) -> Result<Specs> {
+    pub(super) fn decl_specs(
+        &mut self,
+        specs: &'a [Node<ast::DeclarationSpecifier>],
+        span: Span,
+    ) -> Result<Specs> {
         let mut ts = Vec::new();
         let mut atomic = false;
         let mut out = Specs {
@@ -77,7 +81,8 @@ impl<'a> Lowerer<'a> {
                         atomic = true;
                     }
                 }
-                ast::DeclarationSpecifier::Function(_) | ast::DeclarationSpecifier::Extension(_) => {}
+                ast::DeclarationSpecifier::Function(_)
+                | ast::DeclarationSpecifier::Extension(_) => {}
                 ast::DeclarationSpecifier::Alignment(_) => {}
             }
         }
@@ -88,7 +93,11 @@ impl<'a> Lowerer<'a> {
         Ok(out)
     }
 
-    pub(super) fn spec_quals(&mut self, specs: &'a [Node<ast::SpecifierQualifier>], span: Span) -> Result<Ty> {
+    pub(super) fn spec_quals(
+        &mut self,
+        specs: &'a [Node<ast::SpecifierQualifier>],
+        span: Span,
+    ) -> Result<Ty> {
         let mut ts = Vec::new();
         let mut atomic = false;
         for s in specs {
@@ -114,7 +123,11 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    fn type_from_specifiers(&mut self, ts: &[&'a Node<ast::TypeSpecifier>], span: Span) -> Result<Ty> {
+    fn type_from_specifiers(
+        &mut self,
+        ts: &[&'a Node<ast::TypeSpecifier>],
+        span: Span,
+    ) -> Result<Ty> {
         let mut w = Words::default();
         let mut named: Option<Ty> = None;
         for t in ts {
@@ -157,7 +170,9 @@ impl<'a> Lowerer<'a> {
                         ast::TypeOf::Expression(e) => self.type_of_expr(e)?,
                     })
                 }
-                ast::TypeSpecifier::TS18661Float(_) => return self.unsupported(t.span, "_FloatN types"),
+                ast::TypeSpecifier::TS18661Float(_) => {
+                    return self.unsupported(t.span, "_FloatN types");
+                }
             }
         }
         if let Some(t) = named {
@@ -176,7 +191,11 @@ impl<'a> Lowerer<'a> {
             return Ok(Ty::Float(FloatKind::Float));
         }
         if w.double > 0 {
-            return Ok(Ty::Float(if w.long > 0 { FloatKind::LongDouble } else { FloatKind::Double }));
+            return Ok(Ty::Float(if w.long > 0 {
+                FloatKind::LongDouble
+            } else {
+                FloatKind::Double
+            }));
         }
         let u = w.unsigned > 0;
         let k = if w.char > 0 {
@@ -190,7 +209,11 @@ impl<'a> Lowerer<'a> {
         } else if w.short > 0 {
             if u { IntKind::UShort } else { IntKind::Short }
         } else if w.long >= 2 {
-            if u { IntKind::ULongLong } else { IntKind::LongLong }
+            if u {
+                IntKind::ULongLong
+            } else {
+                IntKind::LongLong
+            }
         } else if w.long == 1 {
             if u { IntKind::ULong } else { IntKind::Long }
         } else if w.int > 0 || w.signed > 0 || u {
@@ -256,7 +279,11 @@ impl<'a> Lowerer<'a> {
                     if matches!(ty, Ty::Array(_, None)) {
                         return self.unsupported(sd.span, "flexible array members");
                     }
-                    fields.push(Field { name, ty, bit_width });
+                    fields.push(Field {
+                        name,
+                        ty,
+                        bit_width,
+                    });
                 }
             }
             let c = &mut self.prog.comps[id.0 as usize];
@@ -277,8 +304,9 @@ impl<'a> Lowerer<'a> {
             loc,
         });
         if !name.starts_with("__anon") {
+            // A tag first met in a use (`struct s *p`) belongs to file scope
+            // (gcc warns for parameter lists; CIL output relies on it).
             let scope = if forward { 0 } else { self.tags.len() - 1 };
-            let scope = if forward { self.tags.len() - 1 } else { scope };
             self.tags[scope].insert(name, Tag::Comp(id));
         }
         id
@@ -286,7 +314,10 @@ impl<'a> Lowerer<'a> {
 
     fn enum_type(&mut self, et: &'a Node<ast::EnumType>) -> Result<Ty> {
         if let Some(t) = &et.node.identifier {
-            self.tags.last_mut().unwrap().insert(t.node.name.clone(), Tag::Enum);
+            self.tags
+                .last_mut()
+                .unwrap()
+                .insert(t.node.name.clone(), Tag::Enum);
         }
         let mut next: i128 = 0;
         for e in &et.node.enumerators {
@@ -299,7 +330,11 @@ impl<'a> Lowerer<'a> {
         Ok(Ty::INT)
     }
 
-    pub(super) fn declarator(&mut self, base: Ty, d: &'a Node<ast::Declarator>) -> Result<Declared> {
+    pub(super) fn declarator(
+        &mut self,
+        base: Ty,
+        d: &'a Node<ast::Declarator>,
+    ) -> Result<Declared> {
         let mut ty = base;
         let mut params = None;
         // Prefix pointers bind first, then postfix array/function
@@ -325,14 +360,15 @@ impl<'a> Lowerer<'a> {
                     }
                     let n = match &a.node.size {
                         ast::ArraySize::Unknown => None,
-                        ast::ArraySize::VariableUnknown => return self.unsupported(dd.span, "variable-length array"),
-                        ast::ArraySize::VariableExpression(e) | ast::ArraySize::StaticExpression(e) => {
-                            match self.try_const_expr(e)? {
-                                Some(n) if n >= 0 => Some(n as u64),
-                                Some(_) => return self.error(e.span, "array size is negative"),
-                                None => return self.unsupported(e.span, "variable-length array"),
-                            }
+                        ast::ArraySize::VariableUnknown => {
+                            return self.unsupported(dd.span, "variable-length array");
                         }
+                        ast::ArraySize::VariableExpression(e)
+                        | ast::ArraySize::StaticExpression(e) => match self.try_const_expr(e)? {
+                            Some(n) if n >= 0 => Some(n as u64),
+                            Some(_) => return self.error(e.span, "array size is negative"),
+                            None => return self.unsupported(e.span, "variable-length array"),
+                        },
                     };
                     ty = Ty::Array(Box::new(ty), n);
                 }
@@ -408,7 +444,11 @@ impl<'a> Lowerer<'a> {
                 ty,
                 params,
             }),
-            ast::DeclaratorKind::Abstract => Ok(Declared { name: None, ty, params }),
+            ast::DeclaratorKind::Abstract => Ok(Declared {
+                name: None,
+                ty,
+                params,
+            }),
             ast::DeclaratorKind::Declarator(inner) => {
                 let mut r = self.declarator(ty, inner)?;
                 // `int (f)(int)`: parameters come from the outer level.
