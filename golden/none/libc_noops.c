@@ -1,0 +1,5 @@
+// seqc: --method none
+int printf(const char *, ...);
+int usleep(unsigned);
+void exit(int);
+int main(void) { int n = printf("%d\\n", 3); usleep(10); if (n < 0) exit(2); return 0; }

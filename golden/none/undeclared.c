@@ -1,0 +1,2 @@
+// seqc: --method none
+int main(void) { return y; }
