@@ -35,13 +35,19 @@ fn inputs() -> Vec<PathBuf> {
 fn options(input: &Path) -> Vec<String> {
     let text = std::fs::read_to_string(input).unwrap();
     let first = text.lines().next().unwrap_or("");
-    let opts = first.strip_prefix("// seqc:").unwrap_or_else(|| panic!("{}: no `// seqc:` line", input.display()));
+    let opts = first
+        .strip_prefix("// seqc:")
+        .unwrap_or_else(|| panic!("{}: no `// seqc:` line", input.display()));
     opts.split_whitespace().map(String::from).collect()
 }
 
 /// `none` for `--method none`, `lr2` for `--method lal-reps --rounds 2`, ...
 fn config_name(opts: &[String]) -> String {
-    let method = opts.iter().position(|o| o == "--method").map(|i| opts[i + 1].as_str()).unwrap_or("lal-reps");
+    let method = opts
+        .iter()
+        .position(|o| o == "--method")
+        .map(|i| opts[i + 1].as_str())
+        .unwrap_or("lal-reps");
     match method {
         "none" => "none".into(),
         "kiss" => "kiss".into(),
@@ -61,7 +67,11 @@ fn check(path: &Path, actual: &str, failures: &mut Vec<String>) {
     }
     let diff = similar::TextDiff::from_lines(&expected, actual);
     let mut text = String::new();
-    for change in diff.iter_all_changes().filter(|c| c.tag() != similar::ChangeTag::Equal).take(40) {
+    for change in diff
+        .iter_all_changes()
+        .filter(|c| c.tag() != similar::ChangeTag::Equal)
+        .take(40)
+    {
         let sign = match change.tag() {
             similar::ChangeTag::Delete => "-",
             similar::ChangeTag::Insert => "+",
@@ -69,7 +79,10 @@ fn check(path: &Path, actual: &str, failures: &mut Vec<String>) {
         };
         text.push_str(&format!("{sign}{change}"));
     }
-    failures.push(format!("{} differs (BLESS=1 to accept):\n{text}", path.display()));
+    failures.push(format!(
+        "{} differs (BLESS=1 to accept):\n{text}",
+        path.display()
+    ));
 }
 
 fn run(input: &Path, opts: &[String], extra: &[&str]) -> (i32, String, String) {
@@ -91,7 +104,11 @@ fn run(input: &Path, opts: &[String], extra: &[&str]) -> (i32, String, String) {
 fn golden_files() {
     let mut failures = Vec::new();
     let all = inputs();
-    assert!(all.len() >= 30, "expected at least 30 golden inputs, found {}", all.len());
+    assert!(
+        all.len() >= 30,
+        "expected at least 30 golden inputs, found {}",
+        all.len()
+    );
     for input in &all {
         let opts = options(input);
         let stem = input.with_extension("");
@@ -102,13 +119,24 @@ fn golden_files() {
             check(&stem.with_extension("stderr"), &text, &mut failures);
             continue;
         }
-        check(&PathBuf::from(format!("{}.{cfg}.c", stem.display())), &out, &mut failures);
+        check(
+            &PathBuf::from(format!("{}.{cfg}.c", stem.display())),
+            &out,
+            &mut failures,
+        );
         let (code2, ir, err2) = run(input, &opts, &["--emit", "ir"]);
         assert_eq!(code2, 0, "{}: --emit ir failed: {err2}", input.display());
-        check(&PathBuf::from(format!("{}.{cfg}.ir", stem.display())), &ir, &mut failures);
+        check(
+            &PathBuf::from(format!("{}.{cfg}.ir", stem.display())),
+            &ir,
+            &mut failures,
+        );
         let (_, again, _) = run(input, &opts, &[]);
         if again != out {
-            failures.push(format!("{}: two runs gave different bytes", input.display()));
+            failures.push(format!(
+                "{}: two runs gave different bytes",
+                input.display()
+            ));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
@@ -135,7 +163,11 @@ fn expected_c_compiles_with_gcc() {
             .output()
             .expect("gcc");
         if !out.status.success() {
-            failures.push(format!("{}:\n{}", expected.display(), String::from_utf8_lossy(&out.stderr)));
+            failures.push(format!(
+                "{}:\n{}",
+                expected.display(),
+                String::from_utf8_lossy(&out.stderr)
+            ));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));

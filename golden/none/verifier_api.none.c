@@ -9,22 +9,22 @@ extern void __VERIFIER_assume(int);
 int main(void);
 
 
-#line 8 "golden/none/verifier_api.c"
+#line 9 "golden/none/verifier_api.c"
 int main(void)
 {
-#line 8 "golden/none/verifier_api.c"
+#line 9 "golden/none/verifier_api.c"
   int x = __VERIFIER_nondet_int();
-#line 8 "golden/none/verifier_api.c"
+#line 9 "golden/none/verifier_api.c"
   unsigned int y = __VERIFIER_nondet_uint();
-#line 8 "golden/none/verifier_api.c"
+#line 9 "golden/none/verifier_api.c"
   __VERIFIER_assume(x > 0 && y < 10u);
-#line 8 "golden/none/verifier_api.c"
+#line 9 "golden/none/verifier_api.c"
   assert((int)((unsigned int)x + (unsigned int)(int)y) > 0);
-#line 8 "golden/none/verifier_api.c"
+#line 9 "golden/none/verifier_api.c"
   if (x == 5) {
-#line 8 "golden/none/verifier_api.c"
+#line 9 "golden/none/verifier_api.c"
     assert(0); /* reach_error */
   }
-#line 8 "golden/none/verifier_api.c"
+#line 9 "golden/none/verifier_api.c"
   return 0;
 }

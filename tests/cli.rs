@@ -1,0 +1,159 @@
+//! The command line: bad input of every kind gives one clear message, the
+//! contract's exit code, and no panic.
+
+use assert_cmd::Command;
+use std::io::Write;
+
+fn seqc() -> Command {
+    Command::cargo_bin("seqc").unwrap()
+}
+
+/// Runs `seqc translate --method none FILE` and returns (exit code, stderr).
+fn translate(path: &str) -> (i32, String) {
+    let out = seqc()
+        .args(["translate", "--method", "none", path])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(!err.contains("panicked"), "panic on {path}: {err}");
+    (out.status.code().unwrap(), err)
+}
+
+fn temp_file(name: &str, bytes: &[u8]) -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join(name);
+    std::fs::File::create(&p).unwrap().write_all(bytes).unwrap();
+    let s = p.to_string_lossy().into_owned();
+    (dir, s)
+}
+
+#[test]
+fn missing_file() {
+    let (code, err) = translate("no/such/file.c");
+    assert_eq!(code, 1);
+    insta::assert_snapshot!(err.trim(), @"seqc: error: cannot read 'no/such/file.c': no such file");
+}
+
+#[test]
+fn directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, err) = translate(dir.path().to_str().unwrap());
+    assert_eq!(code, 1);
+    assert!(err.contains("is a directory"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1);
+}
+
+#[test]
+fn empty_file() {
+    let (_d, p) = temp_file("empty.c", b"");
+    let (code, err) = translate(&p);
+    assert_eq!(code, 1);
+    assert!(err.contains("is empty"), "{err}");
+}
+
+#[test]
+fn binary_garbage() {
+    let bytes: Vec<u8> = (0..4096u32)
+        .map(|i| (i.wrapping_mul(2654435761) >> 13) as u8)
+        .collect();
+    let (_d, p) = temp_file("garbage.c", &bytes);
+    let (code, err) = translate(&p);
+    assert_eq!(code, 1);
+    assert!(err.contains("not C source text"), "{err}");
+}
+
+#[test]
+fn malformed_c() {
+    let (_d, p) = temp_file("bad.c", b"int main(void) {\n  return 1 +;\n}\n");
+    let (code, err) = translate(&p);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("bad.c:2:") && err.contains("syntax error"),
+        "{err}"
+    );
+}
+
+#[test]
+fn huge_input() {
+    let mut text = String::from("int main(void) { return 0; }\n");
+    while text.len() < 10 << 20 {
+        text.push_str("/* padding padding padding padding padding padding padding */\n");
+    }
+    let (_d, p) = temp_file("huge.c", text.as_bytes());
+    let (code, err) = translate(&p);
+    assert_eq!(code, 1);
+    assert!(err.contains("too large"), "{err}");
+}
+
+#[test]
+fn deep_nesting_does_not_overflow() {
+    let mut e = String::new();
+    for _ in 0..3000 {
+        e.push('(');
+    }
+    e.push('1');
+    for _ in 0..3000 {
+        e.push(')');
+    }
+    let (_d, p) = temp_file(
+        "deep.c",
+        format!("int main(void) {{ return {e}; }}\n").as_bytes(),
+    );
+    let (code, err) = translate(&p);
+    assert_eq!(code, 0, "{err}");
+}
+
+#[test]
+fn unknown_option_and_value() {
+    let out = seqc()
+        .args(["translate", "--frobnicate", "x.c"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let out = seqc()
+        .args(["translate", "--method", "magic", "x.c"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let out = seqc()
+        .args(["translate", "--rounds", "0", "x.c"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn later_features_say_not_supported_yet() {
+    let (_d, p) = temp_file("ok.c", b"int main(void) { return 0; }\n");
+    for args in [
+        vec!["translate", "--method", "kiss"],
+        vec!["translate", "--method", "none", "--emit", "smt"],
+        vec!["check", "--method", "none"],
+        vec!["translate", "--method", "none", "--property", "deadlock"],
+    ] {
+        let out = seqc().args(&args).arg(&p).output().unwrap();
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("not supported yet"),
+            "{args:?}"
+        );
+    }
+}
+
+#[test]
+fn output_file_and_determinism() {
+    let (d, p) = temp_file("ok.c", b"int g; int main(void) { g = g + 1; return g; }\n");
+    let o = d.path().join("out.c");
+    seqc()
+        .args(["translate", "--method", "none", &p, "-o"])
+        .arg(&o)
+        .assert()
+        .success();
+    let a = std::fs::read(&o).unwrap();
+    let b = seqc()
+        .args(["translate", "--method", "none", &p])
+        .output()
+        .unwrap()
+        .stdout;
+    assert_eq!(a, b);
+}
