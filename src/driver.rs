@@ -42,13 +42,13 @@ pub fn translate(input: &str, cfg: &Config) -> Result<Translation> {
     if cfg.emit == Emit::Smt {
         return Err(Diagnostic::not_yet("--emit smt"));
     }
-    if let Some(p) = &cfg.dump_ir_after {
-        if !passes::PASSES.contains(&p.as_str()) {
-            return Err(Diagnostic::input(format!(
-                "unknown pass '{p}' for --dump-ir-after (passes: {})",
-                passes::PASSES.join(", ")
-            )));
-        }
+    if let Some(p) = &cfg.dump_ir_after
+        && !passes::PASSES.contains(&p.as_str())
+    {
+        return Err(Diagnostic::input(format!(
+            "unknown pass '{p}' for --dump-ir-after (passes: {})",
+            passes::PASSES.join(", ")
+        )));
     }
     let mut timings = Vec::new();
     let mut dumps = Vec::new();
@@ -56,10 +56,10 @@ pub fn translate(input: &str, cfg: &Config) -> Result<Translation> {
     let mut prog = load(input, cfg)?;
     timings.push(("front end".to_string(), t.elapsed()));
     let after = |name: &str, prog: &Program, dumps: &mut Vec<(String, String)>| {
-        if cfg!(debug_assertions) {
-            if let Err(e) = ir::verify::verify(prog) {
-                panic!("IR verifier failed after {name}: {e}");
-            }
+        if cfg!(debug_assertions)
+            && let Err(e) = ir::verify::verify(prog)
+        {
+            panic!("IR verifier failed after {name}: {e}");
         }
         if cfg.dump_ir_after.as_deref() == Some(name) {
             dumps.push((name.to_string(), ir::dump::dump(prog)));

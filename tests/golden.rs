@@ -9,7 +9,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn seqc() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_seqc"))
+    let mut c = Command::new(env!("CARGO_BIN_EXE_seqc"));
+    // The IR verifier runs after every pass, release build or not.
+    c.env("SEQC_VERIFY_IR", "1");
+    c
 }
 
 fn inputs() -> Vec<PathBuf> {

@@ -385,11 +385,11 @@ impl<'p> Emitter<'p> {
                     // An anonymous member: its fields are reached directly.
                     return self.expr(x);
                 }
-                if let Deref(p) = &x.kind {
-                    if !matches!(p.kind, Binary(BinOp::PtrAdd, ..)) {
-                        let p = self.sub(p, P_POSTFIX);
-                        return (format!("{p}->{}", c_ident(&name)), P_POSTFIX);
-                    }
+                if let Deref(p) = &x.kind
+                    && !matches!(p.kind, Binary(BinOp::PtrAdd, ..))
+                {
+                    let p = self.sub(p, P_POSTFIX);
+                    return (format!("{p}->{}", c_ident(&name)), P_POSTFIX);
                 }
                 let x = self.sub(x, P_POSTFIX);
                 (format!("{x}.{}", c_ident(&name)), P_POSTFIX)
@@ -805,16 +805,16 @@ impl<'p> Emitter<'p> {
             self.cont_labels.pop();
             return d;
         }
-        if test.is_none() {
-            if let Some(c) = self.head_test(latch).filter(|_| latch.0.len() == 1) {
-                self.cont_labels.push(None);
-                let d = self
-                    .line(loc, "do ".into())
-                    .append(self.braced(body))
-                    .append(text(format!(" while ({c});")));
-                self.cont_labels.pop();
-                return d;
-            }
+        if test.is_none()
+            && let Some(c) = self.head_test(latch).filter(|_| latch.0.len() == 1)
+        {
+            self.cont_labels.push(None);
+            let d = self
+                .line(loc, "do ".into())
+                .append(self.braced(body))
+                .append(text(format!(" while ({c});")));
+            self.cont_labels.pop();
+            return d;
         }
         let exprs: Option<Vec<String>> = latch
             .0
@@ -886,13 +886,11 @@ impl<'p> Emitter<'p> {
                     visit(p, &s.ret, seen, order);
                     s.params.iter().for_each(|x| visit(p, x, seen, order));
                 }
-                Ty::Comp(c) => {
-                    if seen.insert(*c) {
-                        for f in &p.comp(*c).fields {
-                            visit(p, &f.ty, seen, order);
-                        }
-                        order.push(*c);
+                Ty::Comp(c) if seen.insert(*c) => {
+                    for f in &p.comp(*c).fields {
+                        visit(p, &f.ty, seen, order);
                     }
+                    order.push(*c);
                 }
                 _ => {}
             }
@@ -1047,15 +1045,15 @@ impl<'p> Emitter<'p> {
         for line in s.lines() {
             let mut l = line.to_string();
             let mut mark = None;
-            if let Some(a) = l.find(MARK) {
-                if let Some(b) = l[a + 1..].find(MARK) {
-                    let m = &l[a + 1..a + 1 + b];
-                    let mut it = m.split(' ');
-                    let f: u32 = it.next().unwrap().parse().unwrap();
-                    let n: u32 = it.next().unwrap().parse().unwrap();
-                    mark = Some((f, n));
-                    l = format!("{}{}", &l[..a], &l[a + 2 + b..]);
-                }
+            if let Some(a) = l.find(MARK)
+                && let Some(b) = l[a + 1..].find(MARK)
+            {
+                let m = &l[a + 1..a + 1 + b];
+                let mut it = m.split(' ');
+                let f: u32 = it.next().unwrap().parse().unwrap();
+                let n: u32 = it.next().unwrap().parse().unwrap();
+                mark = Some((f, n));
+                l = format!("{}{}", &l[..a], &l[a + 2 + b..]);
             }
             if let Some((f, n)) = mark {
                 if cur != Some((f, n)) {

@@ -136,15 +136,14 @@ fn pp_error(line: &str) -> Diagnostic {
     let mut parts = line.splitn(4, ':');
     if let (Some(f), Some(l), Some(c), Some(rest)) =
         (parts.next(), parts.next(), parts.next(), parts.next())
+        && let (Ok(l), Ok(c)) = (l.trim().parse::<u32>(), c.trim().parse::<u32>())
     {
-        if let (Ok(l), Ok(c)) = (l.trim().parse::<u32>(), c.trim().parse::<u32>()) {
-            let msg = rest
-                .trim()
-                .trim_start_matches("fatal error:")
-                .trim_start_matches("error:")
-                .trim();
-            return Diagnostic::input(format!("preprocessor: {msg}")).at(f, l, c);
-        }
+        let msg = rest
+            .trim()
+            .trim_start_matches("fatal error:")
+            .trim_start_matches("error:")
+            .trim();
+        return Diagnostic::input(format!("preprocessor: {msg}")).at(f, l, c);
     }
     Diagnostic::input(format!("preprocessor: {}", line.trim()))
 }

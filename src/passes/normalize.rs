@@ -67,10 +67,10 @@ pub fn escaping_locals(f: &Function) -> HashSet<LocalId> {
         b.walk(&mut |s| {
             for e in s.exprs() {
                 e.walk(&mut |x| {
-                    if let ExprKind::AddrOf(a) | ExprKind::Decay(a) = &x.kind {
-                        if let Some(v) = base_local(a) {
-                            out.insert(v);
-                        }
+                    if let ExprKind::AddrOf(a) | ExprKind::Decay(a) = &x.kind
+                        && let Some(v) = base_local(a)
+                    {
+                        out.insert(v);
                     }
                 });
             }
@@ -454,12 +454,11 @@ impl Normalizer<'_> {
 
 /// `e != 0` as an int, for the value of `&&`/`||`.
 fn truth(e: Expr, ty: &Ty, loc: Loc) -> Expr {
-    if ty.unqual() == &Ty::INT {
-        if let ExprKind::Binary(op, ..) = &e.kind {
-            if op.is_comparison() || matches!(op, BinOp::LogAnd | BinOp::LogOr) {
-                return e;
-            }
-        }
+    if ty.unqual() == &Ty::INT
+        && let ExprKind::Binary(op, ..) = &e.kind
+        && (op.is_comparison() || matches!(op, BinOp::LogAnd | BinOp::LogOr))
+    {
+        return e;
     }
     let zero = if ty.is_pointer() {
         Expr::new(

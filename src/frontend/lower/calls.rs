@@ -201,10 +201,11 @@ impl<'a> Lowerer<'a> {
                 }
                 _ => false,
             };
-            if !is_var && (!user_defined || intercepted(name)) {
-                if let Some(r) = self.special_call(name, c, e, want)? {
-                    return Ok(r);
-                }
+            if !is_var
+                && (!user_defined || intercepted(name))
+                && let Some(r) = self.special_call(name, c, e, want)?
+            {
+                return Ok(r);
             }
             if sym.is_none() {
                 return self.error(
@@ -634,15 +635,14 @@ impl<'a> Lowerer<'a> {
                 };
                 a.push(v);
             }
-            if op == Op::ThreadCreate {
-                if let Some(f) = a.get(2) {
-                    if !matches!(f.ty.pointee(), Some(Ty::Func(_))) {
-                        return self.error(
-                            args[2].span,
-                            "pthread_create: the start routine is not a function",
-                        );
-                    }
-                }
+            if op == Op::ThreadCreate
+                && let Some(f) = a.get(2)
+                && !matches!(f.ty.pointee(), Some(Ty::Func(_)))
+            {
+                return self.error(
+                    args[2].span,
+                    "pthread_create: the start routine is not a function",
+                );
             }
             return Ok(Some(self.op(op, a, Some(ret), want, loc)));
         }

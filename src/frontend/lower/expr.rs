@@ -93,7 +93,7 @@ impl<'a> Lowerer<'a> {
     pub(super) fn type_of_expr(&mut self, e: &'a Node<ast::Expression>) -> Result<Ty> {
         let scratch = self.fs.is_none();
         if scratch {
-            return Ok(self.pure_expr_lvalue_type(e)?);
+            return self.pure_expr_lvalue_type(e);
         }
         let (_, x) = self.collect(|s| s.expr(e, Want::Value))?;
         Ok(x.ty)
@@ -147,14 +147,14 @@ impl<'a> Lowerer<'a> {
         }
         let loc = x.loc;
         // Constants fold right away, so the output reads `1L`-free.
-        if let ExprKind::Int(v) = x.kind {
-            if to.is_integer() {
-                return Expr::int(
-                    super::consts::wrap(v, to, self.prog.data_model),
-                    to.clone(),
-                    loc,
-                );
-            }
+        if let ExprKind::Int(v) = x.kind
+            && to.is_integer()
+        {
+            return Expr::int(
+                super::consts::wrap(v, to, self.prog.data_model),
+                to.clone(),
+                loc,
+            );
         }
         Expr::new(ExprKind::Cast(Box::new(x)), to.clone(), loc)
     }
@@ -293,9 +293,7 @@ impl<'a> Lowerer<'a> {
             ast::Expression::VaArg(_) => self.unsupported(e.span, "va_arg"),
             ast::Expression::GenericSelection(g) => {
                 let t = self.type_of_expr(&g.node.expression)?;
-                let t = match self.value(Expr::int(0, t, loc)).ty {
-                    t => t.unqual().clone(),
-                };
+                let t = self.value(Expr::int(0, t, loc)).ty.unqual().clone();
                 let mut default = None;
                 for a in &g.node.associations {
                     match &a.node {
@@ -404,13 +402,12 @@ impl<'a> Lowerer<'a> {
             }
         }
         for (i, f) in def.fields.iter().enumerate() {
-            if f.name.is_empty() {
-                if let Ty::Comp(inner) = f.ty.unqual() {
-                    if let Some(mut rest) = self.find_field(*inner, name) {
-                        rest.insert(0, (c, i as u32));
-                        return Some(rest);
-                    }
-                }
+            if f.name.is_empty()
+                && let Ty::Comp(inner) = f.ty.unqual()
+                && let Some(mut rest) = self.find_field(*inner, name)
+            {
+                rest.insert(0, (c, i as u32));
+                return Some(rest);
             }
         }
         None
@@ -656,10 +653,10 @@ impl<'a> Lowerer<'a> {
 
     /// Folds constant sub-trees so the output keeps `-1` rather than `-(1)`.
     pub(super) fn fold(&self, x: Expr) -> Expr {
-        if x.ty.is_integer() {
-            if let Some(v) = eval(&x, self.prog.data_model) {
-                return Expr::int(v, x.ty.clone(), x.loc);
-            }
+        if x.ty.is_integer()
+            && let Some(v) = eval(&x, self.prog.data_model)
+        {
+            return Expr::int(v, x.ty.clone(), x.loc);
         }
         x
     }
@@ -1018,14 +1015,14 @@ impl<'a> Lowerer<'a> {
             me.push_scope();
             let r = (|| {
                 for (i, it) in items.iter().enumerate() {
-                    if i + 1 == n {
-                        if let Some(e) = last_expr {
-                            let v = me.rvalue(e)?;
-                            if !v.ty.is_void() {
-                                result = Some(v);
-                            }
-                            continue;
+                    if i + 1 == n
+                        && let Some(e) = last_expr
+                    {
+                        let v = me.rvalue(e)?;
+                        if !v.ty.is_void() {
+                            result = Some(v);
                         }
+                        continue;
                     }
                     me.block_item(it)?;
                 }

@@ -48,29 +48,28 @@ impl<'a> Lowerer<'a> {
         is_static: bool,
     ) -> Result<(Init, Ty)> {
         // PTHREAD_MUTEX_INITIALIZER and friends: the zero state.
-        if let Ty::Pthread(p) = ty.unqual() {
-            if *p != PthreadTy::Thread {
-                return Ok((Init::Array(Vec::new()), ty.clone()));
-            }
+        if let Ty::Pthread(p) = ty.unqual()
+            && *p != PthreadTy::Thread
+        {
+            return Ok((Init::Array(Vec::new()), ty.clone()));
         }
         match &i.node {
             ast::Initializer::Expression(e) => {
                 if let (Ty::Array(elem, n), ast::Expression::StringLiteral(s)) =
                     (ty.unqual(), &e.node)
+                    && elem.is_integer()
+                    && elem.int_bits(self.prog.data_model) == Some(8)
                 {
-                    if elem.is_integer() && elem.int_bits(self.prog.data_model) == Some(8) {
-                        let lit = self.string_literal(s)?;
-                        let ExprKind::Str(mut bytes) = lit.kind else {
-                            unreachable!()
-                        };
-                        let len = n.unwrap_or(bytes.len() as u64);
-                        if bytes.len() as u64 > len + 1 {
-                            return self
-                                .error(e.span, "initializer-string is too long for the array");
-                        }
-                        bytes.truncate(len as usize);
-                        return Ok((Init::Str(bytes), Ty::Array(elem.clone(), Some(len))));
+                    let lit = self.string_literal(s)?;
+                    let ExprKind::Str(mut bytes) = lit.kind else {
+                        unreachable!()
+                    };
+                    let len = n.unwrap_or(bytes.len() as u64);
+                    if bytes.len() as u64 > len + 1 {
+                        return self.error(e.span, "initializer-string is too long for the array");
                     }
+                    bytes.truncate(len as usize);
+                    return Ok((Init::Str(bytes), Ty::Array(elem.clone(), Some(len))));
                 }
                 let x = if is_static {
                     self.pure_expr(e)?
@@ -107,16 +106,16 @@ impl<'a> Lowerer<'a> {
                 )),
             };
         }
-        if let Ty::Comp(c) = ty.unqual() {
-            if !self.prog.comp(*c).complete {
-                return self.error(
-                    span,
-                    format!(
-                        "initializer for '{}', which is incomplete",
-                        self.prog.comp(*c).name
-                    ),
-                );
-            }
+        if let Ty::Comp(c) = ty.unqual()
+            && !self.prog.comp(*c).complete
+        {
+            return self.error(
+                span,
+                format!(
+                    "initializer for '{}', which is incomplete",
+                    self.prog.comp(*c).name
+                ),
+            );
         }
         let mut pos = 0;
         let mut max_index = 0u64;
@@ -191,13 +190,13 @@ impl<'a> Lowerer<'a> {
                 *max_index = (*max_index).max(cur);
                 continue;
             }
-            if let Some(n) = count {
-                if cur >= n || (is_union && cur >= 1) {
-                    if top {
-                        return self.error(it.span, "excess elements in initializer");
-                    }
-                    break;
+            if let Some(n) = count
+                && (cur >= n || (is_union && cur >= 1))
+            {
+                if top {
+                    return self.error(it.span, "excess elements in initializer");
                 }
+                break;
             }
             let mty = self.member_type(ty, cur);
             let part = match &it.node.initializer.node {

@@ -538,10 +538,10 @@ impl<'a> Lowerer<'a> {
                 "a block-scope _Thread_local variable must be static or extern",
             );
         }
-        if let Ty::Array(_, None) = ty {
-            if id.node.initializer.is_none() {
-                return self.error(id.span, format!("array '{name}' has no size"));
-            }
+        if let Ty::Array(_, None) = ty
+            && id.node.initializer.is_none()
+        {
+            return self.error(id.span, format!("array '{name}' has no size"));
         }
         let init = match &id.node.initializer {
             Some(i) => {

@@ -25,17 +25,17 @@ impl<'a> Lowerer<'a> {
             r
         })?;
         // A compound statement as the body already made its own block.
-        if b.0.len() == 1 {
-            if let StmtKind::Block(_) = &b.0[0].kind {
-                let Stmt {
-                    kind: StmtKind::Block(inner),
-                    ..
-                } = b.0.into_iter().next().unwrap()
-                else {
-                    unreachable!()
-                };
-                return Ok(inner);
-            }
+        if b.0.len() == 1
+            && let StmtKind::Block(_) = &b.0[0].kind
+        {
+            let Stmt {
+                kind: StmtKind::Block(inner),
+                ..
+            } = b.0.into_iter().next().unwrap()
+            else {
+                unreachable!()
+            };
+            return Ok(inner);
         }
         Ok(b)
     }
