@@ -56,9 +56,8 @@ pub fn translate(input: &str, cfg: &Config) -> Result<Translation> {
     let mut prog = load(input, cfg)?;
     timings.push(("front end".to_string(), t.elapsed()));
     let after = |name: &str, prog: &Program, dumps: &mut Vec<(String, String)>| {
-        if cfg!(debug_assertions) || std::env::var_os("SEQC_VERIFY_IR").is_some()
-            && let Err(e) = ir::verify::verify(prog)
-        {
+        let verify = cfg!(debug_assertions) || std::env::var_os("SEQC_VERIFY_IR").is_some();
+        if verify && let Err(e) = ir::verify::verify(prog) {
             panic!("IR verifier failed after {name}: {e}");
         }
         if cfg.dump_ir_after.as_deref() == Some(name) {
