@@ -1112,10 +1112,7 @@ pub fn c_string(b: &[u8]) -> String {
         b
     };
     let mut s = String::from("\"");
-    let mut prev_hex = false;
     for &c in body {
-        let hex_follow = prev_hex && (c as char).is_ascii_hexdigit();
-        prev_hex = false;
         match c {
             b'"' => s.push_str("\\\""),
             b'\\' => s.push_str("\\\\"),
@@ -1123,12 +1120,12 @@ pub fn c_string(b: &[u8]) -> String {
             b'\t' => s.push_str("\\t"),
             b'\r' => s.push_str("\\r"),
             b'?' => s.push_str("\\?"),
-            0x20..=0x7e if !hex_follow => s.push(c as char),
+            // Octal escapes are at most three digits, so any character may follow.
+            0x20..=0x7e => s.push(c as char),
             _ => {
                 let _ = write!(s, "\\{:03o}", c);
             }
         }
-        let _ = &mut prev_hex;
     }
     s.push('"');
     s

@@ -7,7 +7,6 @@ use crate::diag::Result;
 use crate::ir::*;
 use lang_c::ast;
 use lang_c::span::Node;
-use std::collections::{HashMap, HashSet};
 
 /// Integer promotion (C11 6.3.1.1): everything narrower than int is int.
 pub(crate) fn promote(t: &Ty) -> Ty {
@@ -59,27 +58,7 @@ impl<'a> Lowerer<'a> {
     /// Lowers `e` where no statement may be emitted (file-scope
     /// initialisers, array sizes): a constant or address expression.
     pub(super) fn pure_expr(&mut self, e: &'a Node<ast::Expression>) -> Result<Expr> {
-        let scratch = self.fs.is_none();
-        if scratch {
-            self.fs = Some(FnState {
-                func: FuncId(u32::MAX),
-                ret: Ty::Void,
-                locals: Vec::new(),
-                names: HashSet::new(),
-                labels: HashMap::new(),
-                label_names: Vec::new(),
-                defined_labels: HashSet::new(),
-                blocks: vec![Vec::new()],
-                temps: 0,
-                breakable: 0,
-                loops: 0,
-            });
-        }
-        let r = self.collect(|s| s.rvalue(e));
-        if scratch {
-            self.fs = None;
-        }
-        let (b, x) = r?;
+        let (b, x) = self.in_scratch(|s| s.collect(|s| s.rvalue(e)))?;
         if !b.0.is_empty() {
             return self.error(
                 e.span,
@@ -91,31 +70,20 @@ impl<'a> Lowerer<'a> {
 
     /// The type of an expression, without evaluating it (`sizeof`, `typeof`).
     pub(super) fn type_of_expr(&mut self, e: &'a Node<ast::Expression>) -> Result<Ty> {
-        let scratch = self.fs.is_none();
-        if scratch {
-            return self.pure_expr_lvalue_type(e);
-        }
-        let (_, x) = self.collect(|s| s.expr(e, Want::Value))?;
+        let (_, x) = self.in_scratch(|s| s.collect(|s| s.expr(e, Want::Value)))?;
         Ok(x.ty)
     }
 
-    fn pure_expr_lvalue_type(&mut self, e: &'a Node<ast::Expression>) -> Result<Ty> {
-        self.fs = Some(FnState {
-            func: FuncId(u32::MAX),
-            ret: Ty::Void,
-            locals: Vec::new(),
-            names: HashSet::new(),
-            labels: HashMap::new(),
-            label_names: Vec::new(),
-            defined_labels: HashSet::new(),
-            blocks: vec![Vec::new()],
-            temps: 0,
-            breakable: 0,
-            loops: 0,
-        });
-        let r = self.collect(|s| s.expr(e, Want::Value));
+    /// Runs `f` inside the current function, or outside any function in a
+    /// scratch state whose temporaries are dropped.
+    fn in_scratch<T>(&mut self, f: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
+        if self.fs.is_some() {
+            return f(self);
+        }
+        self.fs = Some(FnState::scratch());
+        let r = f(self);
         self.fs = None;
-        Ok(r?.1.ty)
+        r
     }
 
     /// An rvalue: arrays decay, functions become pointers.
@@ -181,7 +149,6 @@ impl<'a> Lowerer<'a> {
     /// the returned expression is evaluated.
     pub(super) fn expr(&mut self, e: &'a Node<ast::Expression>, want: Want) -> Result<Expr> {
         let loc = self.loc(e.span);
-        let dm = self.prog.data_model;
         match &e.node {
             ast::Expression::Identifier(id) => self.identifier(id),
             ast::Expression::Constant(c) => self.constant(c),
@@ -317,7 +284,6 @@ impl<'a> Lowerer<'a> {
             if x.loc == Loc::NONE {
                 x.loc = loc;
             }
-            let _ = dm;
             x
         })
     }
@@ -454,7 +420,6 @@ impl<'a> Lowerer<'a> {
         if base.ty.is_integer() {
             // `i[a]`
             std::mem::swap(&mut base, &mut idx);
-            base = self.value_keep_array(base);
         }
         if !idx.ty.is_integer() {
             return self.error(e.span, "array subscript is not an integer");
@@ -476,10 +441,6 @@ impl<'a> Lowerer<'a> {
                 self.deref(sum, e)
             }
         }
-    }
-
-    fn value_keep_array(&mut self, x: Expr) -> Expr {
-        x
     }
 
     fn ptr_arith(&self, op: BinOp, p: Expr, i: Expr, loc: Loc) -> Expr {
@@ -506,9 +467,6 @@ impl<'a> Lowerer<'a> {
                 }
                 if !x.is_lvalue() {
                     return self.error(e.span, "cannot take the address of an rvalue");
-                }
-                if let ExprKind::Member(_, idx) = &x.kind {
-                    let _ = idx;
                 }
                 let ty = x.ty.clone().ptr();
                 Ok(Expr::new(ExprKind::AddrOf(Box::new(x)), ty, loc))

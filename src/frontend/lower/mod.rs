@@ -21,7 +21,7 @@ use crate::diag::{Diagnostic, Result};
 use crate::ir::*;
 use lang_c::ast;
 use lang_c::span::{Node, Span};
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 
 #[derive(Clone, Debug)]
 enum Sym {
@@ -41,7 +41,7 @@ enum Tag {
 }
 
 /// State while lowering one function body.
-struct FnState {
+pub(super) struct FnState {
     func: FuncId,
     ret: Ty,
     locals: Vec<Local>,
@@ -55,6 +55,30 @@ struct FnState {
     /// Inside a loop or switch (for `break`), inside a loop (`continue`).
     breakable: u32,
     loops: u32,
+}
+
+impl FnState {
+    fn new(func: FuncId, ret: Ty) -> FnState {
+        FnState {
+            func,
+            ret,
+            locals: Vec::new(),
+            names: HashSet::new(),
+            labels: HashMap::new(),
+            label_names: Vec::new(),
+            defined_labels: HashSet::new(),
+            blocks: vec![Vec::new()],
+            temps: 0,
+            breakable: 0,
+            loops: 0,
+        }
+    }
+
+    /// For expressions outside any function (file-scope initialisers,
+    /// array sizes): temporaries made there are thrown away.
+    pub(super) fn scratch() -> FnState {
+        FnState::new(FuncId(u32::MAX), Ty::Void)
+    }
 }
 
 pub(super) struct Lowerer<'a> {
@@ -399,19 +423,7 @@ impl<'a> Lowerer<'a> {
             unreachable!()
         };
         let saved_fs = self.fs.take();
-        self.fs = Some(FnState {
-            func: f,
-            ret: sig.ret.clone(),
-            locals: Vec::new(),
-            names: HashSet::new(),
-            labels: HashMap::new(),
-            label_names: Vec::new(),
-            defined_labels: HashSet::new(),
-            blocks: vec![Vec::new()],
-            temps: 0,
-            breakable: 0,
-            loops: 0,
-        });
+        self.fs = Some(FnState::new(f, sig.ret.clone()));
         // Function scope sees only file scope.
         let saved_scopes: Vec<_> = self.scopes.drain(1..).collect();
         let saved_tags: Vec<_> = self.tags.drain(1..).collect();
@@ -657,7 +669,6 @@ impl<'a> Lowerer<'a> {
         // Keep composite types as they are (ids stable); the back ends print
         // only those the program reaches.
         out.comps = prog.comps;
-        let _unused: BTreeSet<u32> = BTreeSet::new();
         Ok(out)
     }
 }
