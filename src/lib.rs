@@ -10,4 +10,5 @@ pub mod diag;
 pub mod driver;
 pub mod frontend;
 pub mod ir;
+pub mod oracle;
 pub mod passes;

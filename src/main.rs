@@ -133,6 +133,9 @@ struct Common {
     /// Print the IR after this pass to stderr (lower, normalize).
     #[arg(long, value_name = "PASS")]
     dump_ir_after: Option<String>,
+    /// explore: give up (UNKNOWN) after this many states.
+    #[arg(long, value_name = "S", default_value_t = 2_000_000)]
+    max_states: u64,
 }
 
 impl Common {
@@ -259,11 +262,48 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
-        Cmd::Check(c) | Cmd::Refine(c) | Cmd::Explore(c) => {
+        Cmd::Explore(c) => explore(&c),
+        Cmd::Check(c) | Cmd::Refine(c) => {
             if let Err(d) = c.config() {
                 return fail(&d);
             }
             fail(&Diagnostic::not_yet("this command"))
         }
     }
+}
+
+fn explore(c: &Common) -> ExitCode {
+    let cfg = match c.config() {
+        Ok(cfg) => cfg,
+        Err(d) => return fail(&d),
+    };
+    let prog = match seqc::driver::load(&c.input, &cfg) {
+        Ok(p) => p,
+        Err(d) => return fail(&d),
+    };
+    let prepared = match seqc::oracle::prepare(&prog) {
+        Ok(p) => p,
+        Err(d) => return fail(&d),
+    };
+    let bounds = seqc::oracle::Bounds {
+        unwind: cfg.unwind,
+        threads: cfg.threads,
+        max_states: c.max_states,
+        ..Default::default()
+    };
+    let x = match prepared.explore(&bounds, Some(Default::default())) {
+        Ok(x) => x,
+        Err(d) => return fail(&d),
+    };
+    let text = if c.json {
+        seqc::oracle::render_json(&prog, &x)
+    } else {
+        seqc::oracle::render(&prog, &x)
+    };
+    print!("{text}");
+    ExitCode::from(match x.verdict {
+        seqc::oracle::Verdict::Safe => 0,
+        seqc::oracle::Verdict::Unsafe => 10,
+        seqc::oracle::Verdict::Unknown(_) => 20,
+    })
 }

@@ -1,0 +1,617 @@
+//! The ground-truth oracle (DESIGN.md §6): an interpreter of the lowered,
+//! *un-normalised* program that runs it under every interleaving
+//! (sequential consistency), independent of seqc's passes.
+//!
+//! - `explore`: the verdict, and for each failing assertion a schedule and
+//!   two measures: the fewest round-robin rounds (main first in every round,
+//!   threads in creation order, stuttering allowed) and the fewest context
+//!   switches that reach it.
+//! - `replay`: run one schedule (segments of thread steps, nondet values
+//!   from a solver's model) and confirm the failure or say why not.
+//!
+//! Nondeterministic values are *enumerated* over a small domain
+//! (`Bounds::nondet`, by default −1..3, wrapped to the type; `_Bool` takes
+//! both values); a SAFE answer is "safe for those values" and says so.
+//! Thread ids are creation order in the run (main is 0). Bounds of its own:
+//! loop back edges (`--unwind` U: the back edge is taken at most U−1 times,
+//! as CBMC's `--unwind U` does), active frames of one function per thread
+//! (U), `pthread_create` executions per site (`--threads`), visible steps
+//! per thread, and states (`--max-states`). A cut stops that thread, never
+//! the run; over the state budget the answer is UNKNOWN, never SAFE.
+
+mod compile;
+pub mod machine;
+mod search;
+
+pub use machine::{Bounds, Event, StepEnd};
+pub use search::rounds_of;
+
+use crate::diag::Diagnostic;
+use crate::ir::{AssertKind, Loc, Program};
+use machine::{Chooser, Machine, State, Status};
+use std::collections::{BTreeMap, BTreeSet, HashSet, VecDeque};
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    Safe,
+    Unsafe,
+    Unknown(String),
+}
+
+#[derive(Clone, Debug)]
+pub struct Step {
+    pub thread: u32,
+    /// The round this step falls in when the schedule is read round-robin.
+    pub round: u32,
+    pub events: Vec<Event>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Failure {
+    pub loc: Loc,
+    pub kind: AssertKind,
+    pub thread: u32,
+    /// Fewest rounds (from 1); `None` if not found within the cap.
+    pub rounds: Option<u32>,
+    /// Fewest context switches; `None` if not found within the cap.
+    pub switches: Option<u32>,
+    /// A schedule with the fewest rounds (or the first found).
+    pub trace: Vec<Step>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Exploration {
+    pub verdict: Verdict,
+    pub failures: Vec<Failure>,
+    pub states: u64,
+    /// Names of the threads, by id, as far as the traces show them.
+    pub thread_funcs: BTreeMap<u32, String>,
+    /// Why threads were stopped somewhere in the state space.
+    pub cuts: BTreeSet<String>,
+    pub bounds: Bounds,
+}
+
+/// How far the measure searches look.
+#[derive(Clone, Copy, Debug)]
+pub struct MeasureCaps {
+    pub rounds: u32,
+    pub switches: u32,
+}
+
+impl Default for MeasureCaps {
+    fn default() -> Self {
+        MeasureCaps {
+            rounds: 8,
+            switches: 12,
+        }
+    }
+}
+
+pub struct Prepared<'p> {
+    prog: &'p Program,
+    code: compile::Code,
+}
+
+/// Compiles the program for the interpreter.
+pub fn prepare(prog: &Program) -> Result<Prepared<'_>, Diagnostic> {
+    let code = compile::compile(prog).map_err(|u| unsupported(prog, &u.what, u.loc))?;
+    Ok(Prepared { prog, code })
+}
+
+fn unsupported(prog: &Program, what: &str, loc: Loc) -> Diagnostic {
+    let mut d = Diagnostic::unsupported(format!("the oracle cannot run this: {what}"));
+    if loc != Loc::NONE {
+        d.pos = Some((prog.file_name(loc.file).to_string(), loc.line, loc.col));
+    }
+    d
+}
+
+impl<'p> Prepared<'p> {
+    fn machine<'a>(&'a self, b: &'a Bounds) -> Machine<'a> {
+        Machine {
+            p: self.prog,
+            code: &self.code,
+            b,
+        }
+    }
+
+    fn initial(&self, m: &Machine) -> Result<State, Diagnostic> {
+        m.initial().map_err(|(w, l)| unsupported(self.prog, &w, l))
+    }
+
+    /// Every interleaving; measures for each failure when `caps` is given.
+    pub fn explore(
+        &self,
+        b: &Bounds,
+        caps: Option<MeasureCaps>,
+    ) -> Result<Exploration, Diagnostic> {
+        let m = self.machine(b);
+        let init = self.initial(&m)?;
+        let plain = search::search(&m, init.clone(), search::Cost::Plain, 0, None);
+        if let Some((w, l)) = plain.unsupported {
+            return Err(unsupported(self.prog, &w, l));
+        }
+        let mut failures = Vec::new();
+        let targets: HashSet<Loc> = plain.found.keys().copied().collect();
+        let (rounds, switches) = match (caps, targets.is_empty()) {
+            (Some(c), false) => {
+                let r = search::search(
+                    &m,
+                    init.clone(),
+                    search::Cost::Rounds,
+                    c.rounds - 1,
+                    Some(&targets),
+                );
+                let s = search::search(
+                    &m,
+                    init.clone(),
+                    search::Cost::Switches,
+                    c.switches,
+                    Some(&targets),
+                );
+                (Some(r), Some(s))
+            }
+            _ => (None, None),
+        };
+        let mut thread_funcs = BTreeMap::new();
+        for (loc, f) in &plain.found {
+            let r = rounds.as_ref().and_then(|r| r.found.get(loc));
+            let s = switches.as_ref().and_then(|s| s.found.get(loc));
+            let path = r.map(|r| &r.path).unwrap_or(&f.path);
+            let trace = self.trace(&m, &init, path, &mut thread_funcs);
+            failures.push(Failure {
+                loc: *loc,
+                kind: f.kind,
+                thread: r.map(|r| r.thread).unwrap_or(f.thread),
+                rounds: r.map(|r| r.cost + 1),
+                switches: s.map(|s| s.cost),
+                trace,
+            });
+        }
+        let verdict = if !failures.is_empty() {
+            Verdict::Unsafe
+        } else if !plain.complete {
+            Verdict::Unknown(format!(
+                "the state budget of {} states is used up",
+                b.max_states
+            ))
+        } else {
+            Verdict::Safe
+        };
+        Ok(Exploration {
+            verdict,
+            failures,
+            states: plain.states,
+            thread_funcs,
+            cuts: plain.cuts,
+            bounds: b.clone(),
+        })
+    }
+
+    fn trace(
+        &self,
+        m: &Machine,
+        init: &State,
+        path: &[(u32, Vec<u32>)],
+        names: &mut BTreeMap<u32, String>,
+    ) -> Vec<Step> {
+        let steps = search::replay_path(m, init, path);
+        let threads: Vec<u32> = steps.iter().map(|s| s.0).collect();
+        let rounds = rounds_of(&threads);
+        // Thread names: replay once more to read the function of each id.
+        let mut st = init.clone();
+        for (t, script) in path {
+            let mut ch = Chooser::new(script);
+            let _ = m.step(&mut st, *t, &mut ch, &mut Vec::new());
+        }
+        for (i, th) in st.threads.iter().enumerate() {
+            names.insert(i as u32, self.prog.func(th.func).name.clone());
+        }
+        steps
+            .into_iter()
+            .zip(rounds)
+            .map(|((thread, events, _), round)| Step {
+                thread,
+                round,
+                events,
+            })
+            .collect()
+    }
+
+    /// Runs one schedule. Segments run in order; a segment with a step
+    /// count runs exactly that many steps of its thread, one without runs
+    /// any number (the replay searches). Nondet values are consumed per
+    /// thread in order; when they run out the domain is enumerated.
+    pub fn replay(&self, b: &Bounds, sched: &Schedule) -> Result<ReplayOutcome, Diagnostic> {
+        let m = self.machine(b);
+        let init = self.initial(&m)?;
+        let nthreads_hint = sched.segments.iter().map(|s| s.thread).max().unwrap_or(0) as usize + 1;
+        struct RNode {
+            st: State,
+            seg: usize,
+            done: u32,
+            cursors: Vec<usize>,
+            path: Vec<(u32, Vec<u32>, Vec<i128>)>,
+        }
+        let mut stack = vec![RNode {
+            st: init.clone(),
+            seg: 0,
+            done: 0,
+            cursors: vec![0; nthreads_hint.max(1)],
+            path: Vec::new(),
+        }];
+        let mut visited = HashSet::new();
+        let mut deepest: (usize, u32, String) = (0, 0, "the schedule is empty".into());
+        let mut explored = 0u64;
+        while let Some(n) = stack.pop() {
+            explored += 1;
+            if explored > b.max_states {
+                return Ok(ReplayOutcome::NotReproduced(
+                    "the replay search used up the state budget".into(),
+                ));
+            }
+            let key = (
+                search::fingerprint(&n.st, n.seg as u32),
+                n.done,
+                n.cursors.clone(),
+            );
+            if !visited.insert(key) {
+                continue;
+            }
+            let Some(seg) = sched.segments.get(n.seg) else {
+                if (n.seg, 0) >= (deepest.0, deepest.1) {
+                    deepest = (n.seg, 0, "every segment ran and no assertion failed".into());
+                }
+                continue;
+            };
+            let t = seg.thread;
+            let mut note = |seg: usize, done: u32, why: String| {
+                if (seg, done) >= (deepest.0, deepest.1) {
+                    deepest = (seg, done, why);
+                }
+            };
+            // Move on to the next segment.
+            let may_leave = match seg.steps {
+                Some(k) => n.done == k,
+                None => true,
+            };
+            if may_leave {
+                stack.push(RNode {
+                    st: n.st.clone(),
+                    seg: n.seg + 1,
+                    done: 0,
+                    cursors: n.cursors.clone(),
+                    path: n.path.clone(),
+                });
+            }
+            if seg.steps.is_some_and(|k| n.done >= k) {
+                continue;
+            }
+            let Some(th) = n.st.threads.get(t as usize) else {
+                note(
+                    n.seg,
+                    n.done,
+                    format!("segment {}: thread {t} does not exist", n.seg + 1),
+                );
+                continue;
+            };
+            if th.status != Status::Running {
+                note(
+                    n.seg,
+                    n.done,
+                    format!(
+                        "segment {}: thread {t} cannot run ({})",
+                        n.seg + 1,
+                        status_text(&th.status)
+                    ),
+                );
+                continue;
+            }
+            let given: Vec<i128> = sched.nondet.get(&t).cloned().unwrap_or_default();
+            let cur = n.cursors.get(t as usize).copied().unwrap_or(0);
+            let mut script: Vec<u32> = Vec::new();
+            loop {
+                let mut st = n.st.clone();
+                let mut forced: VecDeque<i128> = given.iter().skip(cur).copied().collect();
+                let before = forced.len();
+                let mut ch = Chooser::new(&script);
+                ch.forced = Some(&mut forced);
+                let mut ev = Vec::new();
+                let end = m.step(&mut st, t, &mut ch, &mut ev);
+                let arities = ch.arities.clone();
+                let taken = ch.taken.clone();
+                drop(ch);
+                let consumed = before - forced.len();
+                let used: Vec<u32> = (0..arities.len())
+                    .map(|i| script.get(i).copied().unwrap_or(0))
+                    .collect();
+                match end {
+                    StepEnd::Blocked(why) => note(
+                        n.seg,
+                        n.done,
+                        format!("segment {}: thread {t} is blocked: {why}", n.seg + 1),
+                    ),
+                    StepEnd::Unsupported(w, l) => return Err(unsupported(self.prog, &w, l)),
+                    StepEnd::Failed(loc, _) => {
+                        if sched.expect.is_none_or(|e| e == loc) {
+                            let mut path = n.path.clone();
+                            path.push((t, used.clone(), taken));
+                            // Rerun with the values actually taken, for
+                            // the trace.
+                            let trace = self.replay_trace(&m, &init, &path);
+                            return Ok(ReplayOutcome::Confirmed { loc, trace });
+                        }
+                        note(
+                            n.seg,
+                            n.done,
+                            format!(
+                                "segment {}: a different assertion fails ({})",
+                                n.seg + 1,
+                                self.prog.describe(loc)
+                            ),
+                        );
+                    }
+                    StepEnd::Ran => {
+                        let mut cursors = n.cursors.clone();
+                        if cursors.len() <= t as usize {
+                            cursors.resize(t as usize + 1, 0);
+                        }
+                        cursors[t as usize] += consumed;
+                        let mut path = n.path.clone();
+                        path.push((t, used.clone(), taken));
+                        stack.push(RNode {
+                            st,
+                            seg: n.seg,
+                            done: n.done + 1,
+                            cursors,
+                            path,
+                        });
+                    }
+                }
+                // Enumerate the choices that were not forced.
+                let mut used = used;
+                let mut i = used.len();
+                let mut more = false;
+                while i > 0 {
+                    i -= 1;
+                    if used[i] + 1 < arities[i] {
+                        used[i] += 1;
+                        used.truncate(i + 1);
+                        more = true;
+                        break;
+                    }
+                }
+                if !more {
+                    break;
+                }
+                script = used;
+            }
+        }
+        Ok(ReplayOutcome::NotReproduced(deepest.2))
+    }
+
+    fn replay_trace(
+        &self,
+        m: &Machine,
+        init: &State,
+        path: &[(u32, Vec<u32>, Vec<i128>)],
+    ) -> Vec<Step> {
+        let mut st = init.clone();
+        let mut out = Vec::new();
+        let threads: Vec<u32> = path.iter().map(|p| p.0).collect();
+        let rounds = rounds_of(&threads);
+        for ((t, _, vals), round) in path.iter().zip(rounds) {
+            let mut forced: VecDeque<i128> = vals.iter().copied().collect();
+            let mut ch = Chooser::new(&[]);
+            ch.forced = Some(&mut forced);
+            let mut ev = Vec::new();
+            let _ = m.step(&mut st, *t, &mut ch, &mut ev);
+            if !vals.is_empty() {
+                ev.insert(
+                    0,
+                    Event {
+                        loc: ev.first().map(|e| e.loc).unwrap_or(Loc::NONE),
+                        what: format!(
+                            "nondet {}",
+                            vals.iter()
+                                .map(|v| v.to_string())
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                    },
+                );
+            }
+            out.push(Step {
+                thread: *t,
+                round,
+                events: ev,
+            });
+        }
+        out
+    }
+}
+
+fn status_text(s: &Status) -> String {
+    match s {
+        Status::Running => "running".into(),
+        Status::Finished(_) => "it has returned".into(),
+        Status::Stopped(w) => format!("it stopped: {w}"),
+    }
+}
+
+/// A schedule to replay: thread segments in order, nondet values per
+/// thread in the order the thread draws them.
+#[derive(Clone, Debug, Default)]
+pub struct Schedule {
+    pub segments: Vec<Segment>,
+    pub nondet: BTreeMap<u32, Vec<i128>>,
+    /// The assertion that must fail (any, if `None`).
+    pub expect: Option<Loc>,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct Segment {
+    pub thread: u32,
+    /// Visible steps in this segment; `None`: any number.
+    pub steps: Option<u32>,
+}
+
+#[derive(Clone, Debug)]
+pub enum ReplayOutcome {
+    Confirmed { loc: Loc, trace: Vec<Step> },
+    NotReproduced(String),
+}
+
+/// Text report for `seqc explore`: the verdict line first.
+pub fn render(prog: &Program, x: &Exploration) -> String {
+    let b = &x.bounds;
+    let mut s = String::new();
+    let bounds = format!(
+        "unwind {}, threads per site {}, nondet values {}..{}",
+        b.unwind,
+        b.threads,
+        b.nondet.iter().min().copied().unwrap_or(0),
+        b.nondet.iter().max().copied().unwrap_or(0)
+    );
+    match &x.verdict {
+        Verdict::Safe => s.push_str(&format!(
+            "VERIFICATION SUCCESSFUL (every interleaving explored: {} states; {bounds})\n",
+            x.states
+        )),
+        Verdict::Unsafe => s.push_str("VERIFICATION FAILED\n"),
+        Verdict::Unknown(w) => s.push_str(&format!("VERIFICATION UNKNOWN: {w}\n")),
+    }
+    for f in &x.failures {
+        let what = match f.kind {
+            AssertKind::Assert => "assertion fails",
+            AssertKind::ReachError => "error location reached",
+        };
+        s.push_str(&format!(
+            "\n{}: {what} in thread {} ({})\n",
+            prog.describe(f.loc),
+            f.thread,
+            x.thread_funcs
+                .get(&f.thread)
+                .map(String::as_str)
+                .unwrap_or("?")
+        ));
+        let m = |v: Option<u32>, cap: &str| {
+            v.map(|v| v.to_string())
+                .unwrap_or(format!("more than {cap}"))
+        };
+        s.push_str(&format!(
+            "fewest rounds: {}; fewest context switches: {}\n",
+            m(f.rounds, "the cap"),
+            m(f.switches, "the cap")
+        ));
+        s.push_str(&render_trace(prog, &f.trace, &x.thread_funcs));
+    }
+    if !x.cuts.is_empty() {
+        s.push_str("\nthreads were cut by: ");
+        s.push_str(&x.cuts.iter().cloned().collect::<Vec<_>>().join("; "));
+        s.push('\n');
+    }
+    s
+}
+
+pub fn render_trace(prog: &Program, trace: &[Step], names: &BTreeMap<u32, String>) -> String {
+    let mut s = String::new();
+    let mut last: Option<(u32, u32)> = None;
+    for st in trace {
+        if last.map(|l| l.0) != Some(st.round) {
+            s.push_str(&format!("  round {}\n", st.round));
+        }
+        if last != Some((st.round, st.thread)) {
+            s.push_str(&format!(
+                "    thread {} ({})\n",
+                st.thread,
+                names.get(&st.thread).map(String::as_str).unwrap_or("?")
+            ));
+        }
+        last = Some((st.round, st.thread));
+        for e in &st.events {
+            let at = if e.loc == Loc::NONE {
+                String::from("-")
+            } else {
+                format!("{}:{}", prog.file_name(e.loc.file), e.loc.line)
+            };
+            s.push_str(&format!("      {at:<24} {}\n", e.what));
+        }
+    }
+    s
+}
+
+fn json_str(s: &str) -> String {
+    let mut o = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => o.push_str("\\\""),
+            '\\' => o.push_str("\\\\"),
+            '\n' => o.push_str("\\n"),
+            c if (c as u32) < 0x20 => o.push_str(&format!("\\u{:04x}", c as u32)),
+            c => o.push(c),
+        }
+    }
+    o.push('"');
+    o
+}
+
+/// The same report as one JSON object.
+pub fn render_json(prog: &Program, x: &Exploration) -> String {
+    let verdict = match &x.verdict {
+        Verdict::Safe => "successful".to_string(),
+        Verdict::Unsafe => "failed".to_string(),
+        Verdict::Unknown(_) => "unknown".to_string(),
+    };
+    let mut fs = Vec::new();
+    for f in &x.failures {
+        let steps: Vec<String> = f
+            .trace
+            .iter()
+            .map(|s| {
+                let evs: Vec<String> = s
+                    .events
+                    .iter()
+                    .map(|e| {
+                        format!(
+                            "{{\"file\":{},\"line\":{},\"what\":{}}}",
+                            json_str(prog.file_name(e.loc.file)),
+                            e.loc.line,
+                            json_str(&e.what)
+                        )
+                    })
+                    .collect();
+                format!(
+                    "{{\"thread\":{},\"round\":{},\"events\":[{}]}}",
+                    s.thread,
+                    s.round,
+                    evs.join(",")
+                )
+            })
+            .collect();
+        let opt = |v: Option<u32>| v.map(|v| v.to_string()).unwrap_or("null".into());
+        fs.push(format!(
+            "{{\"file\":{},\"line\":{},\"column\":{},\"thread\":{},\"rounds\":{},\"context_switches\":{},\"trace\":[{}]}}",
+            json_str(prog.file_name(f.loc.file)),
+            f.loc.line,
+            f.loc.col,
+            f.thread,
+            opt(f.rounds),
+            opt(f.switches),
+            steps.join(",")
+        ));
+    }
+    let reason = match &x.verdict {
+        Verdict::Unknown(w) => json_str(w),
+        _ => "null".into(),
+    };
+    format!(
+        "{{\"verdict\":{},\"reason\":{},\"states\":{},\"unwind\":{},\"threads\":{},\"failures\":[{}]}}\n",
+        json_str(&verdict),
+        reason,
+        x.states,
+        x.bounds.unwind,
+        x.bounds.threads,
+        fs.join(",")
+    )
+}

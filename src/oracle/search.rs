@@ -1,0 +1,290 @@
+//! State-space search over interleavings, with state hashing.
+//!
+//! One engine, three cost models. `Plain`: every schedule, cost 0 (the
+//! verdict). `Rounds`: round-robin with stuttering, main first in every
+//! round, threads in creation order; the search state carries the position
+//! `p` in the round, and the cost is the number of times the round wrapped
+//! (rounds − 1). `Switches`: the state carries the thread that ran last; the
+//! cost is the number of changes of running thread. The search goes layer
+//! by layer in cost (a 0-1 breadth-first search), depth-first inside a
+//! layer, so the first time a state (with its extra component) is seen it
+//! is seen at its least cost, and each failure's least cost is exact.
+
+use super::machine::{Chooser, Event, Machine, State, Status, StepEnd};
+use crate::ir::{AssertKind, Loc};
+use std::collections::hash_map::DefaultHasher;
+use std::collections::{BTreeMap, HashSet};
+use std::hash::{Hash, Hasher};
+use std::rc::Rc;
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Cost {
+    Plain,
+    Rounds,
+    Switches,
+}
+
+pub struct Found {
+    pub kind: AssertKind,
+    pub thread: u32,
+    pub cost: u32,
+    /// The schedule: (thread, nondet script) per step.
+    pub path: Vec<(u32, Vec<u32>)>,
+}
+
+pub struct SearchResult {
+    pub found: BTreeMap<Loc, Found>,
+    pub states: u64,
+    /// False when the state budget or the cost cap stopped the search early.
+    pub complete: bool,
+    pub unsupported: Option<(String, Loc)>,
+    /// Why threads stopped (bound cuts and the like), to report.
+    pub cuts: std::collections::BTreeSet<String>,
+}
+
+struct Node {
+    st: Rc<State>,
+    aux: u32,
+    path: u32,
+}
+
+pub fn fingerprint(st: &State, aux: u32) -> u128 {
+    let mut h1 = DefaultHasher::new();
+    st.hash(&mut h1);
+    aux.hash(&mut h1);
+    let mut h2 = DefaultHasher::new();
+    0xA5u8.hash(&mut h2);
+    aux.hash(&mut h2);
+    st.hash(&mut h2);
+    ((h1.finish() as u128) << 64) | h2.finish() as u128
+}
+
+/// Every outcome of one step of thread `t` from `st`, one per choice of
+/// nondeterministic values.
+pub fn successors(m: &Machine, st: &State, t: u32) -> Vec<(State, Vec<u32>, StepEnd)> {
+    let mut out = Vec::new();
+    let mut script: Vec<u32> = Vec::new();
+    loop {
+        let mut s2 = st.clone();
+        let mut ch = Chooser::new(&script);
+        let mut ev = Vec::new();
+        let end = m.step(&mut s2, t, &mut ch, &mut ev);
+        let arities = ch.arities.clone();
+        let mut used: Vec<u32> = (0..arities.len())
+            .map(|i| script.get(i).copied().unwrap_or(0))
+            .collect();
+        out.push((s2, used.clone(), end));
+        // Next script: the odometer over the arities seen.
+        let mut i = used.len();
+        loop {
+            if i == 0 {
+                return out;
+            }
+            i -= 1;
+            if used[i] + 1 < arities[i] {
+                used[i] += 1;
+                used.truncate(i + 1);
+                script = used;
+                break;
+            }
+        }
+    }
+}
+
+pub fn search(
+    m: &Machine,
+    init: State,
+    cost: Cost,
+    cap: u32,
+    targets: Option<&HashSet<Loc>>,
+) -> SearchResult {
+    let mut res = SearchResult {
+        found: BTreeMap::new(),
+        states: 0,
+        complete: true,
+        unsupported: None,
+        cuts: Default::default(),
+    };
+    let mut paths: Vec<(u32, u32, Vec<u32>)> = Vec::new();
+    let mut visited: HashSet<u128> = HashSet::new();
+    let mut layer: Vec<Node> = vec![Node {
+        st: Rc::new(init),
+        aux: 0,
+        path: u32::MAX,
+    }];
+    let mut next: Vec<Node> = Vec::new();
+    let mut c = 0u32;
+    let path_of = |paths: &Vec<(u32, u32, Vec<u32>)>, mut i: u32| {
+        let mut v = Vec::new();
+        while i != u32::MAX {
+            let (p, t, s) = &paths[i as usize];
+            v.push((*t, s.clone()));
+            i = *p;
+        }
+        v.reverse();
+        v
+    };
+    'layers: loop {
+        while let Some(n) = layer.pop() {
+            let fp = fingerprint(&n.st, n.aux);
+            if !visited.insert(fp) {
+                continue;
+            }
+            res.states += 1;
+            if res.states > m.b.max_states {
+                res.complete = false;
+                break 'layers;
+            }
+            let nthreads = n.st.threads.len() as u32;
+            let runnable: Vec<u32> = match cost {
+                Cost::Rounds => {
+                    if n.st.threads[n.aux as usize].status == Status::Running {
+                        vec![n.aux]
+                    } else {
+                        vec![]
+                    }
+                }
+                _ => (0..nthreads)
+                    .filter(|t| n.st.threads[*t as usize].status == Status::Running)
+                    .collect(),
+            };
+            for t in runnable {
+                let step_cost = match cost {
+                    Cost::Switches => (t != n.aux) as u32,
+                    _ => 0,
+                };
+                for (s2, script, end) in successors(m, &n.st, t) {
+                    match end {
+                        StepEnd::Blocked(_) => {}
+                        StepEnd::Unsupported(w, l) => {
+                            res.unsupported = Some((w, l));
+                            res.complete = false;
+                            break 'layers;
+                        }
+                        StepEnd::Failed(loc, kind) => {
+                            let fc = c + step_cost;
+                            let better = res.found.get(&loc).is_none_or(|f| fc < f.cost);
+                            if better {
+                                let mut path = path_of(&paths, n.path);
+                                path.push((t, script));
+                                res.found.insert(
+                                    loc,
+                                    Found {
+                                        kind,
+                                        thread: t,
+                                        cost: fc,
+                                        path,
+                                    },
+                                );
+                            }
+                        }
+                        StepEnd::Ran => {
+                            if let Status::Stopped(why) = &s2.threads[t as usize].status
+                                && n.st.threads[t as usize].status == Status::Running
+                            {
+                                res.cuts.insert(why.clone());
+                            }
+                            paths.push((n.path, t, script));
+                            let node = Node {
+                                st: Rc::new(s2),
+                                aux: if cost == Cost::Plain { 0 } else { t },
+                                path: paths.len() as u32 - 1,
+                            };
+                            if step_cost == 0 {
+                                layer.push(node);
+                            } else if c + 1 <= cap {
+                                next.push(node);
+                            } else {
+                                res.complete = false;
+                            }
+                        }
+                    }
+                }
+            }
+            if cost == Cost::Rounds {
+                // Hand the turn to the next thread, or start a new round.
+                if n.aux + 1 < nthreads {
+                    layer.push(Node {
+                        st: n.st.clone(),
+                        aux: n.aux + 1,
+                        path: n.path,
+                    });
+                } else if c < cap {
+                    next.push(Node {
+                        st: n.st.clone(),
+                        aux: 0,
+                        path: n.path,
+                    });
+                } else if n.st.threads.iter().any(|t| t.status == Status::Running) {
+                    res.complete = false;
+                }
+            }
+        }
+        if next.is_empty() {
+            break;
+        }
+        if let Some(ts) = targets
+            && ts
+                .iter()
+                .all(|l| res.found.get(l).is_some_and(|f| f.cost <= c))
+        {
+            break;
+        }
+        c += 1;
+        layer = std::mem::take(&mut next);
+    }
+    if !next.is_empty() && targets.is_none() {
+        res.complete = false;
+    }
+    res
+}
+
+/// Runs a recorded schedule again, collecting the events of each step.
+pub fn replay_path(
+    m: &Machine,
+    init: &State,
+    path: &[(u32, Vec<u32>)],
+) -> Vec<(u32, Vec<Event>, StepEnd)> {
+    let mut st = init.clone();
+    let mut out = Vec::new();
+    for (t, script) in path {
+        let mut ch = Chooser::new(script);
+        let mut ev = Vec::new();
+        let end = m.step(&mut st, *t, &mut ch, &mut ev);
+        if !ch.taken.is_empty() {
+            ev.insert(
+                0,
+                Event {
+                    loc: ev.first().map(|e| e.loc).unwrap_or(Loc::NONE),
+                    what: format!(
+                        "nondet {}",
+                        ch.taken
+                            .iter()
+                            .map(|v| v.to_string())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                },
+            );
+        }
+        out.push((*t, ev, end));
+    }
+    out
+}
+
+/// Round numbers (from 1) of a schedule read as round-robin with
+/// stuttering: a step by a thread below the previous one starts a round.
+pub fn rounds_of(threads: &[u32]) -> Vec<u32> {
+    let mut r = 1;
+    let mut p = 0;
+    threads
+        .iter()
+        .map(|&t| {
+            if t < p {
+                r += 1;
+            }
+            p = t;
+            r
+        })
+        .collect()
+}
