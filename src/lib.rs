@@ -9,6 +9,7 @@ pub mod config;
 pub mod diag;
 pub mod driver;
 pub mod frontend;
+pub mod generate;
 pub mod ir;
 pub mod oracle;
 pub mod passes;

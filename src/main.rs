@@ -30,6 +30,21 @@ enum Cmd {
     Refine(Common),
     /// Exhaustive interleaving exploration of small programs.
     Explore(Common),
+    /// Write random concurrent C programs (for testing checkers against the oracle).
+    Gen(GenArgs),
+}
+
+#[derive(Args, Clone)]
+struct GenArgs {
+    /// The first seed; program i uses seed + i.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// How many programs.
+    #[arg(long, default_value_t = 1)]
+    count: u64,
+    /// Directory for gen_<seed>.c and features.csv (stdout for one program without it).
+    #[arg(long)]
+    out: Option<String>,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -136,6 +151,9 @@ struct Common {
     /// explore: give up (UNKNOWN) after this many states.
     #[arg(long, value_name = "S", default_value_t = 2_000_000)]
     max_states: u64,
+    /// explore: the values a nondeterministic integer takes, LO..HI.
+    #[arg(long, value_name = "LO..HI", default_value = "-1..3")]
+    nondet_range: String,
 }
 
 impl Common {
@@ -263,6 +281,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Cmd::Explore(c) => explore(&c),
+        Cmd::Gen(g) => gen_programs(&g),
         Cmd::Check(c) | Cmd::Refine(c) => {
             if let Err(d) = c.config() {
                 return fail(&d);
@@ -285,10 +304,24 @@ fn explore(c: &Common) -> ExitCode {
         Ok(p) => p,
         Err(d) => return fail(&d),
     };
+    let range = c
+        .nondet_range
+        .split_once("..")
+        .and_then(|(a, b)| Some((a.trim().parse::<i64>().ok()?, b.trim().parse::<i64>().ok()?)));
+    let nondet: Vec<i128> = match range {
+        Some((a, b)) if a <= b && b - a <= 1000 => (a as i128..=b as i128).collect(),
+        _ => {
+            return fail(&Diagnostic::input(format!(
+                "--nondet-range '{}': expected LO..HI with at most 1001 values",
+                c.nondet_range
+            )));
+        }
+    };
     let bounds = seqc::oracle::Bounds {
         unwind: cfg.unwind,
         threads: cfg.threads,
         max_states: c.max_states,
+        nondet,
         ..Default::default()
     };
     let x = match prepared.explore(&bounds, Some(Default::default())) {
@@ -306,4 +339,42 @@ fn explore(c: &Common) -> ExitCode {
         seqc::oracle::Verdict::Unsafe => 10,
         seqc::oracle::Verdict::Unknown(_) => 20,
     })
+}
+
+fn gen_programs(g: &GenArgs) -> ExitCode {
+    let Some(dir) = &g.out else {
+        for i in 0..g.count {
+            print!("{}", seqc::generate::generate(g.seed + i).text);
+        }
+        return ExitCode::SUCCESS;
+    };
+    if let Err(e) = std::fs::create_dir_all(dir) {
+        return fail(&Diagnostic::input(format!("cannot create '{dir}': {e}")));
+    }
+    let mut all = Vec::new();
+    let mut csv = String::from("file");
+    for f in seqc::generate::FEATURES {
+        csv.push(',');
+        csv.push_str(f);
+    }
+    csv.push('\n');
+    for i in 0..g.count {
+        let seed = g.seed + i;
+        let p = seqc::generate::generate(seed);
+        let name = format!("gen_{seed}.c");
+        if let Err(e) = std::fs::write(format!("{dir}/{name}"), &p.text) {
+            return fail(&Diagnostic::input(format!("cannot write in '{dir}': {e}")));
+        }
+        csv.push_str(&name);
+        for f in seqc::generate::FEATURES {
+            csv.push_str(if p.features[f] { ",1" } else { ",0" });
+        }
+        csv.push('\n');
+        all.push(p.features);
+    }
+    if let Err(e) = std::fs::write(format!("{dir}/features.csv"), csv) {
+        return fail(&Diagnostic::input(format!("cannot write in '{dir}': {e}")));
+    }
+    print!("{}", seqc::generate::report(&all));
+    ExitCode::SUCCESS
 }

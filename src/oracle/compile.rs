@@ -63,6 +63,10 @@ pub enum Mop {
 
 pub struct FnCode {
     pub ops: Vec<(Mop, Loc)>,
+    /// Per op: the registers `[lo, hi)` that may be live before it (those
+    /// of the statement it belongs to, defined so far); the others are
+    /// dead and cleared at step boundaries, so that states compare equal.
+    pub live: Vec<(u32, u32)>,
     pub nregs: u32,
     pub nloops: u32,
     /// Locals whose address is taken: their accesses are shared steps.
@@ -98,6 +102,9 @@ struct FnCompiler<'a> {
     p: &'a Program,
     f: &'a Function,
     ops: Vec<(Mop, Loc)>,
+    live: Vec<(u32, u32)>,
+    /// First register of the statement being compiled.
+    cur_lo: u32,
     nregs: u32,
     nloops: u32,
     /// Jump targets to patch: (op index, label).
@@ -175,6 +182,8 @@ impl<'a> FnCompiler<'a> {
             p,
             f,
             ops: Vec::new(),
+            live: Vec::new(),
+            cur_lo: 0,
             nregs: 0,
             nloops: 0,
             label_pc: HashMap::new(),
@@ -204,6 +213,7 @@ impl<'a> FnCompiler<'a> {
         }
         Ok(FnCode {
             ops: c.ops,
+            live: c.live,
             nregs: c.nregs,
             nloops: c.nloops,
             addr_taken: addr_taken(f),
@@ -212,6 +222,7 @@ impl<'a> FnCompiler<'a> {
 
     fn emit(&mut self, m: Mop, loc: Loc) -> usize {
         self.ops.push((m, loc));
+        self.live.push((self.cur_lo, self.nregs));
         self.ops.len() - 1
     }
 
@@ -248,6 +259,7 @@ impl<'a> FnCompiler<'a> {
 
     fn stmt(&mut self, s: &Stmt) -> R<()> {
         let loc = s.loc;
+        self.cur_lo = self.nregs;
         match &s.kind {
             StmtKind::Decl(v, init) => {
                 self.emit(Mop::Decl(*v), loc);
@@ -373,6 +385,7 @@ impl<'a> FnCompiler<'a> {
                 let j_end = self.emit(Mop::Jump(u32::MAX), loc.generated());
                 let cases = self.cases.pop().unwrap();
                 // The dispatch chain: compare in order, default last.
+                self.cur_lo = r;
                 let chain = self.pc();
                 self.patch(dispatch, chain);
                 let mut default = None;
@@ -472,6 +485,14 @@ impl<'a> FnCompiler<'a> {
 
     /// Stores an initialiser at `at` (an address of an object of type `ty`).
     fn init(&mut self, at: E, ty: &Ty, init: &Init, loc: Loc, top: bool) -> R<()> {
+        if let Ty::Pthread(p) = ty.unqual()
+            && *p != PthreadTy::Thread
+        {
+            // PTHREAD_*_INITIALIZER: the zero state.
+            let n = self.size(ty, loc)?;
+            self.emit(Mop::Zero(at, n), loc);
+            return Ok(());
+        }
         match init {
             Init::Expr(e) => {
                 let v = self.rv(e)?;

@@ -113,7 +113,6 @@ pub struct Thread {
     pub keys: BTreeMap<u32, Value>,
     pub tls: BTreeMap<u32, u32>,
     pub next_obj: u32,
-    pub steps: u32,
     pub func: FuncId,
     pub parent: Option<u32>,
 }
@@ -131,7 +130,6 @@ pub struct Bounds {
     pub unwind: u32,
     pub threads: u32,
     pub max_states: u64,
-    pub max_steps: u32,
     /// The values a nondeterministic integer takes (wrapped to its type).
     pub nondet: Vec<i128>,
 }
@@ -142,7 +140,6 @@ impl Default for Bounds {
             unwind: 2,
             threads: 3,
             max_states: 2_000_000,
-            max_steps: 2000,
             nondet: (-1..=3).collect(),
         }
     }
@@ -184,6 +181,8 @@ pub struct Machine<'p> {
     pub p: &'p Program,
     pub code: &'p Code,
     pub b: &'p Bounds,
+    /// Record events (for traces); off while searching, for speed.
+    pub trace: bool,
 }
 
 const EBUSY: i128 = 16;
@@ -259,7 +258,6 @@ impl<'p> Machine<'p> {
             keys: BTreeMap::new(),
             tls: BTreeMap::new(),
             next_obj: 0,
-            steps: 0,
             func: main,
             parent: None,
         });
@@ -294,6 +292,13 @@ impl<'p> Machine<'p> {
         loc: Loc,
         ch: &mut Chooser,
     ) -> R<()> {
+        if let Ty::Pthread(p) = ty.unqual()
+            && *p != PthreadTy::Thread
+        {
+            // PTHREAD_*_INITIALIZER: the zero state.
+            let n = self.p.size_of(ty).unwrap_or(0);
+            return self.fill(st, at, n, CellV::Zero, loc);
+        }
         match init {
             Init::Expr(e) => {
                 let v = self.const_expr(st, t, e, ch)?;
@@ -363,12 +368,6 @@ impl<'p> Machine<'p> {
     }
 
     fn step_inner(&self, st: &mut State, t: u32, ch: &mut Chooser, ev: &mut Vec<Event>) -> R<()> {
-        let th = &mut st.threads[t as usize];
-        th.steps += 1;
-        if th.steps > self.b.max_steps {
-            th.status = Status::Stopped(format!("step bound {} reached", self.b.max_steps));
-            return Ok(());
-        }
         // Invisible actions run freely; the step ends before the second
         // visible action outside atomic code.
         let mut done_visible = false;
@@ -381,6 +380,7 @@ impl<'p> Machine<'p> {
             let atomic = self.in_atomic(th);
             let vis = self.next_visible(st, t);
             if vis && done_visible && !atomic {
+                self.clear_dead(st, t);
                 return Ok(());
             }
             match self.exec(st, t, ch, ev, !done_visible) {
@@ -407,6 +407,19 @@ impl<'p> Machine<'p> {
                     "a step that runs a million actions without a visible one",
                     l,
                 );
+            }
+        }
+    }
+
+    /// Forgets registers that cannot be read again before being written.
+    fn clear_dead(&self, st: &mut State, t: u32) {
+        for f in &mut st.threads[t as usize].frames {
+            let code = self.code.funcs[f.func.index()].as_ref().unwrap();
+            let (lo, hi) = code.live.get(f.pc as usize).copied().unwrap_or((0, 0));
+            for (i, r) in f.regs.iter_mut().enumerate() {
+                if (i as u32) < lo || (i as u32) >= hi {
+                    *r = None;
+                }
             }
         }
     }
@@ -525,10 +538,12 @@ impl<'p> Machine<'p> {
     }
 
     fn stop(&self, st: &mut State, t: u32, why: String, loc: Loc, ev: &mut Vec<Event>) {
-        ev.push(Event {
-            loc,
-            what: format!("thread stops: {why}"),
-        });
+        if self.trace {
+            ev.push(Event {
+                loc,
+                what: format!("thread stops: {why}"),
+            });
+        }
         st.threads[t as usize].status = Status::Stopped(why);
     }
 
@@ -563,10 +578,16 @@ impl<'p> Machine<'p> {
                 let p = ev!(a).scalar(loc)?;
                 let v = self.read(st, p, ty, loc, ch)?;
                 if self.obj_shared(st, p) {
-                    ev.push(Event {
-                        loc,
-                        what: format!("read {} = {}", self.describe(st, p, ty), self.show(st, &v)),
-                    });
+                    if self.trace {
+                        ev.push(Event {
+                            loc,
+                            what: format!(
+                                "read {} = {}",
+                                self.describe(st, p, ty),
+                                self.show(st, &v)
+                            ),
+                        });
+                    }
                 }
                 self.set_reg(st, t, *r, v);
             }
@@ -583,10 +604,12 @@ impl<'p> Machine<'p> {
                         Ok(r) => self.show(st, &r),
                         Err(_) => "?".into(),
                     };
-                    ev.push(Event {
-                        loc,
-                        what: format!("write {} = {}", self.describe(st, p, ty), shown),
-                    });
+                    if self.trace {
+                        ev.push(Event {
+                            loc,
+                            what: format!("write {} = {}", self.describe(st, p, ty), shown),
+                        });
+                    }
                 }
             }
             Mop::Zero(a, n) => {
@@ -638,10 +661,12 @@ impl<'p> Machine<'p> {
                 }
                 if self.code.funcs[f.index()].is_none() {
                     // An external function kept as "no effect" by lowering.
-                    ev.push(Event {
-                        loc,
-                        what: format!("call {} (no body: no effect)", self.p.func(f).name),
-                    });
+                    if self.trace {
+                        ev.push(Event {
+                            loc,
+                            what: format!("call {} (no body: no effect)", self.p.func(f).name),
+                        });
+                    }
                     if let Some(r) = r {
                         let rt = self.p.func(f).sig.ret.clone();
                         let v = self.nondet(&rt, ch, loc)?;
@@ -650,10 +675,12 @@ impl<'p> Machine<'p> {
                 } else {
                     st.threads[t as usize].frames.last_mut().unwrap().pc = next;
                     if self.p.func(f).atomic {
-                        ev.push(Event {
-                            loc,
-                            what: format!("atomic call {}", self.p.func(f).name),
-                        });
+                        if self.trace {
+                            ev.push(Event {
+                                loc,
+                                what: format!("atomic call {}", self.p.func(f).name),
+                            });
+                        }
                     }
                     return self.push_frame(st, t, f, a, RetTo::Reg(*r), loc);
                 }
@@ -675,10 +702,12 @@ impl<'p> Machine<'p> {
                             Some(RVal::S(x)) => x,
                             _ => Value::Ptr(0, 0),
                         };
-                        ev.push(Event {
-                            loc,
-                            what: format!("thread returns {}", self.show(st, &RVal::S(rv))),
-                        });
+                        if self.trace {
+                            ev.push(Event {
+                                loc,
+                                what: format!("thread returns {}", self.show(st, &RVal::S(rv))),
+                            });
+                        }
                         self.finish(st, t, rv);
                     }
                     RetTo::Reg(r) => {
@@ -700,13 +729,15 @@ impl<'p> Machine<'p> {
             Mop::Assert(c, k) => {
                 let v = ev!(c).scalar(loc)?;
                 if !truth(v) {
-                    ev.push(Event {
-                        loc,
-                        what: match k {
-                            AssertKind::Assert => "assertion fails".into(),
-                            AssertKind::ReachError => "error location reached".into(),
-                        },
-                    });
+                    if self.trace {
+                        ev.push(Event {
+                            loc,
+                            what: match k {
+                                AssertKind::Assert => "assertion fails".into(),
+                                AssertKind::ReachError => "error location reached".into(),
+                            },
+                        });
+                    }
                     return Err(Fail(StepEnd::Failed(loc, *k)));
                 }
             }
@@ -802,7 +833,9 @@ impl<'p> Machine<'p> {
                         "thread bound {} reached at this pthread_create",
                         self.b.threads
                     );
-                    say(format!("thread stops: {why}"));
+                    if self.trace {
+                        say(format!("thread stops: {why}"));
+                    }
                     st.threads[t as usize].status = Status::Stopped(why);
                     return Ok(None);
                 }
@@ -821,7 +854,6 @@ impl<'p> Machine<'p> {
                     keys: BTreeMap::new(),
                     tls: BTreeMap::new(),
                     next_obj: 0,
-                    steps: 0,
                     func: FuncId(f),
                     parent: Some(t),
                 });
@@ -845,13 +877,15 @@ impl<'p> Machine<'p> {
                         loc,
                     )?;
                 }
-                ev.push(Event {
-                    loc,
-                    what: format!(
-                        "create thread {id} running {}",
-                        self.p.functions[f as usize].name
-                    ),
-                });
+                if self.trace {
+                    ev.push(Event {
+                        loc,
+                        what: format!(
+                            "create thread {id} running {}",
+                            self.p.functions[f as usize].name
+                        ),
+                    });
+                }
                 int(0)
             }
             Op::ThreadJoin => {
@@ -868,15 +902,19 @@ impl<'p> Machine<'p> {
                 if rp != Value::Ptr(0, 0) {
                     self.write(st, rp, &Ty::Void.ptr(), RVal::S(rv), loc)?;
                 }
-                say(format!(
-                    "join thread {id} (returned {})",
-                    self.show(st, &RVal::S(rv))
-                ));
+                if self.trace {
+                    say(format!(
+                        "join thread {id} (returned {})",
+                        self.show(st, &RVal::S(rv))
+                    ));
+                }
                 int(0)
             }
             Op::ThreadExit => {
                 let v = s(0)?;
-                say(format!("pthread_exit({})", self.show(st, &RVal::S(v))));
+                if self.trace {
+                    say(format!("pthread_exit({})", self.show(st, &RVal::S(v))));
+                }
                 self.finish(st, t, v);
                 None
             }
@@ -886,10 +924,12 @@ impl<'p> Machine<'p> {
                 let m = s(0)?;
                 self.write(st, m, &Ty::INT, RVal::S(Value::Int(0)), loc)?;
                 if op == Op::MutexUnlock {
-                    say(format!(
-                        "unlock {}",
-                        self.describe(st, m, &Ty::Pthread(PthreadTy::Mutex))
-                    ));
+                    if self.trace {
+                        say(format!(
+                            "unlock {}",
+                            self.describe(st, m, &Ty::Pthread(PthreadTy::Mutex))
+                        ));
+                    }
                 }
                 int(0)
             }
@@ -902,20 +942,24 @@ impl<'p> Machine<'p> {
                 let name = self.describe(st, m, &Ty::Pthread(PthreadTy::Mutex));
                 if cur != 0 {
                     if op == Op::MutexTryLock {
-                        say(format!("trylock {name}: busy"));
+                        if self.trace {
+                            say(format!("trylock {name}: busy"));
+                        }
                         return Ok(int(EBUSY));
                     }
                     return Err(Fail(StepEnd::Blocked(format!("{name} is held"))));
                 }
                 self.write(st, m, &Ty::INT, RVal::S(Value::Int(me + 1)), loc)?;
-                say(format!(
-                    "{} {name}",
-                    if op == Op::MutexLock {
-                        "lock"
-                    } else {
-                        "trylock (taken)"
-                    }
-                ));
+                if self.trace {
+                    say(format!(
+                        "{} {name}",
+                        if op == Op::MutexLock {
+                            "lock"
+                        } else {
+                            "trylock (taken)"
+                        }
+                    ));
+                }
                 int(0)
             }
             Op::MutexDestroy
@@ -941,7 +985,9 @@ impl<'p> Machine<'p> {
                                 loc,
                             );
                         };
-                        say("pthread_once: runs the routine".into());
+                        if self.trace {
+                            say("pthread_once: runs the routine".into());
+                        }
                         self.push_frame(st, t, FuncId(f), vec![], RetTo::Once(ctl), loc)?;
                         None
                     }
@@ -979,35 +1025,43 @@ impl<'p> Machine<'p> {
             }
             Op::AtomicBegin => {
                 st.threads[t as usize].atomic_depth += 1;
-                say("atomic section begins".into());
+                if self.trace {
+                    say("atomic section begins".into());
+                }
                 None
             }
             Op::AtomicEnd => {
                 let th = &mut st.threads[t as usize];
                 th.atomic_depth = th.atomic_depth.saturating_sub(1);
-                say("atomic section ends".into());
+                if self.trace {
+                    say("atomic section ends".into());
+                }
                 None
             }
             Op::AtomicLoad => {
                 let p = s(0)?;
                 let ty = pointee(0);
                 let v = self.read(st, p, &ty, loc, ch)?;
-                say(format!(
-                    "atomic read {} = {}",
-                    self.describe(st, p, &ty),
-                    self.show(st, &v)
-                ));
+                if self.trace {
+                    say(format!(
+                        "atomic read {} = {}",
+                        self.describe(st, p, &ty),
+                        self.show(st, &v)
+                    ));
+                }
                 Some(v)
             }
             Op::AtomicStore => {
                 let p = s(0)?;
                 let ty = pointee(0);
                 self.write(st, p, &ty, a[1].clone(), loc)?;
-                say(format!(
-                    "atomic write {} = {}",
-                    self.describe(st, p, &ty),
-                    self.show(st, &a[1])
-                ));
+                if self.trace {
+                    say(format!(
+                        "atomic write {} = {}",
+                        self.describe(st, p, &ty),
+                        self.show(st, &a[1])
+                    ));
+                }
                 None
             }
             Op::AtomicExchange
@@ -1070,16 +1124,18 @@ impl<'p> Machine<'p> {
                 if let Some(n) = new {
                     self.write(st, p, &ty, RVal::S(n), loc)?;
                 }
-                ev.push(Event {
-                    loc,
-                    what: format!(
-                        "{} on {}: {} -> {}",
-                        op.c_name(),
-                        self.describe(st, p, &ty),
-                        self.show(st, &RVal::S(old)),
-                        self.show(st, &RVal::S(new.unwrap_or(old)))
-                    ),
-                });
+                if self.trace {
+                    ev.push(Event {
+                        loc,
+                        what: format!(
+                            "{} on {}: {} -> {}",
+                            op.c_name(),
+                            self.describe(st, p, &ty),
+                            self.show(st, &RVal::S(old)),
+                            self.show(st, &RVal::S(new.unwrap_or(old)))
+                        ),
+                    });
+                }
                 Some(result)
             }
             Op::Fence => None,
@@ -1148,7 +1204,9 @@ impl<'p> Machine<'p> {
             }
             Op::Abort | Op::Exit => {
                 let why = if op == Op::Abort { "abort()" } else { "exit()" };
-                say(format!("thread stops: {why}"));
+                if self.trace {
+                    say(format!("thread stops: {why}"));
+                }
                 st.threads[t as usize].status = Status::Stopped(why.into());
                 None
             }

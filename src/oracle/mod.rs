@@ -107,11 +107,12 @@ fn unsupported(prog: &Program, what: &str, loc: Loc) -> Diagnostic {
 }
 
 impl<'p> Prepared<'p> {
-    fn machine<'a>(&'a self, b: &'a Bounds) -> Machine<'a> {
+    fn machine<'a>(&'a self, b: &'a Bounds, trace: bool) -> Machine<'a> {
         Machine {
             p: self.prog,
             code: &self.code,
             b,
+            trace,
         }
     }
 
@@ -125,7 +126,8 @@ impl<'p> Prepared<'p> {
         b: &Bounds,
         caps: Option<MeasureCaps>,
     ) -> Result<Exploration, Diagnostic> {
-        let m = self.machine(b);
+        let m = self.machine(b, false);
+        let mt = self.machine(b, true);
         let init = self.initial(&m)?;
         let plain = search::search(&m, init.clone(), search::Cost::Plain, 0, None);
         if let Some((w, l)) = plain.unsupported {
@@ -158,7 +160,7 @@ impl<'p> Prepared<'p> {
             let r = rounds.as_ref().and_then(|r| r.found.get(loc));
             let s = switches.as_ref().and_then(|s| s.found.get(loc));
             let path = r.map(|r| &r.path).unwrap_or(&f.path);
-            let trace = self.trace(&m, &init, path, &mut thread_funcs);
+            let trace = self.trace(&mt, &init, path, &mut thread_funcs);
             failures.push(Failure {
                 loc: *loc,
                 kind: f.kind,
@@ -223,7 +225,8 @@ impl<'p> Prepared<'p> {
     /// any number (the replay searches). Nondet values are consumed per
     /// thread in order; when they run out the domain is enumerated.
     pub fn replay(&self, b: &Bounds, sched: &Schedule) -> Result<ReplayOutcome, Diagnostic> {
-        let m = self.machine(b);
+        let m = self.machine(b, false);
+        let mt = self.machine(b, true);
         let init = self.initial(&m)?;
         let nthreads_hint = sched.segments.iter().map(|s| s.thread).max().unwrap_or(0) as usize + 1;
         struct RNode {
@@ -338,7 +341,7 @@ impl<'p> Prepared<'p> {
                             path.push((t, used.clone(), taken));
                             // Rerun with the values actually taken, for
                             // the trace.
-                            let trace = self.replay_trace(&m, &init, &path);
+                            let trace = self.replay_trace(&mt, &init, &path);
                             return Ok(ReplayOutcome::Confirmed { loc, trace });
                         }
                         note(

@@ -12,7 +12,6 @@
 
 use super::machine::{Chooser, Event, Machine, State, Status, StepEnd};
 use crate::ir::{AssertKind, Loc};
-use std::collections::hash_map::DefaultHasher;
 use std::collections::{BTreeMap, HashSet};
 use std::hash::{Hash, Hasher};
 use std::rc::Rc;
@@ -48,15 +47,71 @@ struct Node {
     path: u32,
 }
 
+/// A fast 128-bit state hash: two independent multiply-rotate lanes.
+/// Not keyed (no adversary here); a collision would merge two states, so
+/// the lanes are mixed differently to make that vanishingly unlikely.
+struct Fp {
+    a: u64,
+    b: u64,
+}
+
+impl Fp {
+    #[inline]
+    fn word(&mut self, w: u64) {
+        self.a = (self.a.rotate_left(5) ^ w).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        self.b = (self.b ^ w.rotate_left(29))
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .rotate_left(23);
+    }
+}
+
+impl Hasher for Fp {
+    fn finish(&self) -> u64 {
+        self.a ^ self.b
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            self.word(u64::from_le_bytes(c.try_into().unwrap()));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut buf = [0u8; 8];
+            buf[..rest.len()].copy_from_slice(rest);
+            self.word(u64::from_le_bytes(buf) ^ ((rest.len() as u64) << 59));
+        }
+    }
+    fn write_u8(&mut self, i: u8) {
+        self.word(i as u64 | 0x100);
+    }
+    fn write_u16(&mut self, i: u16) {
+        self.word(i as u64 | 0x1_0000_0000);
+    }
+    fn write_u32(&mut self, i: u32) {
+        self.word(i as u64 | 0x2_0000_0000);
+    }
+    fn write_u64(&mut self, i: u64) {
+        self.word(i);
+    }
+    fn write_usize(&mut self, i: usize) {
+        self.word(i as u64);
+    }
+}
+
 pub fn fingerprint(st: &State, aux: u32) -> u128 {
-    let mut h1 = DefaultHasher::new();
-    st.hash(&mut h1);
-    aux.hash(&mut h1);
-    let mut h2 = DefaultHasher::new();
-    0xA5u8.hash(&mut h2);
-    aux.hash(&mut h2);
-    st.hash(&mut h2);
-    ((h1.finish() as u128) << 64) | h2.finish() as u128
+    let mut h = Fp {
+        a: 0x243F_6A88_85A3_08D3,
+        b: 0x1319_8A2E_0370_7344,
+    };
+    aux.hash(&mut h);
+    st.hash(&mut h);
+    // Final avalanche of each lane.
+    let fin = |mut z: u64| {
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    ((fin(h.a) as u128) << 64) | fin(h.b) as u128
 }
 
 /// Every outcome of one step of thread `t` from `st`, one per choice of

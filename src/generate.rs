@@ -1,0 +1,501 @@
+//! A generator of random, small concurrent C programs, as C text, for
+//! differential testing against the oracle (DESIGN.md §6). Seeded and
+//! reproducible: the same seed gives the same bytes.
+//!
+//! Shape: main plus 1–3 worker threads (one worker may create a child of
+//! its own, so 2–4 threads in all, more counting the child); shared
+//! scalars, a shared array, a heap struct passed as a thread argument and
+//! pointers to shared globals; `x++` and compound assignments; locks,
+//! trylock, condition variables (waited on with `while` and with `if`),
+//! atomic sections and atomic functions; branches on shared values;
+//! bounded loops and a spin loop the unwinding bound must cut; assume on
+//! locals (values inside the oracle's nondet domain, so the oracle's
+//! enumeration is exact); pthread_exit; joins by the parent and by a
+//! sibling that read return values; assertions. Every program records
+//! which features it used.
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+/// The features the report counts.
+pub const FEATURES: &[&str] = &[
+    "threads_2",
+    "threads_3",
+    "threads_4plus",
+    "nested_create",
+    "join_by_parent",
+    "join_by_sibling",
+    "join_reads_value",
+    "shared_scalar",
+    "shared_array",
+    "heap_struct_arg",
+    "pointer_to_global",
+    "increment",
+    "compound_assign",
+    "lock",
+    "trylock",
+    "cond_wait_while",
+    "cond_wait_if",
+    "atomic_section",
+    "atomic_function",
+    "branch_on_shared",
+    "bounded_loop",
+    "cut_loop",
+    "assume_local",
+    "pthread_exit",
+    "assert_in_thread",
+    "assert_in_main",
+];
+
+pub struct Generated {
+    pub text: String,
+    pub features: BTreeMap<&'static str, bool>,
+}
+
+/// splitmix64: small, good enough, and stable across platforms.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+    fn chance(&mut self, percent: u64) -> bool {
+        self.below(100) < percent
+    }
+    fn pick<'a, T>(&mut self, xs: &'a [T]) -> &'a T {
+        &xs[self.below(xs.len() as u64) as usize]
+    }
+}
+
+struct Gen {
+    r: Rng,
+    f: BTreeMap<&'static str, bool>,
+    /// Temporaries per function, to keep names unique.
+    tmp: u32,
+}
+
+const SCALARS: &[&str] = &["g0", "g1", "g2"];
+
+impl Gen {
+    fn mark(&mut self, f: &'static str) {
+        debug_assert!(FEATURES.contains(&f), "{f}");
+        self.f.insert(f, true);
+    }
+
+    fn shared(&mut self) -> String {
+        if self.r.chance(20) {
+            self.mark("shared_array");
+            format!("arr[{}]", self.r.below(3))
+        } else {
+            self.mark("shared_scalar");
+            self.r.pick(SCALARS).to_string()
+        }
+    }
+
+    fn small(&mut self) -> i64 {
+        self.r.below(3) as i64
+    }
+
+    /// One statement of a thread body (`heap`: the function has `s`, the
+    /// heap struct; `depth` limits nesting).
+    fn stmt(&mut self, out: &mut String, ind: &str, heap: bool, depth: u32) {
+        let k = self.r.below(if depth > 0 { 17 } else { 13 });
+        match k {
+            0 | 1 => {
+                let x = self.shared();
+                self.mark("increment");
+                let _ = writeln!(
+                    out,
+                    "{ind}{x}{};",
+                    if self.r.chance(70) { "++" } else { "--" }
+                );
+            }
+            2 => {
+                let x = self.shared();
+                let y = self.shared();
+                self.mark("compound_assign");
+                let op = self.r.pick(&["+=", "-=", "|=", "^="]);
+                let _ = writeln!(out, "{ind}{x} {op} {y} + 1;");
+            }
+            3 => {
+                let x = self.shared();
+                let c = self.small();
+                let _ = writeln!(out, "{ind}{x} = {c};");
+            }
+            4 => {
+                self.mark("lock");
+                let m = self.r.pick(&["m0", "m1"]);
+                let x = self.shared();
+                let _ = writeln!(out, "{ind}pthread_mutex_lock(&{m});");
+                self.mark("increment");
+                let _ = writeln!(out, "{ind}{x}++;");
+                if self.r.chance(50) {
+                    let y = self.shared();
+                    let _ = writeln!(out, "{ind}{y} = {x};");
+                }
+                let _ = writeln!(out, "{ind}pthread_mutex_unlock(&{m});");
+            }
+            5 => {
+                self.mark("trylock");
+                let x = self.shared();
+                let _ = writeln!(out, "{ind}if (pthread_mutex_trylock(&m0) == 0) {{");
+                let _ = writeln!(out, "{ind}  {x} += 2;");
+                let _ = writeln!(out, "{ind}  pthread_mutex_unlock(&m0);");
+                let _ = writeln!(out, "{ind}}}");
+                self.mark("compound_assign");
+            }
+            6 => {
+                self.mark("atomic_section");
+                let x = self.shared();
+                let y = self.shared();
+                let _ = writeln!(out, "{ind}__VERIFIER_atomic_begin();");
+                let _ = writeln!(out, "{ind}{x}++;");
+                let _ = writeln!(out, "{ind}{y} = {x} + 1;");
+                let _ = writeln!(out, "{ind}__VERIFIER_atomic_end();");
+                self.mark("increment");
+            }
+            7 => {
+                self.mark("atomic_function");
+                let x = self.r.pick(SCALARS).to_string();
+                self.mark("pointer_to_global");
+                self.mark("shared_scalar");
+                let c = 1 + self.small();
+                let _ = writeln!(out, "{ind}__VERIFIER_atomic_add(&{x}, {c});");
+            }
+            8 => {
+                self.mark("pointer_to_global");
+                self.mark("shared_scalar");
+                let x = self.r.pick(SCALARS).to_string();
+                self.tmp += 1;
+                let p = format!("p{}", self.tmp);
+                let _ = writeln!(out, "{ind}int *{p} = &{x};");
+                self.mark("compound_assign");
+                let _ = writeln!(out, "{ind}*{p} += 1;");
+            }
+            9 => {
+                self.mark("assume_local");
+                self.tmp += 1;
+                let v = format!("v{}", self.tmp);
+                let x = self.shared();
+                let _ = writeln!(out, "{ind}int {v} = __VERIFIER_nondet_int();");
+                let _ = writeln!(out, "{ind}__VERIFIER_assume({v} >= 0 && {v} <= 2);");
+                let _ = writeln!(out, "{ind}{x} = {v};");
+            }
+            10 => {
+                if heap {
+                    self.mark("heap_struct_arg");
+                    let f = self.r.pick(&["a", "b"]);
+                    if self.r.chance(50) {
+                        self.mark("increment");
+                        let _ = writeln!(out, "{ind}s->{f}++;");
+                    } else {
+                        let x = self.shared();
+                        let _ = writeln!(out, "{ind}{x} = s->{f};");
+                    }
+                } else {
+                    let x = self.shared();
+                    self.mark("increment");
+                    let _ = writeln!(out, "{ind}{x}++;");
+                }
+            }
+            11 | 12 => {
+                self.mark("assert_in_thread");
+                let x = self.shared();
+                let (op, c) = (*self.r.pick(&["!=", "<=", ">=", "<"]), 1 + self.small());
+                let _ = writeln!(out, "{ind}assert({x} {op} {c});");
+            }
+            13 | 14 => {
+                self.mark("branch_on_shared");
+                let x = self.shared();
+                let c = self.small();
+                let _ = writeln!(out, "{ind}if ({x} > {c}) {{");
+                let inner = format!("{ind}  ");
+                self.stmt(out, &inner, heap, depth - 1);
+                if self.r.chance(50) {
+                    let _ = writeln!(out, "{ind}}} else {{");
+                    self.stmt(out, &inner, heap, depth - 1);
+                }
+                let _ = writeln!(out, "{ind}}}");
+            }
+            15 => {
+                self.mark("bounded_loop");
+                self.tmp += 1;
+                let i = format!("i{}", self.tmp);
+                let n = 1 + self.r.below(2);
+                let _ = writeln!(out, "{ind}for (int {i} = 0; {i} < {n}; {i}++) {{");
+                let inner = format!("{ind}  ");
+                self.stmt(out, &inner, heap, depth - 1);
+                let _ = writeln!(out, "{ind}}}");
+            }
+            _ => {
+                // A spin loop: the unwinding bound cuts it when the flag
+                // never comes.
+                self.mark("cut_loop");
+                let x = self.shared();
+                let c = 1 + self.small();
+                let _ = writeln!(out, "{ind}while ({x} < {c}) {{");
+                self.mark("increment");
+                let y = self.shared();
+                let _ = writeln!(out, "{ind}  {y}++;");
+                let _ = writeln!(out, "{ind}}}");
+            }
+        }
+    }
+
+    fn cond_wait(&mut self, out: &mut String, ind: &str) {
+        let use_while = self.r.chance(50);
+        self.mark(if use_while {
+            "cond_wait_while"
+        } else {
+            "cond_wait_if"
+        });
+        self.mark("lock");
+        let _ = writeln!(out, "{ind}pthread_mutex_lock(&m0);");
+        let _ = writeln!(
+            out,
+            "{ind}{} (flag == 0) pthread_cond_wait(&c0, &m0);",
+            if use_while { "while" } else { "if" }
+        );
+        if self.r.chance(60) {
+            self.mark("assert_in_thread");
+            let _ = writeln!(out, "{ind}assert(flag == 1);");
+        }
+        let _ = writeln!(out, "{ind}pthread_mutex_unlock(&m0);");
+    }
+
+    fn cond_signal(&mut self, out: &mut String, ind: &str) {
+        let _ = writeln!(out, "{ind}pthread_mutex_lock(&m0);");
+        let _ = writeln!(out, "{ind}flag = 1;");
+        let _ = writeln!(
+            out,
+            "{ind}pthread_cond_{}(&c0);",
+            if self.r.chance(50) {
+                "signal"
+            } else {
+                "broadcast"
+            }
+        );
+        let _ = writeln!(out, "{ind}pthread_mutex_unlock(&m0);");
+    }
+}
+
+/// Worker plan: who creates whom and who joins whom.
+struct Worker {
+    /// Takes the heap struct as its argument.
+    heap: bool,
+    /// Creates a child (worker index) of its own.
+    child: Option<usize>,
+    /// Joins this earlier sibling (created by main) instead of main.
+    joins_sibling: Option<usize>,
+    waits: bool,
+    signals: bool,
+    exits: bool,
+}
+
+pub fn generate(seed: u64) -> Generated {
+    let mut g = Gen {
+        r: Rng(seed ^ 0x5EC0_5EC0),
+        f: FEATURES.iter().map(|f| (*f, false)).collect(),
+        tmp: 0,
+    };
+    let nmain = 1 + g.r.below(3) as usize; // workers created by main
+    let nested = nmain < 3 && g.r.chance(35);
+    let total = nmain + nested as usize;
+    g.mark(match total + 1 {
+        2 => "threads_2",
+        3 => "threads_3",
+        _ => "threads_4plus",
+    });
+    let mut workers: Vec<Worker> = (0..total)
+        .map(|_| Worker {
+            heap: false,
+            child: None,
+            joins_sibling: None,
+            waits: false,
+            signals: false,
+            exits: false,
+        })
+        .collect();
+    if nested {
+        let parent = g.r.below(nmain as u64) as usize;
+        workers[parent].child = Some(nmain);
+        g.mark("nested_create");
+    }
+    if g.r.chance(45) {
+        let w = g.r.below(nmain as u64) as usize;
+        workers[w].heap = true;
+        g.mark("heap_struct_arg");
+    }
+    if nmain >= 2 && g.r.chance(40) {
+        // A later sibling joins an earlier one (main then does not).
+        let j = 1 + g.r.below(nmain as u64 - 1) as usize;
+        let i = g.r.below(j as u64) as usize;
+        workers[j].joins_sibling = Some(i);
+        g.mark("join_by_sibling");
+    }
+    if total >= 2 && g.r.chance(35) {
+        let a = g.r.below(total as u64) as usize;
+        let mut b = g.r.below(total as u64) as usize;
+        if a == b {
+            b = (a + 1) % total;
+        }
+        workers[a].waits = true;
+        workers[b].signals = true;
+    } else if g.r.chance(20) {
+        // main signals, a worker waits.
+        let a = g.r.below(total as u64) as usize;
+        workers[a].waits = true;
+    }
+    for w in workers.iter_mut() {
+        w.exits = g.r.chance(20);
+    }
+    let main_signals = workers.iter().any(|w| w.waits) && !workers.iter().any(|w| w.signals);
+
+    let mut s = String::new();
+    let _ = writeln!(s, "/* seqc gen --seed {seed} */");
+    s.push_str(
+        "#include <pthread.h>\n#include <assert.h>\n#include <stdlib.h>\n\
+         extern int __VERIFIER_nondet_int(void);\n\
+         extern void __VERIFIER_assume(int);\n\
+         extern void __VERIFIER_atomic_begin(void);\n\
+         extern void __VERIFIER_atomic_end(void);\n\n\
+         int g0, g1, g2;\nint arr[3];\nint flag;\n\
+         pthread_mutex_t m0 = PTHREAD_MUTEX_INITIALIZER;\npthread_mutex_t m1;\n\
+         pthread_cond_t c0 = PTHREAD_COND_INITIALIZER;\n",
+    );
+    let _ = writeln!(s, "pthread_t tid[{}];", total.max(1));
+    s.push_str("struct S { int a; int b; };\n\n");
+    s.push_str("void __VERIFIER_atomic_add(int *p, int v) { *p += v; }\n");
+    for i in 0..total {
+        let _ = writeln!(s, "void *worker{i}(void *arg);");
+    }
+    s.push('\n');
+    for (i, w) in workers.iter().enumerate() {
+        g.tmp = 0;
+        let _ = writeln!(s, "void *worker{i}(void *arg) {{");
+        if w.heap {
+            s.push_str("  struct S *s = arg;\n");
+        } else {
+            s.push_str("  int id = (int)(long)arg;\n");
+        }
+        if let Some(j) = w.joins_sibling {
+            g.mark("join_reads_value");
+            let _ = writeln!(s, "  void *r;");
+            let _ = writeln!(s, "  pthread_join(tid[{j}], &r);");
+            let _ = writeln!(s, "  g2 += (int)(long)r;");
+        }
+        if w.waits {
+            g.cond_wait(&mut s, "  ");
+        }
+        if let Some(c) = w.child {
+            let _ = writeln!(
+                s,
+                "  pthread_create(&tid[{c}], 0, worker{c}, (void *)(long){c});"
+            );
+        }
+        // Fewer statements when there are more threads: the oracle's
+        // state space grows with the product.
+        let n = 1 + g.r.below(if total >= 3 { 2 } else { 3 });
+        for _ in 0..n {
+            g.stmt(&mut s, "  ", w.heap, 1);
+        }
+        if w.signals {
+            g.cond_signal(&mut s, "  ");
+        }
+        if let Some(c) = w.child
+            && g.r.chance(60)
+        {
+            g.mark("join_by_parent");
+            let _ = writeln!(s, "  pthread_join(tid[{c}], 0);");
+        }
+        let rv = g.small();
+        if w.exits {
+            g.mark("pthread_exit");
+            let _ = writeln!(s, "  pthread_exit((void *)(long){rv});");
+        } else {
+            let _ = writeln!(s, "  return (void *)(long){rv};");
+        }
+        s.push_str("}\n\n");
+    }
+    g.tmp = 0;
+    s.push_str("int main(void) {\n");
+    let heap = workers.iter().any(|w| w.heap);
+    if heap {
+        s.push_str("  struct S *s = malloc(sizeof(struct S));\n  s->a = 0;\n  s->b = 1;\n");
+    }
+    for (i, w) in workers.iter().enumerate().take(nmain) {
+        let arg = if w.heap {
+            "s".to_string()
+        } else {
+            format!("(void *)(long){i}")
+        };
+        let _ = writeln!(s, "  pthread_create(&tid[{i}], 0, worker{i}, {arg});");
+    }
+    let n = g.r.below(3);
+    for _ in 0..n {
+        g.stmt(&mut s, "  ", heap, 1);
+    }
+    if main_signals {
+        g.cond_signal(&mut s, "  ");
+    }
+    let mut sum = false;
+    for (i, _) in workers.iter().enumerate().take(nmain) {
+        if workers.iter().any(|w| w.joins_sibling == Some(i)) {
+            continue;
+        }
+        if g.r.chance(80) {
+            g.mark("join_by_parent");
+            if g.r.chance(50) {
+                g.mark("join_reads_value");
+                let _ = writeln!(s, "  void *r{i};");
+                let _ = writeln!(s, "  pthread_join(tid[{i}], &r{i});");
+                let _ = writeln!(s, "  g1 += (int)(long)r{i};");
+                sum = true;
+            } else {
+                let _ = writeln!(s, "  pthread_join(tid[{i}], 0);");
+            }
+        }
+    }
+    let _ = sum;
+    let k = 1 + g.r.below(2);
+    for _ in 0..k {
+        g.mark("assert_in_main");
+        let x = g.shared();
+        let (op, c) = (*g.r.pick(&["!=", "<=", "<", ">="]), 1 + g.small());
+        let c = if op == ">=" { c - 1 } else { c + 1 };
+        let _ = writeln!(s, "  assert({x} {op} {c});");
+    }
+    if heap && g.r.chance(50) {
+        g.mark("heap_struct_arg");
+        let _ = writeln!(s, "  assert(s->a <= {});", 1 + g.small());
+    }
+    s.push_str("  return 0;\n}\n");
+    Generated {
+        text: s,
+        features: g.f,
+    }
+}
+
+/// The share of programs using each feature, as a text table.
+pub fn report(all: &[BTreeMap<&'static str, bool>]) -> String {
+    let n = all.len().max(1);
+    let mut s = format!("{} programs\n", all.len());
+    for f in FEATURES {
+        let k = all
+            .iter()
+            .filter(|m| m.get(f).copied().unwrap_or(false))
+            .count();
+        s.push_str(&format!(
+            "{f:<20} {k:>6} {:>6.1}%\n",
+            100.0 * k as f64 / n as f64
+        ));
+    }
+    s
+}
