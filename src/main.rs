@@ -322,7 +322,6 @@ fn explore(c: &Common) -> ExitCode {
         threads: cfg.threads,
         max_states: c.max_states,
         nondet,
-        ..Default::default()
     };
     let x = match prepared.explore(&bounds, Some(Default::default())) {
         Ok(x) => x,

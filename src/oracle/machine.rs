@@ -383,7 +383,7 @@ impl<'p> Machine<'p> {
                 self.clear_dead(st, t);
                 return Ok(());
             }
-            match self.exec(st, t, ch, ev, !done_visible) {
+            match self.exec(st, t, ch, ev) {
                 Ok(()) => {}
                 Err(Fail(StepEnd::Blocked(why))) if done_visible => {
                     // Blocked inside an atomic section: the thread stops.
@@ -548,14 +548,7 @@ impl<'p> Machine<'p> {
     }
 
     /// Executes the thread's current action.
-    fn exec(
-        &self,
-        st: &mut State,
-        t: u32,
-        ch: &mut Chooser,
-        ev: &mut Vec<Event>,
-        first: bool,
-    ) -> R<()> {
+    fn exec(&self, st: &mut State, t: u32, ch: &mut Chooser, ev: &mut Vec<Event>) -> R<()> {
         let (fid, pc) = {
             let f = st.threads[t as usize].frames.last().unwrap();
             (f.func, f.pc)
@@ -577,17 +570,11 @@ impl<'p> Machine<'p> {
             Mop::Load(r, a, ty) => {
                 let p = ev!(a).scalar(loc)?;
                 let v = self.read(st, p, ty, loc, ch)?;
-                if self.obj_shared(st, p) {
-                    if self.trace {
-                        ev.push(Event {
-                            loc,
-                            what: format!(
-                                "read {} = {}",
-                                self.describe(st, p, ty),
-                                self.show(st, &v)
-                            ),
-                        });
-                    }
+                if self.obj_shared(st, p) && self.trace {
+                    ev.push(Event {
+                        loc,
+                        what: format!("read {} = {}", self.describe(st, p, ty), self.show(st, &v)),
+                    });
                 }
                 self.set_reg(st, t, *r, v);
             }
@@ -674,13 +661,11 @@ impl<'p> Machine<'p> {
                     }
                 } else {
                     st.threads[t as usize].frames.last_mut().unwrap().pc = next;
-                    if self.p.func(f).atomic {
-                        if self.trace {
-                            ev.push(Event {
-                                loc,
-                                what: format!("atomic call {}", self.p.func(f).name),
-                            });
-                        }
+                    if self.p.func(f).atomic && self.trace {
+                        ev.push(Event {
+                            loc,
+                            what: format!("atomic call {}", self.p.func(f).name),
+                        });
                     }
                     return self.push_frame(st, t, f, a, RetTo::Reg(*r), loc);
                 }
@@ -754,7 +739,7 @@ impl<'p> Machine<'p> {
                     a.push(ev!(x));
                 }
                 st.threads[t as usize].frames.last_mut().unwrap().pc = next;
-                let res = self.op(st, t, *op, &a, tys, loc, ch, ev, first);
+                let res = self.op(st, t, *op, &a, tys, loc, ch, ev);
                 match res {
                     Ok(v) => {
                         if let (Some(r), Some(v)) = (r, v) {
@@ -812,9 +797,7 @@ impl<'p> Machine<'p> {
         loc: Loc,
         ch: &mut Chooser,
         ev: &mut Vec<Event>,
-        first: bool,
     ) -> R<Option<RVal>> {
-        let _ = first;
         let s = |i: usize| -> R<Value> { a[i].clone().scalar(loc) };
         let int = |v: i128| Some(RVal::S(Value::Int(v)));
         let me = t as i128;
@@ -923,13 +906,11 @@ impl<'p> Machine<'p> {
             Op::MutexInit | Op::MutexUnlock => {
                 let m = s(0)?;
                 self.write(st, m, &Ty::INT, RVal::S(Value::Int(0)), loc)?;
-                if op == Op::MutexUnlock {
-                    if self.trace {
-                        say(format!(
-                            "unlock {}",
-                            self.describe(st, m, &Ty::Pthread(PthreadTy::Mutex))
-                        ));
-                    }
+                if op == Op::MutexUnlock && self.trace {
+                    say(format!(
+                        "unlock {}",
+                        self.describe(st, m, &Ty::Pthread(PthreadTy::Mutex))
+                    ));
                 }
                 int(0)
             }
@@ -1210,11 +1191,7 @@ impl<'p> Machine<'p> {
                 st.threads[t as usize].status = Status::Stopped(why.into());
                 None
             }
-            Op::LibNoop(_) => {
-                let rt = tys.first().cloned();
-                let _ = rt;
-                Some(RVal::S(Value::Int(0)))
-            }
+            Op::LibNoop(_) => Some(RVal::S(Value::Int(0))),
         })
     }
 
@@ -1237,7 +1214,7 @@ impl<'p> Machine<'p> {
         match ty.unqual() {
             Ty::Bool => (v != 0) as i128,
             t => {
-                let bits = t.int_bits(self.dm()).unwrap_or(64) as u32;
+                let bits = t.int_bits(self.dm()).unwrap_or(64);
                 let m = v & ((1i128 << bits) - 1);
                 if t.is_signed() && m >= (1i128 << (bits - 1)) {
                     m - (1i128 << bits)
@@ -1542,10 +1519,11 @@ impl<'p> Machine<'p> {
             Some((s, c)) if s + c.len > off => (*s, c.clone()),
             _ => return unsup("oracle: a read of a byte that has no cell", loc),
         };
-        if start == off && cell.len == size {
-            if let CellV::Val(v) = cell.v {
-                return Ok(RVal::S(self.reinterpret(v, ty)));
-            }
+        if start == off
+            && cell.len == size
+            && let CellV::Val(v) = cell.v
+        {
+            return Ok(RVal::S(self.reinterpret(v, ty)));
         }
         if start + cell.len < off + size {
             return unsup(
@@ -1635,10 +1613,10 @@ impl<'p> Machine<'p> {
                 continue;
             }
             let (cs, ce) = (s.max(off), e.min(off + n));
-            if (cs, ce) != (s, e) {
-                if let CellV::Val(_) = c.v {
-                    return unsup("a copy that cuts a stored value", loc);
-                }
+            if (cs, ce) != (s, e)
+                && let CellV::Val(_) = c.v
+            {
+                return unsup("a copy that cuts a stored value", loc);
             }
             out.push((
                 cs - off,
@@ -1744,10 +1722,11 @@ impl<'p> Machine<'p> {
     }
 
     fn path(&self, mut s: String, t: &Ty, off: u64, want: &Ty) -> String {
-        if off == 0 && (t.unqual() == want.unqual() || self.p.size_of(t) == self.p.size_of(want)) {
-            if !matches!(t.unqual(), Ty::Comp(_) | Ty::Array(..)) || t.unqual() == want.unqual() {
-                return s;
-            }
+        if off == 0
+            && (t.unqual() == want.unqual() || self.p.size_of(t) == self.p.size_of(want))
+            && (!matches!(t.unqual(), Ty::Comp(_) | Ty::Array(..)) || t.unqual() == want.unqual())
+        {
+            return s;
         }
         match t.unqual() {
             Ty::Array(e, _) => {

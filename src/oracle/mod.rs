@@ -57,6 +57,8 @@ pub struct Failure {
     pub switches: Option<u32>,
     /// A schedule with the fewest rounds (or the first found).
     pub trace: Vec<Step>,
+    /// The same schedule in the form `replay` takes.
+    pub schedule: Schedule,
 }
 
 #[derive(Clone, Debug)]
@@ -160,8 +162,12 @@ impl<'p> Prepared<'p> {
             let r = rounds.as_ref().and_then(|r| r.found.get(loc));
             let s = switches.as_ref().and_then(|s| s.found.get(loc));
             let path = r.map(|r| &r.path).unwrap_or(&f.path);
-            let trace = self.trace(&mt, &init, path, &mut thread_funcs);
+            let (trace, schedule) = self.trace(&mt, &init, path, &mut thread_funcs);
             failures.push(Failure {
+                schedule: Schedule {
+                    expect: Some(*loc),
+                    ..schedule
+                },
                 loc: *loc,
                 kind: f.kind,
                 thread: r.map(|r| r.thread).unwrap_or(f.thread),
@@ -196,8 +202,19 @@ impl<'p> Prepared<'p> {
         init: &State,
         path: &[(u32, Vec<u32>)],
         names: &mut BTreeMap<u32, String>,
-    ) -> Vec<Step> {
+    ) -> (Vec<Step>, Schedule) {
         let steps = search::replay_path(m, init, path);
+        let mut sched = Schedule::default();
+        for (t, _, _, vals) in &steps {
+            match sched.segments.last_mut() {
+                Some(s) if s.thread == *t => s.steps = s.steps.map(|k| k + 1),
+                _ => sched.segments.push(Segment {
+                    thread: *t,
+                    steps: Some(1),
+                }),
+            }
+            sched.nondet.entry(*t).or_default().extend(vals);
+        }
         let threads: Vec<u32> = steps.iter().map(|s| s.0).collect();
         let rounds = rounds_of(&threads);
         // Thread names: replay once more to read the function of each id.
@@ -209,15 +226,16 @@ impl<'p> Prepared<'p> {
         for (i, th) in st.threads.iter().enumerate() {
             names.insert(i as u32, self.prog.func(th.func).name.clone());
         }
-        steps
+        let trace = steps
             .into_iter()
             .zip(rounds)
-            .map(|((thread, events, _), round)| Step {
+            .map(|((thread, events, _, _), round)| Step {
                 thread,
                 round,
                 events,
             })
-            .collect()
+            .collect();
+        (trace, sched)
     }
 
     /// Runs one schedule. Segments run in order; a segment with a step
@@ -244,7 +262,8 @@ impl<'p> Prepared<'p> {
             path: Vec::new(),
         }];
         let mut visited = HashSet::new();
-        let mut deepest: (usize, u32, String) = (0, 0, "the schedule is empty".into());
+        let mut deepest: (usize, u32, String) = (0, 0, String::new());
+        let mut ran_out = false;
         let mut explored = 0u64;
         while let Some(n) = stack.pop() {
             explored += 1;
@@ -262,9 +281,7 @@ impl<'p> Prepared<'p> {
                 continue;
             }
             let Some(seg) = sched.segments.get(n.seg) else {
-                if (n.seg, 0) >= (deepest.0, deepest.1) {
-                    deepest = (n.seg, 0, "every segment ran and no assertion failed".into());
-                }
+                ran_out = true;
                 continue;
             };
             let t = seg.thread;
@@ -390,7 +407,15 @@ impl<'p> Prepared<'p> {
                 script = used;
             }
         }
-        Ok(ReplayOutcome::NotReproduced(deepest.2))
+        let why = match (ran_out, deepest.2.is_empty()) {
+            (_, true) => "every segment ran and no assertion failed".to_string(),
+            (true, false) => format!(
+                "every segment ran and no assertion failed; the furthest point: {}",
+                deepest.2
+            ),
+            (false, false) => deepest.2,
+        };
+        Ok(ReplayOutcome::NotReproduced(why))
     }
 
     fn replay_trace(

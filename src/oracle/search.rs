@@ -247,7 +247,7 @@ pub fn search(
                             };
                             if step_cost == 0 {
                                 layer.push(node);
-                            } else if c + 1 <= cap {
+                            } else if c < cap {
                                 next.push(node);
                             } else {
                                 res.complete = false;
@@ -299,7 +299,7 @@ pub fn replay_path(
     m: &Machine,
     init: &State,
     path: &[(u32, Vec<u32>)],
-) -> Vec<(u32, Vec<Event>, StepEnd)> {
+) -> Vec<(u32, Vec<Event>, StepEnd, Vec<i128>)> {
     let mut st = init.clone();
     let mut out = Vec::new();
     for (t, script) in path {
@@ -322,7 +322,7 @@ pub fn replay_path(
                 },
             );
         }
-        out.push((*t, ev, end));
+        out.push((*t, ev, end, ch.taken.clone()));
     }
     out
 }
