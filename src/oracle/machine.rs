@@ -221,7 +221,7 @@ impl<'p> Machine<'p> {
                     size,
                     shared: true,
                     alive: true,
-                    cells: zero_span(size),
+                    cells: span(size, CellV::Zero),
                 }),
             );
         }
@@ -513,7 +513,7 @@ impl<'p> Machine<'p> {
                     size,
                     shared: code.addr_taken[i],
                     alive: true,
-                    cells: undef_span(size),
+                    cells: span(size, CellV::Undef),
                 },
             );
             locals.push(id);
@@ -608,7 +608,7 @@ impl<'p> Machine<'p> {
                 let o = f.locals[v.index()];
                 let size = st.objects[&o].size;
                 let obj = Rc::make_mut(st.objects.get_mut(&o).unwrap());
-                obj.cells = undef_span(size);
+                obj.cells = span(size, CellV::Undef);
             }
             Mop::Jump(to) => next = *to,
             Mop::Branch(c, a, b) => {
@@ -1137,9 +1137,9 @@ impl<'p> Machine<'p> {
                 }
                 let n = n as u64;
                 let cells = if op == Op::Calloc {
-                    zero_span(n)
+                    span(n, CellV::Zero)
                 } else {
-                    undef_span(n)
+                    span(n, CellV::Undef)
                 };
                 let id = self.new_obj(
                     st,
@@ -1779,7 +1779,7 @@ impl<'p> Machine<'p> {
                     size,
                     shared: false,
                     alive: true,
-                    cells: zero_span(size),
+                    cells: span(size, CellV::Zero),
                 },
             );
             st.threads[t as usize].tls.insert(i as u32, id);
@@ -1858,30 +1858,11 @@ fn op_visible(op: Op) -> bool {
     )
 }
 
-fn zero_span(n: u64) -> BTreeMap<u64, Cell> {
+/// An object's cells when all its bytes are alike (zero or indeterminate).
+fn span(n: u64, v: CellV) -> BTreeMap<u64, Cell> {
     let mut m = BTreeMap::new();
     if n > 0 {
-        m.insert(
-            0,
-            Cell {
-                len: n,
-                v: CellV::Zero,
-            },
-        );
-    }
-    m
-}
-
-fn undef_span(n: u64) -> BTreeMap<u64, Cell> {
-    let mut m = BTreeMap::new();
-    if n > 0 {
-        m.insert(
-            0,
-            Cell {
-                len: n,
-                v: CellV::Undef,
-            },
-        );
+        m.insert(0, Cell { len: n, v });
     }
     m
 }

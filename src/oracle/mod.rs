@@ -389,22 +389,10 @@ impl<'p> Prepared<'p> {
                     }
                 }
                 // Enumerate the choices that were not forced.
-                let mut used = used;
-                let mut i = used.len();
-                let mut more = false;
-                while i > 0 {
-                    i -= 1;
-                    if used[i] + 1 < arities[i] {
-                        used[i] += 1;
-                        used.truncate(i + 1);
-                        more = true;
-                        break;
-                    }
+                match search::next_script(used, &arities) {
+                    Some(next) => script = next,
+                    None => break,
                 }
-                if !more {
-                    break;
-                }
-                script = used;
             }
         }
         let why = match (ran_out, deepest.2.is_empty()) {

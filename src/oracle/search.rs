@@ -125,25 +125,30 @@ pub fn successors(m: &Machine, st: &State, t: u32) -> Vec<(State, Vec<u32>, Step
         let mut ev = Vec::new();
         let end = m.step(&mut s2, t, &mut ch, &mut ev);
         let arities = ch.arities.clone();
-        let mut used: Vec<u32> = (0..arities.len())
+        let used: Vec<u32> = (0..arities.len())
             .map(|i| script.get(i).copied().unwrap_or(0))
             .collect();
         out.push((s2, used.clone(), end));
-        // Next script: the odometer over the arities seen.
-        let mut i = used.len();
-        loop {
-            if i == 0 {
-                return out;
-            }
-            i -= 1;
-            if used[i] + 1 < arities[i] {
-                used[i] += 1;
-                used.truncate(i + 1);
-                script = used;
-                break;
-            }
+        match next_script(used, &arities) {
+            Some(s) => script = s,
+            None => return out,
         }
     }
+}
+
+/// The next choice vector after `used`, an odometer over the arities the
+/// step met; `None` when every combination has been run.
+pub fn next_script(mut used: Vec<u32>, arities: &[u32]) -> Option<Vec<u32>> {
+    let mut i = used.len();
+    while i > 0 {
+        i -= 1;
+        if used[i] + 1 < arities[i] {
+            used[i] += 1;
+            used.truncate(i + 1);
+            return Some(used);
+        }
+    }
+    None
 }
 
 pub fn search(
