@@ -119,6 +119,12 @@ impl<'p> Prepared<'p> {
     }
 
     fn initial(&self, m: &Machine) -> Result<State, Diagnostic> {
+        if self.prog.func_by_name("main").is_none() {
+            let file = self.prog.file_name(crate::ir::FileId(0)).to_string();
+            return Err(Diagnostic::input(format!(
+                "'{file}' has no main function: nothing to explore"
+            )));
+        }
         m.initial().map_err(|(w, l)| unsupported(self.prog, &w, l))
     }
 
