@@ -47,17 +47,7 @@ const MARK: char = '\u{1}';
 
 /// Prints a whole program.
 pub fn emit(p: &Program, opts: &COptions) -> String {
-    let mut e = Emitter {
-        p,
-        opts,
-        helpers: BTreeMap::new(),
-        nondets: BTreeSet::new(),
-        includes: BTreeSet::new(),
-        uses_atomic_begin: false,
-        cont_labels: Vec::new(),
-        cont_count: 0,
-        func: None,
-    };
+    let mut e = Emitter::new(p, opts);
     let body = e.program();
     let body = e.resolve_lines(&body);
     let mut decls = String::new();
@@ -164,6 +154,22 @@ struct Emitter<'p> {
     func: Option<&'p Function>,
 }
 
+impl<'p> Emitter<'p> {
+    fn new(p: &'p Program, opts: &'p COptions) -> Emitter<'p> {
+        Emitter {
+            p,
+            opts,
+            helpers: BTreeMap::new(),
+            nondets: BTreeSet::new(),
+            includes: BTreeSet::new(),
+            uses_atomic_begin: false,
+            cont_labels: Vec::new(),
+            cont_count: 0,
+            func: None,
+        }
+    }
+}
+
 /// The IR as text: C-like, with every statement's location, explicit
 /// loops and operations, and no C-level rewriting.
 pub fn dump(p: &Program) -> String {
@@ -171,17 +177,7 @@ pub fn dump(p: &Program) -> String {
         ir_mode: true,
         ..COptions::default()
     };
-    let mut e = Emitter {
-        p,
-        opts: &opts,
-        helpers: BTreeMap::new(),
-        nondets: BTreeSet::new(),
-        includes: BTreeSet::new(),
-        uses_atomic_begin: false,
-        cont_labels: Vec::new(),
-        cont_count: 0,
-        func: None,
-    };
+    let mut e = Emitter::new(p, &opts);
     let body = e.program();
     format!("// seqc IR, data model {:?}\n{body}", p.data_model)
 }

@@ -117,6 +117,22 @@ pub struct Thread {
     pub parent: Option<u32>,
 }
 
+impl Thread {
+    /// A thread about to run `func` (its first frame is pushed after).
+    fn new(func: FuncId, parent: Option<u32>) -> Thread {
+        Thread {
+            frames: Vec::new(),
+            status: Status::Running,
+            atomic_depth: 0,
+            keys: BTreeMap::new(),
+            tls: BTreeMap::new(),
+            next_obj: 0,
+            func,
+            parent,
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct State {
     pub threads: Vec<Thread>,
@@ -251,16 +267,7 @@ impl<'p> Machine<'p> {
         let Some(main) = self.p.func_by_name("main") else {
             return Err(("the program has no main function".into(), Loc::NONE));
         };
-        st.threads.push(Thread {
-            frames: Vec::new(),
-            status: Status::Running,
-            atomic_depth: 0,
-            keys: BTreeMap::new(),
-            tls: BTreeMap::new(),
-            next_obj: 0,
-            func: main,
-            parent: None,
-        });
+        st.threads.push(Thread::new(main, None));
         // Global initialisers run as main's first, invisible, actions.
         let mut ch = Chooser::new(&[]);
         let r = (|| -> R<()> {
@@ -830,16 +837,7 @@ impl<'p> Machine<'p> {
                     );
                 };
                 let id = st.threads.len() as u32;
-                st.threads.push(Thread {
-                    frames: Vec::new(),
-                    status: Status::Running,
-                    atomic_depth: 0,
-                    keys: BTreeMap::new(),
-                    tls: BTreeMap::new(),
-                    next_obj: 0,
-                    func: FuncId(f),
-                    parent: Some(t),
-                });
+                st.threads.push(Thread::new(FuncId(f), Some(t)));
                 let arg = a[3].clone();
                 self.init_tls(st, id)?;
                 self.push_frame(
