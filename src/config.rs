@@ -36,6 +36,8 @@ pub struct Config {
     pub dump_ir_after: Option<String>,
     /// The options as the user gave them, for headers of outputs.
     pub options_text: String,
+    /// A path cut by `--unwind` is reported as "bound too small".
+    pub unwinding_assertions: bool,
 }
 
 impl Default for Config {
@@ -53,6 +55,7 @@ impl Default for Config {
             defines: Vec::new(),
             dump_ir_after: None,
             options_text: String::new(),
+            unwinding_assertions: false,
         }
     }
 }

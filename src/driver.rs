@@ -39,9 +39,6 @@ pub fn translate(input: &str, cfg: &Config) -> Result<Translation> {
             ));
         }
     }
-    if cfg.emit == Emit::Smt {
-        return Err(Diagnostic::not_yet("--emit smt"));
-    }
     if let Some(p) = &cfg.dump_ir_after
         && !passes::PASSES.contains(&p.as_str())
     {
@@ -81,7 +78,17 @@ pub fn translate(input: &str, cfg: &Config) -> Result<Translation> {
                 ir_mode: false,
             },
         ),
-        Emit::Smt => unreachable!(),
+        Emit::Smt => {
+            let enc = crate::bmc::encode(
+                &prog,
+                &crate::bmc::Options {
+                    unwind: cfg.unwind,
+                    unwinding_assertions: false,
+                    source: crate::check::source_info(input, cfg),
+                },
+            )?;
+            enc.script(crate::bmc::Goal::Violation, None, false)
+        }
     };
     timings.push(("emit".to_string(), t.elapsed()));
     Ok(Translation {

@@ -5,6 +5,8 @@
 //! → `backend`. The library never prints; `main.rs` does.
 
 pub mod backend;
+pub mod bmc;
+pub mod check;
 pub mod config;
 pub mod diag;
 pub mod driver;

@@ -179,9 +179,6 @@ impl Common {
         if self.int {
             return Err(Diagnostic::not_yet("--int"));
         }
-        if self.unwinding_assertions {
-            return Err(Diagnostic::not_yet("--unwinding-assertions"));
-        }
         let method = match self.method {
             MethodArg::None => Method::None,
             MethodArg::Kiss => Method::Kiss,
@@ -226,6 +223,7 @@ impl Common {
             defines: self.define.clone(),
             dump_ir_after: self.dump_ir_after.clone(),
             options_text: opts.join(" "),
+            unwinding_assertions: self.unwinding_assertions,
         })
     }
 }
@@ -282,13 +280,42 @@ fn main() -> ExitCode {
         }
         Cmd::Explore(c) => explore(&c),
         Cmd::Gen(g) => gen_programs(&g),
-        Cmd::Check(c) | Cmd::Refine(c) => {
+        Cmd::Check(c) => check(&c),
+        Cmd::Refine(c) => {
             if let Err(d) = c.config() {
                 return fail(&d);
             }
             fail(&Diagnostic::not_yet("this command"))
         }
     }
+}
+
+fn check(c: &Common) -> ExitCode {
+    let cfg = match c.config() {
+        Ok(cfg) => cfg,
+        Err(d) => return fail(&d),
+    };
+    let opts = seqc::check::CheckOptions {
+        backend: match c.backend {
+            BackendArg::Z3 => seqc::check::Backend::Z3,
+            BackendArg::Cvc5 => seqc::check::Backend::Cvc5,
+            BackendArg::Bitwuzla => seqc::check::Backend::Bitwuzla,
+            BackendArg::Cbmc => seqc::check::Backend::Cbmc,
+        },
+        timeout: c.timeout.map(std::time::Duration::from_secs),
+        unwinding_assertions: c.unwinding_assertions,
+    };
+    let r = match seqc::check::check(&c.input, &cfg, &opts) {
+        Ok(r) => r,
+        Err(d) => return fail(&d),
+    };
+    let text = if c.json {
+        seqc::check::render_json(&r)
+    } else {
+        seqc::check::render(&r)
+    };
+    print!("{text}");
+    ExitCode::from(r.outcome.exit_code())
 }
 
 fn explore(c: &Common) -> ExitCode {

@@ -577,6 +577,27 @@ impl Init {
     }
 }
 
+/// The index of a loop body's exit test, the point where `--unwind`
+/// cuts a loop that has run U times (oracle and BMC share this definition) (`if (..) break;`) when only
+/// straight-line code (the condition's evaluation) comes before it.
+pub fn top_exit_test(body: &Block) -> Option<usize> {
+    for (i, s) in body.0.iter().enumerate() {
+        match &s.kind {
+            StmtKind::If(_, t, e)
+                if e.0.is_empty() && t.0.len() == 1 && matches!(t.0[0].kind, StmtKind::Break) =>
+            {
+                return Some(i);
+            }
+            StmtKind::Assign(..)
+            | StmtKind::Decl(..)
+            | StmtKind::Call { .. }
+            | StmtKind::Op { .. } => {}
+            _ => return None,
+        }
+    }
+    None
+}
+
 /// A whole program: the input after lowering, or the output of a pass.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Program {

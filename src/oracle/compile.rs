@@ -118,26 +118,6 @@ struct FnCompiler<'a> {
     cases: Vec<Vec<(u32, CaseLabel)>>,
 }
 
-/// The index of a loop body's exit test (`if (..) break;`) when only
-/// straight-line code (the condition's evaluation) comes before it.
-fn top_exit_test(body: &Block) -> Option<usize> {
-    for (i, s) in body.0.iter().enumerate() {
-        match &s.kind {
-            StmtKind::If(_, t, e)
-                if e.0.is_empty() && t.0.len() == 1 && matches!(t.0[0].kind, StmtKind::Break) =>
-            {
-                return Some(i);
-            }
-            StmtKind::Assign(..)
-            | StmtKind::Decl(..)
-            | StmtKind::Call { .. }
-            | StmtKind::Op { .. } => {}
-            _ => return None,
-        }
-    }
-    None
-}
-
 pub fn addr_taken(f: &Function) -> Vec<bool> {
     let mut v = vec![false; f.locals.len()];
     fn base(e: &Expr) -> Option<LocalId> {
@@ -336,7 +316,7 @@ impl<'a> FnCompiler<'a> {
                 let head = self.pc();
                 self.breaks.push(Vec::new());
                 self.continues.push(Vec::new());
-                let test = top_exit_test(body);
+                let test = crate::ir::top_exit_test(body);
                 for (i, s) in body.0.iter().enumerate() {
                     self.stmt(s)?;
                     if Some(i) == test {

@@ -1,6 +1,7 @@
 //! IR → IR passes, one per file, each with its contract in its module
 //! comment. The IR verifier runs after every pass in debug builds and tests.
 
+pub mod bound;
 pub mod normalize;
 
 /// Pass names accepted by `--dump-ir-after`, in pipeline order.

@@ -1,0 +1,318 @@
+//! The SMT-LIB2 back end: a bounded model checker for a sequential program
+//! in seqc's IR. `goto.rs` flattens control flow, `regions.rs` splits
+//! memory into regions, `symex.rs` executes the program symbolically into
+//! SSA definitions with path guards, `term.rs` builds the terms. The
+//! script is satisfiable exactly when an assertion can fail within the
+//! bounds; a model is read back into a trace of the source.
+
+pub mod goto;
+pub mod regions;
+pub mod symex;
+pub mod term;
+
+use crate::diag::Diagnostic;
+use crate::ir::*;
+use std::collections::HashMap;
+use std::fmt::Write;
+use term::T;
+
+pub struct Options {
+    pub unwind: u32,
+    pub unwinding_assertions: bool,
+    /// For `(set-info :source ...)`: the input and options.
+    pub source: String,
+}
+
+#[derive(Clone, Debug)]
+pub struct Event {
+    pub guard: T,
+    pub loc: Loc,
+    pub depth: u32,
+    pub kind: EventKind,
+}
+
+#[derive(Clone, Debug)]
+pub enum EventKind {
+    /// `lhs = value` (of the lvalue's type).
+    Assign(String, Ty, T),
+    Call(String),
+    Return(String, Option<(Ty, T)>),
+    /// Failure number `.0` is checked here.
+    Assert(usize),
+}
+
+#[derive(Clone, Debug)]
+pub struct Failure {
+    pub cond: T,
+    pub loc: Loc,
+    pub kind: AssertKind,
+    pub func: FuncId,
+}
+
+/// What a script asks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Goal {
+    /// Can an assertion fail?
+    Violation,
+    /// Can a path reach a loop or recursion cut (`--unwinding-assertions`)?
+    BoundTooSmall,
+}
+
+pub struct Encoding {
+    logic: &'static str,
+    source: String,
+    defs: String,
+    pub fails: Vec<Failure>,
+    pub cuts: Vec<(T, Loc)>,
+    pub events: Vec<Event>,
+    pub declarations: usize,
+}
+
+/// Encodes the program (`main` and what it calls).
+pub fn encode(p: &Program, opts: &Options) -> Result<Encoding, Diagnostic> {
+    let err = |(m, loc): (String, Loc)| -> Diagnostic {
+        let mut d = if m.starts_with("the program has no main") {
+            Diagnostic::input(m)
+        } else {
+            Diagnostic::unsupported(format!("{m} (SMT route)"))
+        };
+        if loc.line > 0 {
+            d.pos = Some((p.file_name(loc.file).to_string(), loc.line, loc.col));
+        }
+        d
+    };
+    let regions = regions::Regions::analyse(p).map_err(err)?;
+    let mut sx = symex::Symex::new(p, regions, opts.unwind, opts.unwinding_assertions);
+    sx.run().map_err(err)?;
+    let declarations = sx.out.lines().count();
+    Ok(Encoding {
+        logic: if sx.uses_arrays { "QF_ABV" } else { "QF_BV" },
+        source: opts.source.replace(['|', '\\'], "/"),
+        defs: std::mem::take(&mut sx.out),
+        fails: sx.fails,
+        cuts: sx.cuts,
+        events: sx.events,
+        declarations,
+    })
+}
+
+impl Encoding {
+    fn goal_terms(&self, goal: Goal) -> Vec<&T> {
+        match goal {
+            Goal::Violation => self.fails.iter().map(|f| &f.cond).collect(),
+            Goal::BoundTooSmall => self.cuts.iter().map(|c| &c.0).collect(),
+        }
+    }
+
+    /// The terms whose values make a trace, in order (no constants).
+    pub fn model_terms(&self, goal: Goal) -> Vec<String> {
+        let mut seen = HashMap::new();
+        let mut out = Vec::new();
+        let mut add = |t: &T| {
+            if !t.is_const() {
+                let s = t.text();
+                if !seen.contains_key(&s) {
+                    seen.insert(s.clone(), ());
+                    out.push(s);
+                }
+            }
+        };
+        for t in self.goal_terms(goal) {
+            add(t);
+        }
+        for e in &self.events {
+            add(&e.guard);
+            match &e.kind {
+                EventKind::Assign(_, _, v) | EventKind::Return(_, Some((_, v))) => add(v),
+                _ => {}
+            }
+        }
+        out
+    }
+
+    /// The whole script. `status` only when known; `model` asks for the
+    /// values of `model_terms` after `(check-sat)`.
+    pub fn script(&self, goal: Goal, status: Option<bool>, model: bool) -> String {
+        let mut s = String::new();
+        if model {
+            s.push_str("(set-option :produce-models true)\n");
+        }
+        s.push_str("(set-info :smt-lib-version 2.6)\n");
+        let _ = writeln!(s, "(set-logic {})", self.logic);
+        let _ = writeln!(s, "(set-info :source |{}|)", self.source);
+        if let Some(st) = status {
+            let _ = writeln!(s, "(set-info :status {})", if st { "sat" } else { "unsat" });
+        }
+        s.push_str(&self.defs);
+        let goals = self.goal_terms(goal);
+        let mut g = T::B(false);
+        for t in goals {
+            g = term::or(&g, t);
+        }
+        let _ = writeln!(s, "(assert {})", g.text());
+        s.push_str("(check-sat)\n");
+        if model {
+            let terms = self.model_terms(goal);
+            if !terms.is_empty() {
+                let _ = writeln!(s, "(get-value ({}))", terms.join(" "));
+            }
+        }
+        s.push_str("(exit)\n");
+        s
+    }
+
+    /// Reads a model (values in `model_terms` order) back into the path
+    /// through the source, ending at the first failing assertion.
+    pub fn trace(&self, p: &Program, goal: Goal, values: &[String]) -> Vec<TraceStep> {
+        let terms = self.model_terms(goal);
+        let val: HashMap<&str, &str> = terms
+            .iter()
+            .map(String::as_str)
+            .zip(values.iter().map(String::as_str))
+            .collect();
+        let truth = |t: &T| -> bool {
+            match t {
+                T::B(b) => *b,
+                _ => val.get(t.text().as_str()).is_some_and(|v| *v == "true"),
+            }
+        };
+        let num = |t: &T| -> Option<(u128, u32)> {
+            match t {
+                T::V(v, w) => Some((*v, *w)),
+                _ => parse_bv(val.get(t.text().as_str())?),
+            }
+        };
+        let mut out = Vec::new();
+        for e in &self.events {
+            if !truth(&e.guard) {
+                continue;
+            }
+            let what = match &e.kind {
+                EventKind::Assign(lhs, ty, v) => TraceWhat::Assign(
+                    lhs.clone(),
+                    num(v).map(|(x, w)| show(p, ty, x, w)).unwrap_or("?".into()),
+                ),
+                EventKind::Call(f) => TraceWhat::Call(f.clone()),
+                EventKind::Return(f, v) => TraceWhat::Return(
+                    f.clone(),
+                    v.as_ref()
+                        .and_then(|(ty, t)| num(t).map(|(x, w)| show(p, ty, x, w))),
+                ),
+                EventKind::Assert(i) => {
+                    let f = &self.fails[*i];
+                    if goal == Goal::Violation && truth(&f.cond) {
+                        out.push(TraceStep {
+                            loc: e.loc,
+                            depth: e.depth,
+                            what: TraceWhat::Fail(f.kind),
+                        });
+                        break;
+                    }
+                    continue;
+                }
+            };
+            out.push(TraceStep {
+                loc: e.loc,
+                depth: e.depth,
+                what,
+            });
+        }
+        if goal == Goal::BoundTooSmall
+            && let Some((_, loc)) = self.cuts.iter().find(|c| truth(&c.0))
+        {
+            out.push(TraceStep {
+                loc: *loc,
+                depth: 0,
+                what: TraceWhat::Cut,
+            });
+        }
+        out
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct TraceStep {
+    pub loc: Loc,
+    pub depth: u32,
+    pub what: TraceWhat,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum TraceWhat {
+    Assign(String, String),
+    Call(String),
+    Return(String, Option<String>),
+    Fail(AssertKind),
+    /// A loop or recursion bound cut this path.
+    Cut,
+}
+
+/// `#x..`, `#b..`, `(_ bvN W)`.
+pub fn parse_bv(s: &str) -> Option<(u128, u32)> {
+    let s = s.trim();
+    if let Some(h) = s.strip_prefix("#x") {
+        return Some((u128::from_str_radix(h, 16).ok()?, 4 * h.len() as u32));
+    }
+    if let Some(b) = s.strip_prefix("#b") {
+        return Some((u128::from_str_radix(b, 2).ok()?, b.len() as u32));
+    }
+    let inner = s.strip_prefix("(_ bv")?.strip_suffix(')')?;
+    let (v, w) = inner.split_once(' ')?;
+    Some((v.parse().ok()?, w.trim().parse().ok()?))
+}
+
+/// A value as C would print it for its type.
+pub fn show(_p: &Program, ty: &Ty, v: u128, w: u32) -> String {
+    if ty.is_pointer() {
+        return if v == 0 {
+            "NULL".into()
+        } else {
+            format!("0x{v:x}")
+        };
+    }
+    if ty.is_signed() && w > 0 {
+        let sh = 128 - w;
+        return (((v << sh) as i128) >> sh).to_string();
+    }
+    v.to_string()
+}
+
+/// C text of an lvalue or simple expression, for traces.
+pub fn expr_text(p: &Program, f: FuncId, e: &Expr) -> String {
+    let sub = |x: &Expr| expr_text(p, f, x);
+    match &e.kind {
+        ExprKind::Local(v) => p
+            .functions
+            .get(f.index())
+            .map(|fun| fun.local(*v).name.clone())
+            .unwrap_or_else(|| format!("v{}", v.0)),
+        ExprKind::Global(g) => p.global(*g).name.clone(),
+        ExprKind::Func(x) => p.func(*x).name.clone(),
+        ExprKind::Int(v) => v.to_string(),
+        ExprKind::Member(b, i) => {
+            let name = match b.ty.unqual() {
+                Ty::Comp(c) => p.comp(*c).fields[*i as usize].name.clone(),
+                _ => "?".into(),
+            };
+            match &b.kind {
+                ExprKind::Deref(q) => format!("{}->{name}", sub(q)),
+                _ => format!("{}.{name}", sub(b)),
+            }
+        }
+        ExprKind::Index(a, i) => format!("{}[{}]", sub(a), sub(i)),
+        ExprKind::Deref(q) => format!("*{}", atom(p, f, q)),
+        ExprKind::AddrOf(x) => format!("&{}", atom(p, f, x)),
+        ExprKind::Decay(x) | ExprKind::Cast(x) => sub(x),
+        ExprKind::Binary(op, a, b) => format!("{} {} {}", atom(p, f, a), op.c_op(), atom(p, f, b)),
+        _ => "(expression)".into(),
+    }
+}
+
+fn atom(p: &Program, f: FuncId, e: &Expr) -> String {
+    let s = expr_text(p, f, e);
+    if matches!(e.kind, ExprKind::Binary(..)) {
+        format!("({s})")
+    } else {
+        s
+    }
+}

@@ -1,0 +1,405 @@
+//! Memory regions (DESIGN.md §1, STORM's split): one per struct field
+//! (`struct dev.flags`), one per pointer target type for memory reached
+//! through pointers that are not fields (`*int`), one per object whose
+//! address is taken (`count`). Each region is one SMT array from
+//! addresses to values.
+//!
+//! Regions that the program lets alias are merged, flow-insensitively:
+//! `&x` or an array decay joins the object's region with the target
+//! region of the resulting pointer type; a cast between pointers to two
+//! different scalar types joins their target regions; all fields of a
+//! union share one region. Memory is assumed to be accessed through
+//! lvalues of its effective type (C11 6.5p7): a round trip through
+//! `void *` keeps the type, so it joins nothing. A join of two regions
+//! whose values have different widths is type punning, and a cast
+//! between a struct pointer and another pointer type is too: both are
+//! refused by name rather than encoded wrongly.
+
+use crate::ir::*;
+use std::collections::{BTreeMap, HashMap};
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum RKey {
+    Deref(String),
+    Field(CompId, u32),
+    Global(GlobalId),
+    Local(FuncId, LocalId),
+}
+
+pub struct Region {
+    pub name: String,
+    pub width: u32,
+}
+
+pub struct Regions {
+    keys: Vec<RKey>,
+    index: HashMap<RKey, usize>,
+    parent: Vec<usize>,
+    width: Vec<u32>,
+    /// Final numbering of classes (in order of first use by the encoder).
+    class_id: HashMap<usize, u32>,
+    pub regions: Vec<Region>,
+    /// Objects that live in memory (address taken, or aggregates).
+    pub mem_globals: Vec<bool>,
+    pub mem_locals: HashMap<(FuncId, LocalId), ()>,
+}
+
+pub type Punning = (String, Loc);
+
+/// A name for a scalar type, as region names print it.
+pub fn ty_name(p: &Program, t: &Ty) -> String {
+    match t.unqual() {
+        Ty::Void => "void".into(),
+        Ty::Bool => "_Bool".into(),
+        Ty::Int(k) => k.c_name().into(),
+        Ty::Float(k) => k.c_name().into(),
+        Ty::Ptr(t) => format!("{}*", ty_name(p, t)),
+        Ty::Array(t, _) => format!("{}[]", ty_name(p, t)),
+        Ty::Comp(c) => {
+            let d = p.comp(*c);
+            let kw = if d.kind == CompKind::Union {
+                "union"
+            } else {
+                "struct"
+            };
+            format!("{kw} {}", d.name)
+        }
+        Ty::Func(_) => "fn".into(),
+        Ty::Pthread(k) => k.c_name().into(),
+        Ty::Atomic(t) => ty_name(p, t),
+    }
+}
+
+/// The element type under any array layers.
+pub fn elem_scalar(t: &Ty) -> &Ty {
+    match t.unqual() {
+        Ty::Array(e, _) => elem_scalar(e),
+        t => t,
+    }
+}
+
+/// Width in bits of a scalar as memory holds it; `None` for what the SMT
+/// route cannot hold (floating point, functions, aggregates).
+pub fn leaf_width(dm: DataModel, t: &Ty) -> Option<u32> {
+    match t.unqual() {
+        Ty::Pthread(PthreadTy::Thread) => Some(dm.pointer_bits()),
+        Ty::Pthread(_) => Some(32),
+        Ty::Float(_) => None,
+        t => t.int_bits(dm),
+    }
+}
+
+pub fn is_leaf(t: &Ty) -> bool {
+    matches!(
+        t.unqual(),
+        Ty::Bool | Ty::Int(_) | Ty::Ptr(_) | Ty::Pthread(_) | Ty::Float(_)
+    )
+}
+
+pub fn deref_key(p: &Program, pointee: &Ty) -> RKey {
+    RKey::Deref(format!("*{}", ty_name(p, elem_scalar(pointee))))
+}
+
+/// The region of a scalar (or array-of-scalar) lvalue.
+pub fn lvalue_key(p: &Program, f: FuncId, e: &Expr) -> Option<RKey> {
+    match &e.kind {
+        ExprKind::Local(v) => Some(RKey::Local(f, *v)),
+        ExprKind::Global(g) => Some(RKey::Global(*g)),
+        ExprKind::Member(b, i) => match b.ty.unqual() {
+            Ty::Comp(c) => Some(RKey::Field(*c, *i)),
+            _ => None,
+        },
+        ExprKind::Index(a, _) => lvalue_key(p, f, a),
+        ExprKind::Deref(_) => Some(deref_key(p, &e.ty)),
+        ExprKind::Str(_) => Some(deref_key(p, &Ty::CHAR)),
+        _ => None,
+    }
+}
+
+/// The object an lvalue path starts from, if it is a named one.
+fn root(e: &Expr) -> Option<&Expr> {
+    match &e.kind {
+        ExprKind::Local(_) | ExprKind::Global(_) => Some(e),
+        ExprKind::Member(b, _) | ExprKind::Index(b, _) => root(b),
+        _ => None,
+    }
+}
+
+/// `(offset, leaf type, region key)` of every scalar inside an object of
+/// type `t` whose own scalars (if `t` is scalar or an array of scalars)
+/// are in region `key`. Bit-fields are refused by the caller.
+pub fn leaves(p: &Program, t: &Ty, key: Option<&RKey>, out: &mut Vec<(u64, Ty, RKey)>, base: u64) {
+    match t.unqual() {
+        Ty::Array(e, n) => {
+            let n = n.unwrap_or(0);
+            let sz = p.size_of(e).unwrap_or(0);
+            for i in 0..n {
+                leaves(p, e, key, out, base + i * sz);
+            }
+        }
+        Ty::Comp(c) => {
+            let Some((offs, _, _)) = p.comp_layout(*c) else {
+                return;
+            };
+            for (i, fd) in p.comp(*c).fields.iter().enumerate() {
+                if fd.bit_width == Some(0) {
+                    continue;
+                }
+                let k = RKey::Field(*c, i as u32);
+                let scalar_like = is_leaf(elem_scalar(&fd.ty));
+                leaves(
+                    p,
+                    &fd.ty,
+                    if scalar_like { Some(&k) } else { None },
+                    out,
+                    base + offs[i],
+                );
+            }
+        }
+        t => {
+            if let Some(k) = key {
+                out.push((base, t.clone(), k.clone()));
+            }
+        }
+    }
+}
+
+impl Regions {
+    pub fn analyse(p: &Program) -> Result<Regions, Punning> {
+        let mut r = Regions {
+            keys: Vec::new(),
+            index: HashMap::new(),
+            parent: Vec::new(),
+            width: Vec::new(),
+            class_id: HashMap::new(),
+            regions: Vec::new(),
+            mem_globals: vec![false; p.globals.len()],
+            mem_locals: HashMap::new(),
+        };
+        let dm = p.data_model;
+        for (gi, g) in p.globals.iter().enumerate() {
+            if !is_leaf(&g.ty) {
+                r.mem_globals[gi] = true;
+            }
+            if let Some(i) = &g.init {
+                let mut es = Vec::new();
+                i.exprs(&mut es);
+                for e in es {
+                    r.expr(p, FuncId(u32::MAX), e)?;
+                }
+            }
+        }
+        for (fi, f) in p.functions.iter().enumerate() {
+            let fid = FuncId(fi as u32);
+            let Some(body) = &f.body else { continue };
+            for (li, l) in f.locals.iter().enumerate() {
+                if !is_leaf(&l.ty) {
+                    r.mem_locals.insert((fid, LocalId(li as u32)), ());
+                }
+            }
+            let mut err = None;
+            body.walk(&mut |s| {
+                if err.is_some() {
+                    return;
+                }
+                let mut es = s.exprs();
+                if let StmtKind::Decl(_, Some(init)) = &s.kind {
+                    es.clear();
+                    init.exprs(&mut es);
+                }
+                for e in es {
+                    if let Err(x) = r.expr(p, fid, e) {
+                        err = Some(x);
+                        return;
+                    }
+                }
+            });
+            if let Some(e) = err {
+                return Err(e);
+            }
+        }
+        // All leaves of a union overlap: one region.
+        for (ci, c) in p.comps.iter().enumerate() {
+            if c.kind != CompKind::Union || !c.complete {
+                continue;
+            }
+            let mut ls = Vec::new();
+            leaves(p, &Ty::Comp(CompId(ci as u32)), None, &mut ls, 0);
+            for w in ls.windows(2) {
+                let (a, b) = (&w[0], &w[1]);
+                let wa = leaf_width(dm, &a.1).unwrap_or(0);
+                let wb = leaf_width(dm, &b.1).unwrap_or(0);
+                r.union(a.2.clone(), wa, b.2.clone(), wb, c.loc, p)?;
+            }
+        }
+        Ok(r)
+    }
+
+    fn expr(&mut self, p: &Program, f: FuncId, e: &Expr) -> Result<(), Punning> {
+        let dm = p.data_model;
+        let mut res = Ok(());
+        e.walk(&mut |x| {
+            if res.is_err() {
+                return;
+            }
+            match &x.kind {
+                ExprKind::AddrOf(lv) | ExprKind::Decay(lv) => {
+                    if let Some(r) = root(lv) {
+                        match r.kind {
+                            ExprKind::Local(v) => {
+                                self.mem_locals.insert((f, v), ());
+                            }
+                            ExprKind::Global(g) => self.mem_globals[g.index()] = true,
+                            _ => {}
+                        }
+                    }
+                    let el = elem_scalar(&lv.ty);
+                    if is_leaf(el)
+                        && let Some(k) = lvalue_key(p, f, lv)
+                    {
+                        let w = leaf_width(dm, el).unwrap_or(0);
+                        res = self.union(k, w, deref_key(p, el), w, x.loc, p);
+                    }
+                }
+                ExprKind::Cast(inner) => {
+                    let (Some(a), Some(b)) = (inner.ty.pointee(), x.ty.pointee()) else {
+                        return;
+                    };
+                    let (a, b) = (elem_scalar(a).unqual(), elem_scalar(b).unqual());
+                    let opaque = |t: &Ty| matches!(t, Ty::Void | Ty::Func(_));
+                    if a == b || opaque(a) || opaque(b) {
+                        return;
+                    }
+                    if !is_leaf(a) || !is_leaf(b) {
+                        res = Err((
+                            format!(
+                                "type punning: a cast from '{}*' to '{}*' (the SMT route keeps struct memory typed)",
+                                ty_name(p, a),
+                                ty_name(p, b)
+                            ),
+                            x.loc,
+                        ));
+                        return;
+                    }
+                    let (wa, wb) = (
+                        leaf_width(dm, a).unwrap_or(0),
+                        leaf_width(dm, b).unwrap_or(0),
+                    );
+                    res = self.union(deref_key(p, a), wa, deref_key(p, b), wb, x.loc, p);
+                }
+                _ => {}
+            }
+        });
+        res
+    }
+
+    fn intern(&mut self, k: RKey, w: u32) -> usize {
+        if let Some(&i) = self.index.get(&k) {
+            return i;
+        }
+        let i = self.keys.len();
+        self.keys.push(k.clone());
+        self.index.insert(k, i);
+        self.parent.push(i);
+        self.width.push(w);
+        i
+    }
+
+    fn find(&mut self, mut i: usize) -> usize {
+        while self.parent[i] != i {
+            self.parent[i] = self.parent[self.parent[i]];
+            i = self.parent[i];
+        }
+        i
+    }
+
+    fn union(&mut self, a: RKey, wa: u32, b: RKey, wb: u32, loc: Loc, p: &Program) -> Result<(), Punning> {
+        let ia = self.intern(a, wa);
+        let ib = self.intern(b, wb);
+        let (ra, rb) = (self.find(ia), self.find(ib));
+        if ra == rb {
+            return Ok(());
+        }
+        if self.width[ra] != self.width[rb] {
+            return Err((
+                format!(
+                    "type punning: memory of '{}' ({} bits) is also accessed as '{}' ({} bits)",
+                    key_name(p, &self.keys[ra]),
+                    self.width[ra],
+                    key_name(p, &self.keys[rb]),
+                    self.width[rb]
+                ),
+                loc,
+            ));
+        }
+        // The smaller key names the class, so names do not depend on order.
+        let (lo, hi) = if self.keys[ra] <= self.keys[rb] {
+            (ra, rb)
+        } else {
+            (rb, ra)
+        };
+        self.parent[hi] = lo;
+        Ok(())
+    }
+
+    /// The region of a key, made on first use. `width` is the value width
+    /// the access needs; a mismatch is type punning.
+    pub fn id(&mut self, p: &Program, k: RKey, width: u32) -> Result<u32, String> {
+        let i = self.intern(k.clone(), width);
+        let r = self.find(i);
+        if self.width[r] != width {
+            return Err(format!(
+                "type punning: '{}' holds {}-bit values and is accessed with {} bits",
+                key_name(p, &k),
+                self.width[r],
+                width
+            ));
+        }
+        if let Some(&c) = self.class_id.get(&r) {
+            return Ok(c);
+        }
+        let c = self.regions.len() as u32;
+        self.class_id.insert(r, c);
+        self.regions.push(Region {
+            name: key_name(p, &self.keys[r]),
+            width,
+        });
+        Ok(c)
+    }
+
+    pub fn in_mem_local(&self, f: FuncId, v: LocalId) -> bool {
+        self.mem_locals.contains_key(&(f, v))
+    }
+
+    /// Every key of each class, for `--emit regions` and tests.
+    pub fn classes(&mut self, p: &Program) -> BTreeMap<String, Vec<String>> {
+        let mut m: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        for i in 0..self.keys.len() {
+            let r = self.find(i);
+            m.entry(key_name(p, &self.keys[r]))
+                .or_default()
+                .push(key_name(p, &self.keys[i]));
+        }
+        m
+    }
+}
+
+pub fn key_name(p: &Program, k: &RKey) -> String {
+    match k {
+        RKey::Deref(n) => n.clone(),
+        RKey::Field(c, i) => {
+            let d = p.comp(*c);
+            let kw = if d.kind == CompKind::Union {
+                "union"
+            } else {
+                "struct"
+            };
+            format!("{kw} {}.{}", d.name, d.fields[*i as usize].name)
+        }
+        RKey::Global(g) => p.global(*g).name.clone(),
+        RKey::Local(f, v) => {
+            let f = p.func(*f);
+            format!("{}::{}", f.name, f.local(*v).name)
+        }
+    }
+}

@@ -1,0 +1,645 @@
+//! `seqc check`: runs a backend on the sequential program — an SMT solver
+//! on the script of `bmc`, or CBMC on the C output — as a child process
+//! under a time limit, and reads its answer and trace back in terms of
+//! the input. Nothing here prints; `render` and `render_json` make text.
+
+use crate::backend::c::{self as cback, COptions};
+use crate::bmc::{self, Goal, TraceWhat};
+use crate::config::{Config, Method};
+use crate::diag::{Diagnostic, Result};
+use crate::ir::{AssertKind, DataModel, Program};
+use crate::passes;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    Z3,
+    Cvc5,
+    Bitwuzla,
+    Cbmc,
+}
+
+impl Backend {
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Z3 => "z3",
+            Backend::Cvc5 => "cvc5",
+            Backend::Bitwuzla => "bitwuzla",
+            Backend::Cbmc => "cbmc",
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct CheckOptions {
+    pub backend: Backend,
+    pub timeout: Option<Duration>,
+    pub unwinding_assertions: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outcome {
+    Safe,
+    Violation,
+    Unknown(String),
+    BoundTooSmall,
+}
+
+impl Outcome {
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            Outcome::Safe => 0,
+            Outcome::Violation => 10,
+            Outcome::Unknown(_) => 20,
+            Outcome::BoundTooSmall => 30,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Step {
+    pub file: String,
+    pub line: u32,
+    pub col: u32,
+    pub depth: u32,
+    pub what: TraceWhat,
+}
+
+pub struct Report {
+    pub outcome: Outcome,
+    pub backend: Backend,
+    pub trace: Vec<Step>,
+    pub unwind: u32,
+    pub seconds: f64,
+    /// The source line of the failing assertion (or cut), when readable.
+    pub source_line: Option<String>,
+}
+
+/// Loads the input and makes the sequential program a backend checks.
+pub fn sequential(input: &str, cfg: &Config) -> Result<Program> {
+    match cfg.method {
+        Method::None => {}
+        Method::Kiss => return Err(Diagnostic::not_yet("check --method kiss")),
+        Method::LalReps => {
+            return Err(Diagnostic::not_yet(
+                "check --method lal-reps (use --method none for sequential programs)",
+            ));
+        }
+    }
+    let p = crate::driver::load(input, cfg)?;
+    Ok(passes::normalize::normalize(p))
+}
+
+/// The `(set-info :source ...)` text: input and options.
+pub fn source_info(input: &str, cfg: &Config) -> String {
+    format!(
+        "seqc {}: {input} {} --unwind {}",
+        env!("CARGO_PKG_VERSION"),
+        cfg.options_text,
+        cfg.unwind
+    )
+}
+
+pub fn check(input: &str, cfg: &Config, opts: &CheckOptions) -> Result<Report> {
+    let p = sequential(input, cfg)?;
+    let t0 = Instant::now();
+    let (outcome, trace) = match opts.backend {
+        Backend::Cbmc => check_cbmc(&p, cfg, opts)?,
+        b => check_smt(&p, input, cfg, opts, b)?,
+    };
+    let source_line = trace.last().and_then(|s| read_line(&s.file, s.line));
+    Ok(Report {
+        outcome,
+        backend: opts.backend,
+        trace,
+        unwind: cfg.unwind,
+        seconds: t0.elapsed().as_secs_f64(),
+        source_line,
+    })
+}
+
+fn read_line(file: &str, line: u32) -> Option<String> {
+    let text = std::fs::read_to_string(file).ok()?;
+    text.lines()
+        .nth(line.checked_sub(1)? as usize)
+        .map(|l| l.trim().to_string())
+}
+
+fn steps(p: &Program, t: Vec<bmc::TraceStep>) -> Vec<Step> {
+    t.into_iter()
+        .map(|s| Step {
+            file: p.file_name(s.loc.file).to_string(),
+            line: s.loc.line,
+            col: s.loc.col,
+            depth: s.depth,
+            what: s.what,
+        })
+        .collect()
+}
+
+fn check_smt(
+    p: &Program,
+    input: &str,
+    cfg: &Config,
+    opts: &CheckOptions,
+    b: Backend,
+) -> Result<(Outcome, Vec<Step>)> {
+    let enc = bmc::encode(
+        p,
+        &bmc::Options {
+            unwind: cfg.unwind,
+            unwinding_assertions: opts.unwinding_assertions,
+            source: source_info(input, cfg),
+        },
+    )?;
+    let goals: &[Goal] = if opts.unwinding_assertions {
+        &[Goal::Violation, Goal::BoundTooSmall]
+    } else {
+        &[Goal::Violation]
+    };
+    for &goal in goals {
+        let script = enc.script(goal, None, true);
+        match solve(b, &script, opts.timeout)? {
+            Answer::Sat(values) => {
+                let trace = steps(p, enc.trace(p, goal, &values));
+                let o = match goal {
+                    Goal::Violation => Outcome::Violation,
+                    Goal::BoundTooSmall => Outcome::BoundTooSmall,
+                };
+                return Ok((o, trace));
+            }
+            Answer::Unsat => continue,
+            Answer::Unknown(why) => return Ok((Outcome::Unknown(why), Vec::new())),
+        }
+    }
+    Ok((Outcome::Safe, Vec::new()))
+}
+
+pub enum Answer {
+    Sat(Vec<String>),
+    Unsat,
+    Unknown(String),
+}
+
+/// Where the external tools are: `$SEQC_TOOLS/bin`, then
+/// `~/.local/seqc-tools/bin` (what scripts/install-checkers fills), then PATH.
+pub fn find_tool(name: &str) -> Option<PathBuf> {
+    let mut dirs: Vec<PathBuf> = Vec::new();
+    if let Some(t) = std::env::var_os("SEQC_TOOLS") {
+        dirs.push(Path::new(&t).join("bin"));
+    }
+    if let Some(h) = std::env::var_os("HOME") {
+        dirs.push(Path::new(&h).join(".local/seqc-tools/bin"));
+    }
+    if let Some(path) = std::env::var_os("PATH") {
+        dirs.extend(std::env::split_paths(&path));
+    }
+    dirs.into_iter()
+        .map(|d| d.join(name))
+        .find(|c| c.is_file())
+}
+
+fn tool(name: &str) -> Result<PathBuf> {
+    find_tool(name).ok_or_else(|| {
+        Diagnostic::input(format!(
+            "'{name}' not found (run scripts/install-checkers, or put it on PATH)"
+        ))
+    })
+}
+
+struct RunOut {
+    stdout: String,
+    stderr: String,
+    timed_out: bool,
+}
+
+fn run(cmd: &Path, args: &[&str], timeout: Option<Duration>) -> Result<RunOut> {
+    let mut child = Command::new(cmd)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| Diagnostic::input(format!("cannot run '{}': {e}", cmd.display())))?;
+    let mut out = child.stdout.take().unwrap();
+    let mut err = child.stderr.take().unwrap();
+    let ho = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = out.read_to_string(&mut s);
+        s
+    });
+    let he = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = err.read_to_string(&mut s);
+        s
+    });
+    let start = Instant::now();
+    let mut timed_out = false;
+    loop {
+        match child.try_wait() {
+            Ok(Some(_)) => break,
+            Ok(None) => {}
+            Err(e) => return Err(Diagnostic::input(format!("waiting for '{}': {e}", cmd.display()))),
+        }
+        if timeout.is_some_and(|t| start.elapsed() > t) {
+            let _ = child.kill();
+            let _ = child.wait();
+            timed_out = true;
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    Ok(RunOut {
+        stdout: ho.join().unwrap_or_default(),
+        stderr: he.join().unwrap_or_default(),
+        timed_out,
+    })
+}
+
+/// Runs a solver on a script (with `(get-value ...)` after `(check-sat)`).
+pub fn solve(b: Backend, script: &str, timeout: Option<Duration>) -> Result<Answer> {
+    let dir = tempfile::tempdir().map_err(|e| Diagnostic::input(format!("temporary directory: {e}")))?;
+    let file = dir.path().join("query.smt2");
+    std::fs::write(&file, script).map_err(|e| Diagnostic::input(format!("writing the query: {e}")))?;
+    let f = file.to_string_lossy().to_string();
+    let (exe, args): (PathBuf, Vec<&str>) = match b {
+        Backend::Z3 => (tool("z3")?, vec!["-smt2", &f]),
+        Backend::Cvc5 => (tool("cvc5")?, vec!["--lang", "smt2", &f]),
+        Backend::Bitwuzla => (tool("bitwuzla")?, vec![&f]),
+        Backend::Cbmc => unreachable!("cbmc is not an SMT solver"),
+    };
+    let out = run(&exe, &args, timeout)?;
+    if out.timed_out {
+        return Ok(Answer::Unknown(format!(
+            "{} timed out after {} s",
+            b.name(),
+            timeout.map(|t| t.as_secs_f64()).unwrap_or(0.0)
+        )));
+    }
+    let mut lines = out.stdout.lines().filter(|l| !l.trim().is_empty());
+    match lines.next().map(str::trim) {
+        Some("sat") => {
+            let rest: String = out.stdout.splitn(2, "sat").nth(1).unwrap_or("").to_string();
+            match parse_values(&rest) {
+                Some(v) => Ok(Answer::Sat(v)),
+                None => Ok(Answer::Unknown(format!(
+                    "{} answered sat but its model could not be read: {}",
+                    b.name(),
+                    first_line(&rest)
+                ))),
+            }
+        }
+        Some("unsat") => Ok(Answer::Unsat),
+        Some("unknown") => Ok(Answer::Unknown(format!("{} answered unknown", b.name()))),
+        other => Ok(Answer::Unknown(format!(
+            "{} failed: {}",
+            b.name(),
+            first_line(other.unwrap_or(out.stderr.trim()))
+        ))),
+    }
+}
+
+fn first_line(s: &str) -> String {
+    s.trim().lines().next().unwrap_or("no output").chars().take(200).collect()
+}
+
+enum Sx {
+    Atom(String),
+    List(Vec<Sx>),
+}
+
+impl Sx {
+    fn text(&self) -> String {
+        match self {
+            Sx::Atom(a) => a.clone(),
+            Sx::List(v) => format!("({})", v.iter().map(Sx::text).collect::<Vec<_>>().join(" ")),
+        }
+    }
+}
+
+fn parse_sx(s: &str) -> Option<Vec<Sx>> {
+    let b = s.as_bytes();
+    let mut i = 0;
+    let mut stack: Vec<Vec<Sx>> = vec![Vec::new()];
+    while i < b.len() {
+        let c = b[i];
+        match c {
+            b'(' => {
+                stack.push(Vec::new());
+                i += 1;
+            }
+            b')' => {
+                let l = stack.pop()?;
+                stack.last_mut()?.push(Sx::List(l));
+                i += 1;
+            }
+            c if c.is_ascii_whitespace() => i += 1,
+            b'|' => {
+                let j = s[i + 1..].find('|')? + i + 1;
+                stack.last_mut()?.push(Sx::Atom(s[i..=j].to_string()));
+                i = j + 1;
+            }
+            b'"' => {
+                let j = s[i + 1..].find('"')? + i + 1;
+                stack.last_mut()?.push(Sx::Atom(s[i..=j].to_string()));
+                i = j + 1;
+            }
+            _ => {
+                let j = s[i..]
+                    .find(|ch: char| ch.is_ascii_whitespace() || ch == '(' || ch == ')')
+                    .map(|k| k + i)
+                    .unwrap_or(b.len());
+                stack.last_mut()?.push(Sx::Atom(s[i..j].to_string()));
+                i = j;
+            }
+        }
+    }
+    if stack.len() != 1 {
+        return None;
+    }
+    stack.pop()
+}
+
+/// The values of a `(get-value ...)` answer, in order.
+fn parse_values(s: &str) -> Option<Vec<String>> {
+    let top = parse_sx(s)?;
+    let Some(Sx::List(pairs)) = top.into_iter().next() else {
+        // No get-value (nothing to ask): an empty model.
+        return Some(Vec::new());
+    };
+    pairs
+        .iter()
+        .map(|p| match p {
+            Sx::List(v) if v.len() == 2 => Some(v[1].text()),
+            _ => None,
+        })
+        .collect()
+}
+
+// ---- the C route -----------------------------------------------------
+
+fn check_cbmc(p: &Program, cfg: &Config, opts: &CheckOptions) -> Result<(Outcome, Vec<Step>)> {
+    let exe = tool("cbmc")?;
+    let cuts: &[passes::bound::Cut] = if opts.unwinding_assertions {
+        &[passes::bound::Cut::Assume, passes::bound::Cut::Assert]
+    } else {
+        &[passes::bound::Cut::Assume]
+    };
+    for &cut in cuts {
+        let q = passes::bound::bound(p.clone(), cfg.unwind, cut);
+        let c = cback::emit(
+            &q,
+            &COptions {
+                dialect: cfg.dialect,
+                options_text: cfg.options_text.clone(),
+                version: env!("CARGO_PKG_VERSION").to_string(),
+                ir_mode: false,
+            },
+        );
+        let dir = tempfile::tempdir().map_err(|e| Diagnostic::input(format!("temporary directory: {e}")))?;
+        let file = dir.path().join("seqc_out.c");
+        std::fs::write(&file, c).map_err(|e| Diagnostic::input(format!("writing the C output: {e}")))?;
+        let f = file.to_string_lossy().to_string();
+        // seqc bounds every loop itself; CBMC's own bound only has to be
+        // above it.
+        let unwind = (cfg.unwind + 2).to_string();
+        let mut args = vec![
+            f.as_str(),
+            "--no-malloc-may-fail",
+            "--no-standard-checks",
+            "--unwind",
+            &unwind,
+            "--no-unwinding-assertions",
+            "--json-ui",
+            "--trace",
+        ];
+        if p.data_model == DataModel::Ilp32 {
+            args.push("--32");
+        }
+        let out = run(&exe, &args, opts.timeout)?;
+        if out.timed_out {
+            return Ok((
+                Outcome::Unknown(format!(
+                    "cbmc timed out after {} s",
+                    opts.timeout.map(|t| t.as_secs_f64()).unwrap_or(0.0)
+                )),
+                Vec::new(),
+            ));
+        }
+        match read_cbmc(p, &out.stdout) {
+            Ok(None) => continue,
+            Ok(Some(trace)) => {
+                let o = match cut {
+                    passes::bound::Cut::Assume => Outcome::Violation,
+                    passes::bound::Cut::Assert => Outcome::BoundTooSmall,
+                };
+                return Ok((o, trace));
+            }
+            Err(why) => {
+                let why = if why.is_empty() { first_line(&out.stderr) } else { why };
+                return Ok((Outcome::Unknown(format!("cbmc failed: {why}")), Vec::new()));
+            }
+        }
+    }
+    Ok((Outcome::Safe, Vec::new()))
+}
+
+/// CBMC's JSON answer: `Ok(None)` safe, `Ok(Some(trace))` a failure.
+fn read_cbmc(p: &Program, out: &str) -> std::result::Result<Option<Vec<Step>>, String> {
+    let v: serde_json::Value =
+        serde_json::from_str(out).map_err(|e| format!("unreadable output ({e})"))?;
+    let msgs = v.as_array().ok_or("unexpected output")?;
+    let mut status = None;
+    let mut errors = Vec::new();
+    for m in msgs {
+        if let Some(s) = m.get("cProverStatus").and_then(|s| s.as_str()) {
+            status = Some(s.to_string());
+        }
+        if m.get("messageType").and_then(|t| t.as_str()) == Some("ERROR") {
+            errors.push(m["messageText"].as_str().unwrap_or("").to_string());
+        }
+    }
+    match status.as_deref() {
+        Some("success") => return Ok(None),
+        Some("failure") => {}
+        _ => return Err(errors.join("; ")),
+    }
+    let files: Vec<&str> = p.files.iter().map(String::as_str).collect();
+    for m in msgs {
+        let Some(results) = m.get("result").and_then(|r| r.as_array()) else {
+            continue;
+        };
+        for r in results {
+            if r.get("status").and_then(|s| s.as_str()) != Some("FAILURE") {
+                continue;
+            }
+            let mut out = Vec::new();
+            let mut depth = 0u32;
+            for s in r.get("trace").and_then(|t| t.as_array()).into_iter().flatten() {
+                let loc = &s["sourceLocation"];
+                let file = loc["file"].as_str().unwrap_or("");
+                let line: u32 = loc["line"].as_str().and_then(|l| l.parse().ok()).unwrap_or(0);
+                let col: u32 = loc["column"].as_str().and_then(|l| l.parse().ok()).unwrap_or(0);
+                let ours = files.contains(&file);
+                let d = depth;
+                let step = |what| Step {
+                    file: file.to_string(),
+                    line,
+                    col,
+                    depth: d,
+                    what,
+                };
+                match s["stepType"].as_str().unwrap_or("") {
+                    "function-call" => {
+                        let name = s["function"]["displayName"].as_str().unwrap_or("");
+                        if p.func_by_name(name).is_some_and(|f| p.func(f).body.is_some()) {
+                            out.push(step(TraceWhat::Call(name.to_string())));
+                            depth += 1;
+                        }
+                    }
+                    "function-return" => {
+                        let name = s["function"]["displayName"].as_str().unwrap_or("");
+                        if p.func_by_name(name).is_some_and(|f| p.func(f).body.is_some()) {
+                            depth = depth.saturating_sub(1);
+                            out.push(Step {
+                                depth,
+                                ..step(TraceWhat::Return(name.to_string(), None))
+                            });
+                        }
+                    }
+                    "assignment" => {
+                        let lhs = s["lhs"].as_str().unwrap_or("");
+                        let hidden = s["hidden"].as_bool().unwrap_or(false)
+                            || s["internal"].as_bool().unwrap_or(false);
+                        if !ours || hidden || lhs.starts_with("__") || lhs.contains('$') || lhs.starts_with("return_value") {
+                            continue;
+                        }
+                        let val = s["value"]["data"].as_str().unwrap_or("?").to_string();
+                        out.push(step(TraceWhat::Assign(lhs.to_string(), val)));
+                    }
+                    "failure" => {
+                        out.push(step(TraceWhat::Fail(AssertKind::Assert)));
+                        break;
+                    }
+                    _ => {}
+                }
+            }
+            return Ok(Some(out));
+        }
+    }
+    Err("cbmc reported a failure without a failing property".into())
+}
+
+// ---- output ----------------------------------------------------------
+
+pub fn verdict_line(r: &Report) -> String {
+    match &r.outcome {
+        Outcome::Safe => format!(
+            "VERIFICATION SUCCESSFUL (no violation within the bounds: unwind {})",
+            r.unwind
+        ),
+        Outcome::Violation => "VERIFICATION FAILED".into(),
+        Outcome::Unknown(w) => format!("VERIFICATION UNKNOWN: {w}"),
+        Outcome::BoundTooSmall => "VERIFICATION INCONCLUSIVE: bound too small".into(),
+    }
+}
+
+fn step_text(s: &Step) -> String {
+    match &s.what {
+        TraceWhat::Assign(l, v) => format!("{l} = {v}"),
+        TraceWhat::Call(f) => format!("call {f}"),
+        TraceWhat::Return(f, Some(v)) => format!("return {v} from {f}"),
+        TraceWhat::Return(f, None) => format!("return from {f}"),
+        TraceWhat::Fail(AssertKind::Assert) => "assertion fails".into(),
+        TraceWhat::Fail(AssertKind::ReachError) => "error reached".into(),
+        TraceWhat::Cut => format!("the unwinding bound cuts this path"),
+    }
+}
+
+pub fn render(r: &Report) -> String {
+    let mut s = verdict_line(r);
+    s.push('\n');
+    if r.trace.is_empty() {
+        return s;
+    }
+    s.push_str(&format!("\nTrace ({}):\n", r.backend.name()));
+    let w = r
+        .trace
+        .iter()
+        .map(|t| format!("{}:{}", t.file, t.line).len())
+        .max()
+        .unwrap_or(0);
+    for (i, t) in r.trace.iter().enumerate() {
+        let at = format!("{}:{}", t.file, t.line);
+        let indent = "  ".repeat(t.depth.saturating_sub(1) as usize);
+        let mut line = format!("  {at:<w$}  {indent}{}", step_text(t));
+        if i + 1 == r.trace.len()
+            && let Some(src) = &r.source_line
+        {
+            line.push_str(&format!(": {src}"));
+        }
+        s.push_str(line.trim_end());
+        s.push('\n');
+    }
+    s
+}
+
+pub fn render_json(r: &Report) -> String {
+    use serde_json::json;
+    let trace: Vec<serde_json::Value> = r
+        .trace
+        .iter()
+        .map(|t| {
+            let mut o = json!({"file": t.file, "line": t.line, "col": t.col, "depth": t.depth});
+            let m = o.as_object_mut().unwrap();
+            match &t.what {
+                TraceWhat::Assign(l, v) => {
+                    m.insert("kind".into(), json!("assign"));
+                    m.insert("lhs".into(), json!(l));
+                    m.insert("value".into(), json!(v));
+                }
+                TraceWhat::Call(f) => {
+                    m.insert("kind".into(), json!("call"));
+                    m.insert("function".into(), json!(f));
+                }
+                TraceWhat::Return(f, v) => {
+                    m.insert("kind".into(), json!("return"));
+                    m.insert("function".into(), json!(f));
+                    if let Some(v) = v {
+                        m.insert("value".into(), json!(v));
+                    }
+                }
+                TraceWhat::Fail(_) => {
+                    m.insert("kind".into(), json!("failure"));
+                }
+                TraceWhat::Cut => {
+                    m.insert("kind".into(), json!("cut"));
+                }
+            }
+            o
+        })
+        .collect();
+    let verdict = match &r.outcome {
+        Outcome::Safe => "SUCCESSFUL",
+        Outcome::Violation => "FAILED",
+        Outcome::Unknown(_) => "UNKNOWN",
+        Outcome::BoundTooSmall => "INCONCLUSIVE",
+    };
+    let mut o = json!({
+        "verdict": verdict,
+        "summary": verdict_line(r),
+        "backend": r.backend.name(),
+        "bounds": {"unwind": r.unwind},
+        "seconds": (r.seconds * 1000.0).round() / 1000.0,
+        "trace": trace,
+    });
+    if let Outcome::Unknown(w) = &r.outcome {
+        o["reason"] = json!(w);
+    }
+    let mut s = serde_json::to_string_pretty(&o).unwrap();
+    s.push('\n');
+    s
+}
