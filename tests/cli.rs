@@ -127,8 +127,8 @@ fn later_features_say_not_supported_yet() {
     let (_d, p) = temp_file("ok.c", b"int main(void) { return 0; }\n");
     for args in [
         vec!["translate", "--method", "kiss"],
-        vec!["translate", "--method", "none", "--emit", "smt"],
-        vec!["check", "--method", "none"],
+        vec!["check", "--method", "lal-reps"],
+        vec!["check", "--method", "none", "--int"],
         vec!["translate", "--method", "none", "--property", "deadlock"],
     ] {
         let out = seqc().args(&args).arg(&p).output().unwrap();

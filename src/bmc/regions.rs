@@ -10,10 +10,10 @@
 //! different scalar types joins their target regions; all fields of a
 //! union share one region. Memory is assumed to be accessed through
 //! lvalues of its effective type (C11 6.5p7): a round trip through
-//! `void *` keeps the type, so it joins nothing. A join of two regions
-//! whose values have different widths is type punning, and a cast
-//! between a struct pointer and another pointer type is too: both are
-//! refused by name rather than encoded wrongly.
+//! `void *` keeps the type, so it joins nothing. Accesses of two widths
+//! to one region are type punning, and a cast between a struct pointer
+//! and another pointer type is too: both are refused by name rather than
+//! encoded wrongly.
 
 use crate::ir::*;
 use std::collections::{BTreeMap, HashMap};
@@ -320,18 +320,7 @@ impl Regions {
         if ra == rb {
             return Ok(());
         }
-        if self.width[ra] != self.width[rb] {
-            return Err((
-                format!(
-                    "type punning: memory of '{}' ({} bits) is also accessed as '{}' ({} bits)",
-                    key_name(p, &self.keys[ra]),
-                    self.width[ra],
-                    key_name(p, &self.keys[rb]),
-                    self.width[rb]
-                ),
-                loc,
-            ));
-        }
+        let _ = (wa, wb, loc, p);
         // The smaller key names the class, so names do not depend on order.
         let (lo, hi) = if self.keys[ra] <= self.keys[rb] {
             (ra, rb)
@@ -339,6 +328,9 @@ impl Regions {
             (rb, ra)
         };
         self.parent[hi] = lo;
+        // Widths are checked where memory is accessed (`id`): a pointer
+        // cast that is never dereferenced puns nothing.
+        self.width[lo] = 0;
         Ok(())
     }
 
@@ -347,6 +339,9 @@ impl Regions {
     pub fn id(&mut self, p: &Program, k: RKey, width: u32) -> Result<u32, String> {
         let i = self.intern(k.clone(), width);
         let r = self.find(i);
+        if self.width[r] == 0 {
+            self.width[r] = width;
+        }
         if self.width[r] != width {
             return Err(format!(
                 "type punning: '{}' holds {}-bit values and is accessed with {} bits",

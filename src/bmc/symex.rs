@@ -107,6 +107,11 @@ pub(super) struct Symex<'p> {
     stack: Vec<FuncId>,
     frames: u32,
     tmps: u32,
+    /// The variable a nondeterministic value is about to be stored in,
+    /// so that its symbol is named after it.
+    hint: Option<String>,
+    /// The function of each frame, for naming locals.
+    frame_funcs: Vec<FuncId>,
 }
 
 const SLOT: u64 = 1 << 16;
@@ -174,6 +179,8 @@ impl<'p> Symex<'p> {
             stack: Vec::new(),
             frames: 0,
             tmps: 0,
+            hint: None,
+            frame_funcs: Vec::new(),
         }
     }
 
@@ -206,11 +213,11 @@ impl<'p> Symex<'p> {
         T::E(sym.into(), s)
     }
 
-    fn var_name(&self, v: Var, fr: Option<&Frame>) -> String {
+    fn var_name(&self, v: Var, _fr: Option<&Frame>) -> String {
         match v {
             Var::Global(g) => self.p.global(g).name.clone(),
-            Var::Local(_, l) => match fr {
-                Some(fr) => self.p.func(fr.func).local(l).name.clone(),
+            Var::Local(id, l) => match self.frame_funcs.get(id as usize) {
+                Some(f) => self.p.func(*f).local(l).name.clone(),
                 None => format!("v{}", l.0),
             },
             Var::Mem(r) => self.regions.regions[r as usize].name.clone(),
@@ -331,12 +338,7 @@ impl<'p> Symex<'p> {
             for (g, v) in arms.into_iter().rev() {
                 acc = term::ite(&g, &v, &acc);
             }
-            let base = match k {
-                Var::Global(g) => self.p.global(g).name.clone(),
-                Var::Mem(r) => self.regions.regions[r as usize].name.clone(),
-                Var::Local(..) => "phi".into(),
-                _ => "result".into(),
-            };
+            let base = self.var_name(k, None);
             let t = self.def(&base, line, acc);
             vars.insert(k, t);
         }
@@ -503,6 +505,7 @@ impl<'p> Symex<'p> {
         let code = self.code(f)?;
         let id = self.frames;
         self.frames += 1;
+        self.frame_funcs.push(f);
         let mut fr = Frame {
             id,
             func: f,
@@ -610,7 +613,9 @@ impl<'p> Symex<'p> {
                     cur = Some(s);
                 }
                 Ins::Assign(l, r) => {
+                    self.hint = is_nondet(r).then(|| self.lv_text(fr, l));
                     let v = self.rvalue(&s, fr, r)?;
+                    self.hint = None;
                     let v = self.convert(v, &r.ty, &l.ty);
                     let place = self.place(&s, fr, l)?;
                     self.write(&mut s, fr, &place, &l.ty, v.clone(), line)?;
@@ -881,7 +886,9 @@ impl<'p> Symex<'p> {
                 st.vars.insert(var, t);
             }
             (Place::Var(var), Some(Init::Expr(e))) => {
+                self.hint = is_nondet(e).then(|| name.clone());
                 let x = self.rvalue(st, fr, e)?;
+                self.hint = None;
                 let x = self.convert(x, &e.ty, &ty);
                 let t = self.set(st, var, x.clone().s(), loc.line, Some(fr));
                 self.record_assign(st, fr, loc, name, &ty, &Val::S(t));
@@ -1140,7 +1147,8 @@ impl<'p> Symex<'p> {
             let Some(w) = regions::leaf_width(self.p.data_model, ty) else {
                 return Err(("floating point in the SMT route".into(), loc));
             };
-            let t = self.fresh("nondet", loc.line, Sort::Bv(w));
+            let base = self.hint.take().unwrap_or_else(|| "nondet".into());
+            let t = self.fresh(&base, loc.line, Sort::Bv(w));
             if matches!(ty.unqual(), Ty::Bool) {
                 // `_Bool` holds 0 or 1.
                 let b = term::from_bool(&term::nonzero(&t), 8);
@@ -1155,9 +1163,64 @@ impl<'p> Symex<'p> {
         Ok(Val::A(v))
     }
 
+    /// An expression in a Boolean context: comparisons and logical
+    /// operators become Boolean terms directly, without a detour
+    /// through `int`.
     fn cond(&mut self, st: &State, fr: &Frame, e: &Expr) -> R<T> {
-        let v = self.rvalue(st, fr, e)?.s();
-        Ok(term::nonzero(&v))
+        match &e.kind {
+            ExprKind::Unary(UnOp::LogNot, x) => Ok(term::not(&self.cond(st, fr, x)?)),
+            ExprKind::Binary(BinOp::LogAnd, a, b) => {
+                let x = self.cond(st, fr, a)?;
+                let y = self.cond(st, fr, b)?;
+                Ok(term::and(&x, &y))
+            }
+            ExprKind::Binary(BinOp::LogOr, a, b) => {
+                let x = self.cond(st, fr, a)?;
+                let y = self.cond(st, fr, b)?;
+                Ok(term::or(&x, &y))
+            }
+            ExprKind::Binary(op, a, b) if op.is_comparison() => self.compare(st, fr, *op, a, b),
+            ExprKind::Cast(x) if e.ty.is_integer() && x.ty.is_scalar() && !matches!(x.ty.unqual(), Ty::Float(_)) => {
+                // A cast to a wider or equal integer keeps zero-ness.
+                let ew = regions::leaf_width(self.p.data_model, &e.ty).unwrap_or(0);
+                let xw = regions::leaf_width(self.p.data_model, &x.ty).unwrap_or(u32::MAX);
+                if matches!(e.ty.unqual(), Ty::Bool) || ew >= xw {
+                    self.cond(st, fr, x)
+                } else {
+                    let v = self.rvalue(st, fr, e)?.s();
+                    Ok(term::nonzero(&v))
+                }
+            }
+            _ => {
+                let v = self.rvalue(st, fr, e)?.s();
+                Ok(term::nonzero(&v))
+            }
+        }
+    }
+
+    fn compare(&mut self, st: &State, fr: &Frame, op: BinOp, a: &Expr, b: &Expr) -> R<T> {
+        use BinOp::*;
+        let av = self.rvalue(st, fr, a)?.s();
+        let bv = self.rvalue(st, fr, b)?.s();
+        // Operands have their common type (pointers compare as unsigned
+        // addresses).
+        let ptr = a.ty.is_pointer() || b.ty.is_pointer();
+        let (x, y) = if ptr {
+            (term::resize(&av, self.pw, false), term::resize(&bv, self.pw, false))
+        } else {
+            let y = self.convert_s(bv, &b.ty, &a.ty);
+            (av, y)
+        };
+        let s = !ptr && a.ty.is_signed();
+        let (lt, le) = if s { ("bvslt", "bvsle") } else { ("bvult", "bvule") };
+        Ok(match op {
+            Eq => term::eq(&x, &y),
+            Ne => term::not(&term::eq(&x, &y)),
+            Lt => term::cmp(lt, &x, &y),
+            Le => term::cmp(le, &x, &y),
+            Gt => term::cmp(lt, &y, &x),
+            _ => term::cmp(le, &y, &x),
+        })
     }
 
     pub(super) fn rvalue(&mut self, st: &State, fr: &Frame, e: &Expr) -> R<Val> {
@@ -1196,17 +1259,17 @@ impl<'p> Symex<'p> {
                     }
                 }
             }
+            ExprKind::Unary(UnOp::LogNot, _) => {
+                let c = self.cond(st, fr, e)?;
+                Val::S(term::from_bool(&c, w_of(&e.ty).unwrap_or(32)))
+            }
             ExprKind::Unary(op, x) => {
                 let v = self.rvalue(st, fr, x)?.s();
                 let v = self.convert_s(v, &x.ty, &e.ty);
                 match op {
                     UnOp::Neg => Val::S(term::un("bvneg", &v)),
                     UnOp::BitNot => Val::S(term::un("bvnot", &v)),
-                    UnOp::LogNot => {
-                        let xv = self.rvalue(st, fr, x)?.s();
-                        let w = w_of(&e.ty).unwrap_or(32);
-                        Val::S(term::from_bool(&term::not(&term::nonzero(&xv)), w))
-                    }
+                    UnOp::LogNot => unreachable!("handled above"),
                 }
             }
             ExprKind::Binary(op, a, b) => Val::S(self.binary(st, fr, *op, a, b, e)?),
@@ -1272,6 +1335,10 @@ impl<'p> Symex<'p> {
         let p = self.p;
         let dm = p.data_model;
         let rw = regions::leaf_width(dm, &e.ty).unwrap_or(32);
+        if op.is_comparison() || matches!(op, LogAnd | LogOr) {
+            let c = self.cond(st, fr, e)?;
+            return Ok(term::from_bool(&c, rw));
+        }
         let av = self.rvalue(st, fr, a)?.s();
         let bv = self.rvalue(st, fr, b)?.s();
         Ok(match op {
@@ -1335,41 +1402,7 @@ impl<'p> Symex<'p> {
                     term::ite(&amt_ok, &r, &any)
                 }
             }
-            Eq | Ne | Lt | Le | Gt | Ge => {
-                // Operands have their common type (pointers compare as
-                // unsigned addresses).
-                let ct = if a.ty.is_pointer() || b.ty.is_pointer() {
-                    Ty::ULONG
-                } else {
-                    a.ty.clone()
-                };
-                let (x, y) = if a.ty.is_pointer() || b.ty.is_pointer() {
-                    (term::resize(&av, self.pw, false), term::resize(&bv, self.pw, false))
-                } else {
-                    let y = self.convert_s(bv, &b.ty, &a.ty);
-                    (av, y)
-                };
-                let s = ct.is_signed() && !a.ty.is_pointer();
-                let (lt, le) = if s { ("bvslt", "bvsle") } else { ("bvult", "bvule") };
-                let c = match op {
-                    Eq => term::eq(&x, &y),
-                    Ne => term::not(&term::eq(&x, &y)),
-                    Lt => term::cmp(lt, &x, &y),
-                    Le => term::cmp(le, &x, &y),
-                    Gt => term::cmp(lt, &y, &x),
-                    _ => term::cmp(le, &y, &x),
-                };
-                term::from_bool(&c, rw)
-            }
-            LogAnd | LogOr => {
-                let (x, y) = (term::nonzero(&av), term::nonzero(&bv));
-                let c = if op == LogAnd {
-                    term::and(&x, &y)
-                } else {
-                    term::or(&x, &y)
-                };
-                term::from_bool(&c, rw)
-            }
+            Eq | Ne | Lt | Le | Gt | Ge | LogAnd | LogOr => unreachable!("handled above"),
             PtrAdd | PtrSub => {
                 let sz = p.size_of(e.ty.pointee().unwrap_or(&Ty::CHAR)).unwrap_or(1).max(1);
                 let i = term::resize(&bv, self.pw, b.ty.is_signed());
@@ -1654,6 +1687,14 @@ impl<'p> Symex<'p> {
     /// The C text of an lvalue, for traces.
     fn lv_text(&self, fr: &Frame, e: &Expr) -> String {
         super::expr_text(self.p, fr.func, e)
+    }
+}
+
+fn is_nondet(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Nondet => true,
+        ExprKind::Cast(x) => is_nondet(x),
+        _ => false,
     }
 }
 

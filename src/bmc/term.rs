@@ -108,6 +108,8 @@ pub fn bv_text(v: u128, w: u32) -> String {
 pub fn not(a: &T) -> T {
     match a {
         T::B(b) => T::B(!b),
+        // A term's text is one S-expression, so `(not X)` negates to `X`.
+        T::E(t, _) if t.starts_with("(not ") => T::e(t[5..t.len() - 1].to_string(), Sort::Bool),
         _ => T::e(format!("(not {})", a.text()), Sort::Bool),
     }
 }

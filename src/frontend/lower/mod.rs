@@ -555,6 +555,16 @@ impl<'a> Lowerer<'a> {
         {
             return self.error(id.span, format!("array '{name}' has no size"));
         }
+        // The name is in scope in its own initialiser (C11 6.2.1p7:
+        // `struct node *n = malloc(sizeof *n);`) unless the initialiser
+        // completes the type (`int a[] = {...}`).
+        let early = if self.prog.size_of(&ty).is_some() {
+            let v = self.new_local(&name, ty.clone(), loc, false);
+            self.bind(name.clone(), Sym::Local(v));
+            Some(v)
+        } else {
+            None
+        };
         let init = match &id.node.initializer {
             Some(i) => {
                 let (init, fixed) = self.initializer(&ty, i, false)?;
@@ -566,8 +576,14 @@ impl<'a> Lowerer<'a> {
         if self.prog.size_of(&ty).is_none() {
             return self.error(id.span, format!("variable '{name}' has an incomplete type"));
         }
-        let v = self.new_local(&name, ty, loc, false);
-        self.bind(name, Sym::Local(v));
+        let v = match early {
+            Some(v) => v,
+            None => {
+                let v = self.new_local(&name, ty, loc, false);
+                self.bind(name, Sym::Local(v));
+                v
+            }
+        };
         self.emit(StmtKind::Decl(v, init), loc);
         Ok(())
     }

@@ -1,0 +1,227 @@
+//! Verdict suite of the SMT route and `seqc check` (single-threaded C).
+//!
+//! Each `tests/bmc/*.c` starts with `// run: SEQC-ARGS | CBMC-ARGS | VERDICT`
+//! lines. VERDICT is CBMC's verdict on the *input* with CBMC-ARGS (CBMC's
+//! `--unwind` counts one more than seqc's for `for`/`while` loops): the test
+//! first checks that CBMC still says so, then that `seqc check --method none`
+//! says the same with z3, cvc5, bitwuzla (SMT route) and cbmc (C route).
+//! Every script is also checked to be accepted by all three solvers.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Mutex;
+
+fn tool(name: &str) -> PathBuf {
+    seqc::check::find_tool(name)
+        .unwrap_or_else(|| panic!("{name} not found: run scripts/install-checkers"))
+}
+
+struct Run {
+    file: PathBuf,
+    seqc: Vec<String>,
+    cbmc: Vec<String>,
+    verdict: String,
+}
+
+fn runs() -> Vec<Run> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir("tests/bmc")
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "c"))
+        .collect();
+    files.sort();
+    let mut out = Vec::new();
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap();
+        let mut n = 0;
+        for line in text.lines() {
+            let Some(r) = line.strip_prefix("// run: ") else {
+                break;
+            };
+            let parts: Vec<&str> = r.split('|').map(str::trim).collect();
+            assert_eq!(parts.len(), 3, "{}: bad run line", f.display());
+            out.push(Run {
+                file: f.clone(),
+                seqc: parts[0].split_whitespace().map(String::from).collect(),
+                cbmc: parts[1].split_whitespace().map(String::from).collect(),
+                verdict: parts[2].to_string(),
+            });
+            n += 1;
+        }
+        assert!(n > 0, "{}: no // run: line", f.display());
+    }
+    out
+}
+
+fn cbmc_on_input(r: &Run) -> String {
+    let out = Command::new(tool("cbmc"))
+        .arg(&r.file)
+        .args([
+            "--no-malloc-may-fail",
+            "--no-standard-checks",
+            "--no-unwinding-assertions",
+        ])
+        .args(&r.cbmc)
+        .output()
+        .unwrap();
+    let s = String::from_utf8_lossy(&out.stdout);
+    if s.contains("VERIFICATION FAILED") {
+        "FAILED".into()
+    } else if s.contains("VERIFICATION SUCCESSFUL") {
+        "SUCCESSFUL".into()
+    } else {
+        format!("CBMC ERROR: {s}{}", String::from_utf8_lossy(&out.stderr))
+    }
+}
+
+fn seqc(args: &[&str], r: &Run) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_seqc"))
+        .args(args)
+        .args(["--method", "none"])
+        .args(&r.seqc)
+        .arg(&r.file)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ),
+    )
+}
+
+fn parallel<T: Sync>(items: &[T], f: impl Fn(&T) -> Vec<String> + Sync) -> Vec<String> {
+    let next = Mutex::new(0usize);
+    let errs = Mutex::new(Vec::new());
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get()).min(4);
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| {
+                loop {
+                    let i = {
+                        let mut n = next.lock().unwrap();
+                        *n += 1;
+                        *n - 1
+                    };
+                    let Some(it) = items.get(i) else { break };
+                    let e = f(it);
+                    errs.lock().unwrap().extend(e);
+                }
+            });
+        }
+    });
+    let mut e = errs.into_inner().unwrap();
+    e.sort();
+    e
+}
+
+#[test]
+fn verdicts_agree_with_cbmc_on_the_input() {
+    let all = runs();
+    let programs: std::collections::BTreeSet<_> = all.iter().map(|r| r.file.clone()).collect();
+    assert!(programs.len() >= 40, "only {} programs", programs.len());
+    let errs = parallel(&all, |r| {
+        let mut errs = Vec::new();
+        let name = r.file.display();
+        let cb = cbmc_on_input(r);
+        if cb != r.verdict {
+            errs.push(format!("{name} {:?}: CBMC on the input now says {cb}, recorded {}", r.cbmc, r.verdict));
+            return errs;
+        }
+        let want = if r.verdict == "FAILED" { 10 } else { 0 };
+        for b in ["z3", "cvc5", "bitwuzla", "cbmc"] {
+            let (code, out) = seqc(&["check", "--backend", b, "--timeout", "60"], r);
+            if code != want {
+                errs.push(format!("{name} {:?} --backend {b}: exit {code}, want {want}\n{out}", r.seqc));
+            }
+        }
+        errs
+    });
+    assert!(errs.is_empty(), "{} disagreements:\n{}", errs.len(), errs.join("\n"));
+}
+
+/// Every script of the suite and of golden/ is accepted by z3, cvc5 and
+/// bitwuzla (an answer of sat or unsat, no error).
+#[test]
+fn every_script_is_accepted_by_all_solvers() {
+    let mut inputs: Vec<(PathBuf, Vec<String>)> =
+        runs().into_iter().map(|r| (r.file, r.seqc)).collect();
+    inputs.dedup_by(|a, b| a.0 == b.0);
+    for e in std::fs::read_dir("golden").unwrap() {
+        let dir = e.unwrap().path();
+        if !dir.is_dir() {
+            continue;
+        }
+        for f in std::fs::read_dir(&dir).unwrap() {
+            let f = f.unwrap().path();
+            if f.extension().is_some_and(|e| e == "smt2") {
+                inputs.push((f, Vec::new()));
+            }
+        }
+    }
+    let errs = parallel(&inputs, |(f, args)| {
+        let script = if f.extension().is_some_and(|e| e == "smt2") {
+            std::fs::read_to_string(f).unwrap()
+        } else {
+            let out = Command::new(env!("CARGO_BIN_EXE_seqc"))
+                .args(["translate", "--method", "none", "--emit", "smt"])
+                .args(args)
+                .arg(f)
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "{}: {}", f.display(), String::from_utf8_lossy(&out.stderr));
+            String::from_utf8(out.stdout).unwrap()
+        };
+        accepted_by_all(f, &script)
+    });
+    assert!(errs.is_empty(), "{}", errs.join("\n"));
+}
+
+fn accepted_by_all(f: &Path, script: &str) -> Vec<String> {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("q.smt2");
+    std::fs::write(&path, script).unwrap();
+    let mut errs = Vec::new();
+    for (s, args) in [
+        ("z3", vec!["-smt2"]),
+        ("cvc5", vec!["--lang", "smt2"]),
+        ("bitwuzla", vec![]),
+    ] {
+        let out = Command::new(tool(s)).args(&args).arg(&path).output().unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        let first = text.lines().next().unwrap_or("").trim().to_string();
+        if (first != "sat" && first != "unsat") || text.contains("error") {
+            errs.push(format!(
+                "{} rejected by {s}: {text}{}",
+                f.display(),
+                String::from_utf8_lossy(&out.stderr)
+            ));
+        }
+    }
+    errs
+}
+
+#[test]
+fn scripts_are_deterministic_and_name_symbols_after_the_source() {
+    let f = "tests/bmc/loop_nondet_bound.c";
+    let run = || {
+        Command::new(env!("CARGO_BIN_EXE_seqc"))
+            .args(["translate", "--method", "none", "--emit", "smt", "--unwind", "3", f])
+            .output()
+            .unwrap()
+            .stdout
+    };
+    let a = run();
+    assert_eq!(a, run());
+    let s = String::from_utf8(a).unwrap();
+    assert!(s.starts_with("(set-info :smt-lib-version 2.6)\n(set-logic QF_BV)\n"), "{s}");
+    assert!(s.contains("(set-info :source |seqc 0.1.0: tests/bmc/loop_nondet_bound.c --method none --unwind 3|)"), "{s}");
+    assert!(!s.contains(":status"), "status is not known here");
+    assert!(!s.contains("get-value") && !s.contains("produce-models"));
+    // n of line 6 and the versions of s.
+    assert!(s.contains("(define-fun s@"), "{s}");
+    assert!(s.contains("(declare-fun n@6.1 () (_ BitVec 32))"), "{s}");
+    assert!(s.trim_end().ends_with("(check-sat)\n(exit)"), "{s}");
+}
