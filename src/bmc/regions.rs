@@ -42,6 +42,9 @@ pub struct Regions {
     /// Objects that live in memory (address taken, or aggregates).
     pub mem_globals: Vec<bool>,
     pub mem_locals: HashMap<(FuncId, LocalId), ()>,
+    /// Scalar target regions that a struct pointer was cast to or from:
+    /// (the struct, where).
+    poisoned: HashMap<RKey, (String, Loc)>,
 }
 
 pub type Punning = (String, Loc);
@@ -175,6 +178,7 @@ impl Regions {
             regions: Vec::new(),
             mem_globals: vec![false; p.globals.len()],
             mem_locals: HashMap::new(),
+            poisoned: HashMap::new(),
         };
         let dm = p.data_model;
         for (gi, g) in p.globals.iter().enumerate() {
@@ -271,14 +275,24 @@ impl Regions {
                         return;
                     }
                     if !is_leaf(a) || !is_leaf(b) {
-                        res = Err((
-                            format!(
-                                "type punning: a cast from '{}*' to '{}*' (the SMT route keeps struct memory typed)",
-                                ty_name(p, a),
-                                ty_name(p, b)
-                            ),
-                            x.loc,
-                        ));
+                        // A struct seen through a scalar pointer (often a
+                        // `char *` that only carries an allocation): an
+                        // error only if memory is accessed that way.
+                        let (s, o) = if is_leaf(a) { (b, a) } else { (a, b) };
+                        if is_leaf(o) {
+                            self.poisoned
+                                .entry(deref_key(p, o))
+                                .or_insert_with(|| (ty_name(p, s), x.loc));
+                        } else {
+                            res = Err((
+                                format!(
+                                    "type punning: a cast from '{}*' to '{}*' (the SMT route keeps struct memory typed)",
+                                    ty_name(p, a),
+                                    ty_name(p, b)
+                                ),
+                                x.loc,
+                            ));
+                        }
                         return;
                     }
                     let (wa, wb) = (
@@ -339,6 +353,20 @@ impl Regions {
     pub fn id(&mut self, p: &Program, k: RKey, width: u32) -> Result<u32, String> {
         let i = self.intern(k.clone(), width);
         let r = self.find(i);
+        if !self.class_id.contains_key(&r) {
+            let keys: Vec<RKey> = self.poisoned.keys().cloned().collect();
+            for pk in keys {
+                if let Some(&pi) = self.index.get(&pk)
+                    && self.find(pi) == r
+                {
+                    let (s, _) = &self.poisoned[&pk];
+                    return Err(format!(
+                        "type punning: memory of '{s}' is accessed as '{}' (after a pointer cast)",
+                        key_name(p, &pk)
+                    ));
+                }
+            }
+        }
         if self.width[r] == 0 {
             self.width[r] = width;
         }

@@ -453,9 +453,14 @@ impl<'p> Symex<'p> {
                             let v = self.rvalue(&st, &top, e)?;
                             self.convert(v, &e.ty, &g.ty).s()
                         }
-                        Some(_) => {
-                            return Err(("a braced initialiser of a scalar".into(), g.loc));
-                        }
+                        Some(i) => match scalar_init(i) {
+                            Some(e) => {
+                                let v = self.rvalue(&st, &top, e)?;
+                                self.convert(v, &e.ty, &g.ty).s()
+                            }
+                            // `{ 0 }` for an opaque pthread object, or `{}`.
+                            None => term::bv(0, w),
+                        },
                         None => term::bv(0, w),
                     };
                     st.vars.insert(Var::Global(gid), v);
@@ -893,8 +898,15 @@ impl<'p> Symex<'p> {
                 let t = self.set(st, var, x.clone().s(), loc.line, Some(fr));
                 self.record_assign(st, fr, loc, name, &ty, &Val::S(t));
             }
-            (Place::Var(_), Some(_)) => {
-                return Err(("a braced initialiser of a scalar local".into(), loc));
+            (Place::Var(var), Some(i)) => {
+                let x = match scalar_init(i) {
+                    Some(e) => {
+                        let x = self.rvalue(st, fr, e)?;
+                        self.convert(x, &e.ty, &ty).s()
+                    }
+                    None => term::bv(0, regions::leaf_width(self.p.data_model, &ty).unwrap_or(32)),
+                };
+                self.set(st, var, x, loc.line, Some(fr));
             }
             (Place::Mem(addr, key), init) => {
                 let leaves = self.leaf_list(&ty, key.as_ref());
@@ -939,6 +951,13 @@ impl<'p> Symex<'p> {
         loc: Loc,
     ) -> R<()> {
         let p = self.p;
+        if let Ty::Pthread(k) = ty.unqual()
+            && *k != PthreadTy::Thread
+        {
+            // PTHREAD_*_INITIALIZER: the zero state.
+            let k = key.cloned().unwrap_or_else(|| regions::deref_key(p, ty));
+            return self.store(st, fr, &addr, ty, k, term::bv(0, 32), loc.line);
+        }
         match init {
             Init::Expr(e) => {
                 let v = self.rvalue(st, fr, e)?;
@@ -1687,6 +1706,16 @@ impl<'p> Symex<'p> {
     /// The C text of an lvalue, for traces.
     fn lv_text(&self, fr: &Frame, e: &Expr) -> String {
         super::expr_text(self.p, fr.func, e)
+    }
+}
+
+/// The expression of a braced scalar initialiser (`int x = { 5 };`).
+fn scalar_init(i: &Init) -> Option<&Expr> {
+    match i {
+        Init::Expr(e) => Some(e),
+        Init::Array(v) => v.first().and_then(|(_, i)| scalar_init(i)),
+        Init::Comp(v) => v.first().and_then(|(_, i)| scalar_init(i)),
+        Init::Str(_) => None,
     }
 }
 
