@@ -225,3 +225,54 @@ fn scripts_are_deterministic_and_name_symbols_after_the_source() {
     assert!(s.contains("(declare-fun n@6.1 () (_ BitVec 32))"), "{s}");
     assert!(s.trim_end().ends_with("(check-sat)\n(exit)"), "{s}");
 }
+
+/// The trace text (and JSON) of a few violations whose every shown value is
+/// forced by the failure, so that any solver gives the same bytes:
+/// `tests/bmc/traces/<name>.<backend>.trace`. `BLESS=1` rewrites them.
+#[test]
+fn trace_golden() {
+    let cases: &[(&str, &[&str])] = &[
+        ("struct_return", &["--unwind", "1"]),
+        ("array_param", &["--unwind", "3"]),
+        ("fnptr_choice", &["--unwind", "1"]),
+        ("heap_list_bad", &["--unwind", "3"]),
+    ];
+    let bless = std::env::var("BLESS").is_ok_and(|v| v == "1");
+    let mut errs = Vec::new();
+    for (name, args) in cases {
+        for (backend, json) in [("z3", false), ("bitwuzla", false), ("z3", true)] {
+            let mut cmd = Command::new(env!("CARGO_BIN_EXE_seqc"));
+            cmd.args(["check", "--method", "none", "--backend", backend])
+                .args(*args)
+                .arg(format!("tests/bmc/{name}.c"));
+            if json {
+                cmd.arg("--json");
+            }
+            let out = cmd.output().unwrap();
+            assert_eq!(out.status.code(), Some(10), "{name} {backend}");
+            let mut text = String::from_utf8(out.stdout)
+                .unwrap()
+                .replace(&format!("Trace ({backend})"), "Trace (SOLVER)");
+            if json {
+                // Time is the one thing that changes between runs.
+                let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+                let mut v = v;
+                v["seconds"] = serde_json::json!(0);
+                v["backend"] = serde_json::json!("SOLVER");
+                text = serde_json::to_string_pretty(&v).unwrap() + "\n";
+            }
+            // Both solvers give one text: compare with the z3 file.
+            let ext = if json { "json" } else { "trace" };
+            let path = format!("tests/bmc/traces/{name}.{ext}");
+            let want = std::fs::read_to_string(&path).unwrap_or_default();
+            if want != text {
+                if bless && backend == "z3" {
+                    std::fs::write(&path, &text).unwrap();
+                } else {
+                    errs.push(format!("{path} ({backend}) differs:\n--- expected\n{want}--- actual\n{text}"));
+                }
+            }
+        }
+    }
+    assert!(errs.is_empty(), "{}", errs.join("\n"));
+}

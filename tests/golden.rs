@@ -1,7 +1,9 @@
 //! The golden runner: every `golden/<suite>/<name>.c` is translated with the
 //! options of its first-line comment (`// seqc: OPTIONS`); the C output is
 //! compared with `<name>.<config>.c`, the IR dump with `<name>.<config>.ir`,
-//! and a failure (message and exit code) with `<name>.stderr`. `BLESS=1`
+//! the SMT-LIB script (where the SMT route takes the program) with
+//! `<name>.<config>.smt2`, and a failure (message and exit code) with
+//! `<name>.stderr`. `BLESS=1`
 //! rewrites the expected files. Every expected C file must compile with gcc,
 //! and translating twice must give the same bytes.
 
@@ -134,6 +136,15 @@ fn golden_files() {
             &ir,
             &mut failures,
         );
+        // The SMT script of the sequential program, where the SMT route
+        // takes it (threads need a sequentialization first).
+        let smt = PathBuf::from(format!("{}.{cfg}.smt2", stem.display()));
+        let (code3, script, err3) = run(input, &opts, &["--emit", "smt"]);
+        if code3 == 0 {
+            check(&smt, &script, &mut failures);
+        } else if smt.exists() {
+            failures.push(format!("{}: --emit smt failed: {err3}", input.display()));
+        }
         let (_, again, _) = run(input, &opts, &[]);
         if again != out {
             failures.push(format!(

@@ -300,7 +300,10 @@ pub fn expr_text(p: &Program, f: FuncId, e: &Expr) -> String {
             }
         }
         ExprKind::Index(a, i) => format!("{}[{}]", sub(a), sub(i)),
-        ExprKind::Deref(q) => format!("*{}", atom(p, f, q)),
+        ExprKind::Deref(q) => match &q.kind {
+            ExprKind::Binary(BinOp::PtrAdd, a, i) => format!("{}[{}]", atom(p, f, a), sub(i)),
+            _ => format!("*{}", atom(p, f, q)),
+        },
         ExprKind::AddrOf(x) => format!("&{}", atom(p, f, x)),
         ExprKind::Decay(x) | ExprKind::Cast(x) => sub(x),
         ExprKind::Binary(op, a, b) => format!("{} {} {}", atom(p, f, a), op.c_op(), atom(p, f, b)),

@@ -301,7 +301,7 @@ impl<'p> Symex<'p> {
         for s in &states {
             guard = term::or(&guard, &s.guard);
         }
-        let guard = self.def("g", line, guard);
+        let guard = self.def("guard", line, guard);
         let mut keys: Vec<Var> = Vec::new();
         for s in &states {
             keys.extend(s.vars.keys().copied());
@@ -638,9 +638,9 @@ impl<'p> Symex<'p> {
                 Ins::GotoIf(c, t) => {
                     let cv = self.cond(&s, fr, c)?;
                     let gt = term::and(&s.guard, &cv);
-                    let gt = self.def("g", line, gt);
+                    let gt = self.def("guard", line, gt);
                     let gf = term::and(&s.guard, &term::not(&cv));
-                    let gf = self.def("g", line, gf);
+                    let gf = self.def("guard", line, gf);
                     if !gt.is_false() {
                         let mut taken = s.clone();
                         taken.guard = gt;
@@ -667,14 +667,14 @@ impl<'p> Symex<'p> {
                             CaseLabel::Default => continue,
                         };
                         let g = term::and(&rest, &c);
-                        let g = self.def("g", line, g);
+                        let g = self.def("guard", line, g);
                         if !g.is_false() {
                             let mut b = s.clone();
                             b.guard = g;
                             pending.entry(*t).or_default().push(b);
                         }
                         let r = term::and(&rest, &term::not(&c));
-                        rest = self.def("g", line, r);
+                        rest = self.def("guard", line, r);
                     }
                     s.guard = rest;
                     pending.entry(*default).or_default().push(s);
@@ -803,9 +803,9 @@ impl<'p> Symex<'p> {
                 for (f, a) in cands {
                     let c = term::eq(&fv, &term::bv(a as i128, self.pw));
                     let g = term::and(&rest, &c);
-                    let g = self.def("g", loc.line, g);
+                    let g = self.def("guard", loc.line, g);
                     let r = term::and(&rest, &term::not(&c));
-                    rest = self.def("g", loc.line, r);
+                    rest = self.def("guard", loc.line, r);
                     if g.is_false() {
                         continue;
                     }

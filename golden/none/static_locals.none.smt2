@@ -1,0 +1,7 @@
+(set-info :smt-lib-version 2.6)
+(set-logic QF_BV)
+(set-info :source |seqc 0.1.0: golden/none/static_locals.c --method none --unwind 2|)
+(declare-fun __t1@3.1 () (_ BitVec 32))
+(assert false)
+(check-sat)
+(exit)
