@@ -126,14 +126,30 @@ pub fn sequential(input: &str, cfg: &Config) -> Result<Program> {
 /// The `(set-info :source ...)` text: input and options.
 pub fn source_info(input: &str, cfg: &Config) -> String {
     format!(
-        "seqc {}: {input} {} --unwind {}",
+        "seqc {}: {input} {} --unwind {}{}",
         env!("CARGO_PKG_VERSION"),
         cfg.options_text,
-        cfg.unwind
+        cfg.unwind,
+        if cfg.int { " --int" } else { "" }
     )
 }
 
 pub fn check(input: &str, cfg: &Config, opts: &CheckOptions) -> Result<Report> {
+    if cfg.int {
+        match opts.backend {
+            Backend::Bitwuzla => {
+                return Err(Diagnostic::input(
+                    "bitwuzla has no integer arithmetic: --int needs z3 or cvc5 (or drop --int)",
+                ));
+            }
+            Backend::Cbmc => {
+                return Err(Diagnostic::input(
+                    "--int chooses the SMT encoding; the cbmc backend checks the C output (drop --int)",
+                ));
+            }
+            _ => {}
+        }
+    }
     let p = sequential(input, cfg)?;
     let t0 = Instant::now();
     let (outcome, trace) = match opts.backend {
@@ -182,6 +198,7 @@ fn check_smt(
         &bmc::Options {
             unwind: cfg.unwind,
             unwinding_assertions: opts.unwinding_assertions,
+            int: cfg.int,
             source: source_info(input, cfg),
         },
     )?;

@@ -38,6 +38,8 @@ pub struct Config {
     pub options_text: String,
     /// A path cut by `--unwind` is reported as "bound too small".
     pub unwinding_assertions: bool,
+    /// `--int`: SMT integers instead of bit-vectors.
+    pub int: bool,
 }
 
 impl Default for Config {
@@ -56,6 +58,7 @@ impl Default for Config {
             dump_ir_after: None,
             options_text: String::new(),
             unwinding_assertions: false,
+            int: false,
         }
     }
 }

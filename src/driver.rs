@@ -84,6 +84,7 @@ pub fn translate(input: &str, cfg: &Config) -> Result<Translation> {
                 &crate::bmc::Options {
                     unwind: cfg.unwind,
                     unwinding_assertions: false,
+                    int: cfg.int,
                     source: crate::check::source_info(input, cfg),
                 },
             )?;

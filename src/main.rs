@@ -124,7 +124,8 @@ struct Common {
     /// A path that needs more loop iterations than --unwind is reported as "bound too small".
     #[arg(long)]
     unwinding_assertions: bool,
-    /// Mathematical integers in SMT (QF_AUFLIA) instead of bit-vectors.
+    /// SMT integers (QF_AUFLIA) instead of bit-vectors; C's wrap-around is
+    /// kept (mod 2^N), so verdicts do not change. z3 and cvc5 only.
     #[arg(long)]
     int: bool,
     /// Spelling of assume and atomic sections in C output.
@@ -176,9 +177,6 @@ impl Common {
         if self.track.as_deref().is_some_and(|t| t != "all") {
             return Err(Diagnostic::not_yet("--track"));
         }
-        if self.int {
-            return Err(Diagnostic::not_yet("--int"));
-        }
         let method = match self.method {
             MethodArg::None => Method::None,
             MethodArg::Kiss => Method::Kiss,
@@ -224,6 +222,7 @@ impl Common {
             dump_ir_after: self.dump_ir_after.clone(),
             options_text: opts.join(" "),
             unwinding_assertions: self.unwinding_assertions,
+            int: self.int,
         })
     }
 }

@@ -19,6 +19,8 @@ use term::T;
 pub struct Options {
     pub unwind: u32,
     pub unwinding_assertions: bool,
+    /// Integers as SMT `Int` (see `term.rs`), not bit-vectors.
+    pub int: bool,
     /// For `(set-info :source ...)`: the input and options.
     pub source: String,
 }
@@ -82,11 +84,25 @@ pub fn encode(p: &Program, opts: &Options) -> Result<Encoding, Diagnostic> {
         d
     };
     let regions = regions::Regions::analyse(p).map_err(err)?;
+    let mode = term::IntMode::set(opts.int);
     let mut sx = symex::Symex::new(p, regions, opts.unwind, opts.unwinding_assertions);
     sx.run().map_err(err)?;
+    if let Some(what) = mode.refused() {
+        return Err(Diagnostic::unsupported(format!(
+            "{what} in integer mode (--int); the bit-vector mode encodes it"
+        )));
+    }
+    let logic = match (opts.int, sx.uses_arrays, mode.nonlinear()) {
+        (false, true, _) => "QF_ABV",
+        (false, false, _) => "QF_BV",
+        (true, true, false) => "QF_AUFLIA",
+        (true, true, true) => "QF_AUFNIA",
+        (true, false, false) => "QF_LIA",
+        (true, false, true) => "QF_NIA",
+    };
     let declarations = sx.out.lines().count();
     Ok(Encoding {
-        logic: if sx.uses_arrays { "QF_ABV" } else { "QF_BV" },
+        logic,
         source: opts.source.replace(['|', '\\'], "/"),
         defs: std::mem::take(&mut sx.out),
         fails: sx.fails,
@@ -179,7 +195,10 @@ impl Encoding {
         let num = |t: &T| -> Option<(u128, u32)> {
             match t {
                 T::V(v, w) => Some((*v, *w)),
-                _ => parse_bv(val.get(t.text().as_str())?),
+                _ => {
+                    let s = val.get(t.text().as_str())?;
+                    parse_bv(s).or_else(|| Some((s.trim().parse().ok()?, t.width())))
+                }
             }
         };
         let mut out = Vec::new();

@@ -210,6 +210,10 @@ impl<'p> Symex<'p> {
         let name = self.fresh_name(base, line);
         let sym = term::symbol(&name);
         let _ = writeln!(self.out, "(declare-fun {sym} () {})", s.text());
+        if let (true, Sort::Bv(w)) = (term::int_mode(), &s) {
+            // An integer stands for a w-bit value.
+            let _ = writeln!(self.out, "(assert (and (<= 0 {sym}) (< {sym} {})))", 1u128 << w);
+        }
         T::E(sym.into(), s)
     }
 

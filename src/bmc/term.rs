@@ -3,6 +3,16 @@
 //! early), everything else is text over named symbols. Every builder
 //! checks nothing about sorts beyond what folding needs; the encoder is
 //! typed by the IR.
+//!
+//! Integer mode (`--int`): a `w`-bit value is an SMT `Int` in [0, 2^w),
+//! the same unsigned reading a bit-vector has, and every operation is the
+//! bit-vector operation written in integer arithmetic (`bvadd` is
+//! `(mod (+ a b) 2^w)`, signed comparisons compare the two's-complement
+//! readings, ...). So both modes mean the same C, and a verdict never
+//! depends on the mode. Multiplication or division of two variables makes
+//! the script non-linear (QF_AUFNIA); bitwise operations on two variables
+//! have no integer form and are refused. The mode is per encoding, set
+//! with `IntMode` for the duration of one `encode`.
 
 use std::fmt::Write;
 use std::rc::Rc;
@@ -19,6 +29,8 @@ impl Sort {
     pub fn text(&self) -> String {
         match self {
             Sort::Bool => "Bool".into(),
+            Sort::Bv(_) if int_mode() => "Int".into(),
+            Sort::Array(..) if int_mode() => "(Array Int Int)".into(),
             Sort::Bv(w) => format!("(_ BitVec {w})"),
             Sort::Array(a, v) => format!("(Array (_ BitVec {a}) (_ BitVec {v}))"),
         }
@@ -32,6 +44,76 @@ pub enum T {
     V(u128, u32),
     /// Any other term: its text and sort.
     E(Rc<str>, Sort),
+}
+
+thread_local! {
+    static INT: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    static NONLINEAR: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    static REFUSED: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Integer mode for the terms built while this value lives.
+pub struct IntMode(bool);
+
+impl IntMode {
+    pub fn set(on: bool) -> IntMode {
+        let old = INT.with(|c| c.replace(on));
+        NONLINEAR.with(|c| c.set(false));
+        REFUSED.with(|c| c.borrow_mut().take());
+        IntMode(old)
+    }
+
+    /// Did a term need non-linear integer arithmetic?
+    pub fn nonlinear(&self) -> bool {
+        NONLINEAR.with(|c| c.get())
+    }
+
+    /// The first operation integer mode could not express.
+    pub fn refused(&self) -> Option<String> {
+        REFUSED.with(|c| c.borrow().clone())
+    }
+}
+
+impl Drop for IntMode {
+    fn drop(&mut self) {
+        INT.with(|c| c.set(self.0));
+    }
+}
+
+pub fn int_mode() -> bool {
+    INT.with(|c| c.get())
+}
+
+fn refuse(what: &str) {
+    REFUSED.with(|c| {
+        let mut r = c.borrow_mut();
+        if r.is_none() {
+            *r = Some(what.to_string());
+        }
+    });
+}
+
+fn pow2(w: u32) -> String {
+    (1u128 << w).to_string()
+}
+
+/// `(mod x 2^w)`: back into the unsigned range.
+fn wrap(x: String, w: u32) -> String {
+    format!("(mod {x} {})", pow2(w))
+}
+
+/// The two's-complement reading of an unsigned-range integer.
+fn sread(t: &T, w: u32) -> String {
+    match t {
+        T::V(v, _) => {
+            let s = signed(*v, w);
+            if s < 0 { format!("(- {})", -s) } else { s.to_string() }
+        }
+        _ => {
+            let x = t.text();
+            format!("(ite (>= {x} {}) (- {x} {}) {x})", pow2(w - 1), pow2(w))
+        }
+    }
 }
 
 pub fn mask(w: u32) -> u128 {
@@ -92,6 +174,9 @@ impl T {
 }
 
 pub fn bv_text(v: u128, w: u32) -> String {
+    if int_mode() {
+        return v.to_string();
+    }
     if w % 4 == 0 {
         let mut s = String::from("#x");
         let digits = (w / 4) as usize;
@@ -197,7 +282,81 @@ pub fn bin(op: &str, a: &T, b: &T) -> T {
         ("bvmul", T::V(1, _), x) => return x.clone(),
         _ => {}
     }
+    if int_mode() {
+        return T::e(int_bin(op, a, b, w), Sort::Bv(w));
+    }
     T::e(format!("({op} {} {})", a.text(), b.text()), Sort::Bv(w))
+}
+
+fn int_bin(op: &str, a: &T, b: &T, w: u32) -> String {
+    let (x, y) = (a.text(), b.text());
+    let konst = |t: &T| match t {
+        T::V(v, _) => Some(*v),
+        _ => None,
+    };
+    match op {
+        "bvadd" => wrap(format!("(+ {x} {y})"), w),
+        "bvsub" => wrap(format!("(- {x} {y})"), w),
+        "bvmul" => {
+            if !a.is_const() && !b.is_const() {
+                NONLINEAR.with(|c| c.set(true));
+            }
+            wrap(format!("(* {x} {y})"), w)
+        }
+        "bvudiv" | "bvurem" | "bvsdiv" | "bvsrem" => {
+            if !b.is_const() {
+                NONLINEAR.with(|c| c.set(true));
+            }
+            match op {
+                "bvudiv" => format!("(div {x} {y})"),
+                "bvurem" => format!("(mod {x} {y})"),
+                _ => {
+                    // C division truncates toward zero; SMT's div is
+                    // Euclidean: divide the magnitudes and fix the sign.
+                    let (sx, sy) = (sread(a, w), sread(b, w));
+                    let q = format!("(div (abs {sx}) (abs {sy}))");
+                    let r = format!("(mod (abs {sx}) (abs {sy}))");
+                    if op == "bvsdiv" {
+                        wrap(
+                            format!("(ite (= (>= {sx} 0) (>= {sy} 0)) {q} (- {q}))"),
+                            w,
+                        )
+                    } else {
+                        wrap(format!("(ite (>= {sx} 0) {r} (- {r}))"), w)
+                    }
+                }
+            }
+        }
+        "bvshl" | "bvlshr" | "bvashr" => match konst(b) {
+            Some(k) if k < w as u128 => {
+                let p = pow2(k as u32);
+                match op {
+                    "bvshl" => wrap(format!("(* {x} {p})"), w),
+                    "bvlshr" => format!("(div {x} {p})"),
+                    _ => wrap(format!("(div {} {p})", sread(a, w)), w),
+                }
+            }
+            _ => {
+                refuse("a shift by a variable amount");
+                "0".into()
+            }
+        },
+        "bvand" | "bvor" | "bvxor" => {
+            // x & (2^k - 1) is x mod 2^k; others have no integer form.
+            let m = konst(b).or(konst(a));
+            let other = if konst(b).is_some() { &x } else { &y };
+            match (op, m) {
+                ("bvand", Some(m)) if (m + 1).is_power_of_two() => {
+                    format!("(mod {other} {})", m + 1)
+                }
+                _ => {
+                    refuse(&format!("bitwise '{}' of two variables", &op[2..]));
+                    "0".into()
+                }
+            }
+        }
+        _ => unreachable!("integer form of {op}"),
+    }
 }
 
 pub fn un(op: &str, a: &T) -> T {
@@ -209,6 +368,14 @@ pub fn un(op: &str, a: &T) -> T {
             _ => unreachable!("unary {op}"),
         };
         return T::V(r & mask(w), w);
+    }
+    if int_mode() {
+        let x = a.text();
+        let t = match op {
+            "bvneg" => wrap(format!("(- {x})"), w),
+            _ => format!("(- {} {x})", mask(w)),
+        };
+        return T::e(t, Sort::Bv(w));
     }
     T::e(format!("({op} {})", a.text()), Sort::Bv(w))
 }
@@ -228,6 +395,16 @@ pub fn cmp(op: &str, a: &T, b: &T) -> T {
     if a == b {
         return T::B(op.ends_with("le"));
     }
+    if int_mode() {
+        let w = a.width();
+        let rel = if op.ends_with("lt") { "<" } else { "<=" };
+        let (x, y) = if op.starts_with("bvs") {
+            (sread(a, w), sread(b, w))
+        } else {
+            (a.text(), b.text())
+        };
+        return T::e(format!("({rel} {x} {y})"), Sort::Bool);
+    }
     T::e(format!("({op} {} {})", a.text(), b.text()), Sort::Bool)
 }
 
@@ -240,6 +417,17 @@ pub fn resize(a: &T, to: u32, signed_src: bool) -> T {
     if let T::V(x, _) = a {
         let v = if signed_src { signed(*x, w) as u128 } else { *x };
         return T::V(v & mask(to), to);
+    }
+    if int_mode() {
+        let x = a.text();
+        let t = if to < w {
+            wrap(x, to)
+        } else if signed_src {
+            format!("(ite (>= {x} {}) (+ {x} {}) {x})", pow2(w - 1), (1u128 << to) - (1u128 << w))
+        } else {
+            x
+        };
+        return T::e(t, Sort::Bv(to));
     }
     if to < w {
         T::e(
