@@ -244,9 +244,7 @@ pub fn find_tool(name: &str) -> Option<PathBuf> {
     if let Some(path) = std::env::var_os("PATH") {
         dirs.extend(std::env::split_paths(&path));
     }
-    dirs.into_iter()
-        .map(|d| d.join(name))
-        .find(|c| c.is_file())
+    dirs.into_iter().map(|d| d.join(name)).find(|c| c.is_file())
 }
 
 fn tool(name: &str) -> Result<PathBuf> {
@@ -289,7 +287,12 @@ fn run(cmd: &Path, args: &[&str], timeout: Option<Duration>) -> Result<RunOut> {
         match child.try_wait() {
             Ok(Some(_)) => break,
             Ok(None) => {}
-            Err(e) => return Err(Diagnostic::input(format!("waiting for '{}': {e}", cmd.display()))),
+            Err(e) => {
+                return Err(Diagnostic::input(format!(
+                    "waiting for '{}': {e}",
+                    cmd.display()
+                )));
+            }
         }
         if timeout.is_some_and(|t| start.elapsed() > t) {
             let _ = child.kill();
@@ -308,9 +311,11 @@ fn run(cmd: &Path, args: &[&str], timeout: Option<Duration>) -> Result<RunOut> {
 
 /// Runs a solver on a script (with `(get-value ...)` after `(check-sat)`).
 pub fn solve(b: Backend, script: &str, timeout: Option<Duration>) -> Result<Answer> {
-    let dir = tempfile::tempdir().map_err(|e| Diagnostic::input(format!("temporary directory: {e}")))?;
+    let dir =
+        tempfile::tempdir().map_err(|e| Diagnostic::input(format!("temporary directory: {e}")))?;
     let file = dir.path().join("query.smt2");
-    std::fs::write(&file, script).map_err(|e| Diagnostic::input(format!("writing the query: {e}")))?;
+    std::fs::write(&file, script)
+        .map_err(|e| Diagnostic::input(format!("writing the query: {e}")))?;
     let f = file.to_string_lossy().to_string();
     let (exe, args): (PathBuf, Vec<&str>) = match b {
         Backend::Z3 => (tool("z3")?, vec!["-smt2", &f]),
@@ -329,7 +334,12 @@ pub fn solve(b: Backend, script: &str, timeout: Option<Duration>) -> Result<Answ
     let mut lines = out.stdout.lines().filter(|l| !l.trim().is_empty());
     match lines.next().map(str::trim) {
         Some("sat") => {
-            let rest: String = out.stdout.splitn(2, "sat").nth(1).unwrap_or("").to_string();
+            let rest: String = out
+                .stdout
+                .split_once("sat")
+                .map(|x| x.1)
+                .unwrap_or("")
+                .to_string();
             match parse_values(&rest) {
                 Some(v) => Ok(Answer::Sat(v)),
                 None => Ok(Answer::Unknown(format!(
@@ -350,7 +360,13 @@ pub fn solve(b: Backend, script: &str, timeout: Option<Duration>) -> Result<Answ
 }
 
 fn first_line(s: &str) -> String {
-    s.trim().lines().next().unwrap_or("no output").chars().take(200).collect()
+    s.trim()
+        .lines()
+        .next()
+        .unwrap_or("no output")
+        .chars()
+        .take(200)
+        .collect()
 }
 
 enum Sx {
@@ -446,9 +462,11 @@ fn check_cbmc(p: &Program, cfg: &Config, opts: &CheckOptions) -> Result<(Outcome
                 ir_mode: false,
             },
         );
-        let dir = tempfile::tempdir().map_err(|e| Diagnostic::input(format!("temporary directory: {e}")))?;
+        let dir = tempfile::tempdir()
+            .map_err(|e| Diagnostic::input(format!("temporary directory: {e}")))?;
         let file = dir.path().join("seqc_out.c");
-        std::fs::write(&file, c).map_err(|e| Diagnostic::input(format!("writing the C output: {e}")))?;
+        std::fs::write(&file, c)
+            .map_err(|e| Diagnostic::input(format!("writing the C output: {e}")))?;
         let f = file.to_string_lossy().to_string();
         // seqc bounds every loop itself; CBMC's own bound only has to be
         // above it.
@@ -478,15 +496,25 @@ fn check_cbmc(p: &Program, cfg: &Config, opts: &CheckOptions) -> Result<(Outcome
         }
         match read_cbmc(p, &out.stdout) {
             Ok(None) => continue,
-            Ok(Some(trace)) => {
+            Ok(Some(mut trace)) => {
                 let o = match cut {
                     passes::bound::Cut::Assume => Outcome::Violation,
-                    passes::bound::Cut::Assert => Outcome::BoundTooSmall,
+                    passes::bound::Cut::Assert => {
+                        // The failing check is seqc's own bound.
+                        if let Some(last) = trace.last_mut() {
+                            last.what = TraceWhat::Cut;
+                        }
+                        Outcome::BoundTooSmall
+                    }
                 };
                 return Ok((o, trace));
             }
             Err(why) => {
-                let why = if why.is_empty() { first_line(&out.stderr) } else { why };
+                let why = if why.is_empty() {
+                    first_line(&out.stderr)
+                } else {
+                    why
+                };
                 return Ok((Outcome::Unknown(format!("cbmc failed: {why}")), Vec::new()));
             }
         }
@@ -525,11 +553,22 @@ fn read_cbmc(p: &Program, out: &str) -> std::result::Result<Option<Vec<Step>>, S
             }
             let mut out = Vec::new();
             let mut depth = 0u32;
-            for s in r.get("trace").and_then(|t| t.as_array()).into_iter().flatten() {
+            for s in r
+                .get("trace")
+                .and_then(|t| t.as_array())
+                .into_iter()
+                .flatten()
+            {
                 let loc = &s["sourceLocation"];
                 let file = loc["file"].as_str().unwrap_or("");
-                let line: u32 = loc["line"].as_str().and_then(|l| l.parse().ok()).unwrap_or(0);
-                let col: u32 = loc["column"].as_str().and_then(|l| l.parse().ok()).unwrap_or(0);
+                let line: u32 = loc["line"]
+                    .as_str()
+                    .and_then(|l| l.parse().ok())
+                    .unwrap_or(0);
+                let col: u32 = loc["column"]
+                    .as_str()
+                    .and_then(|l| l.parse().ok())
+                    .unwrap_or(0);
                 let ours = files.contains(&file);
                 let d = depth;
                 let step = |what| Step {
@@ -542,14 +581,18 @@ fn read_cbmc(p: &Program, out: &str) -> std::result::Result<Option<Vec<Step>>, S
                 match s["stepType"].as_str().unwrap_or("") {
                     "function-call" => {
                         let name = s["function"]["displayName"].as_str().unwrap_or("");
-                        if p.func_by_name(name).is_some_and(|f| p.func(f).body.is_some()) {
+                        if p.func_by_name(name)
+                            .is_some_and(|f| p.func(f).body.is_some())
+                        {
                             out.push(step(TraceWhat::Call(name.to_string())));
                             depth += 1;
                         }
                     }
                     "function-return" => {
                         let name = s["function"]["displayName"].as_str().unwrap_or("");
-                        if p.func_by_name(name).is_some_and(|f| p.func(f).body.is_some()) {
+                        if p.func_by_name(name)
+                            .is_some_and(|f| p.func(f).body.is_some())
+                        {
                             depth = depth.saturating_sub(1);
                             out.push(Step {
                                 depth,
@@ -561,7 +604,12 @@ fn read_cbmc(p: &Program, out: &str) -> std::result::Result<Option<Vec<Step>>, S
                         let lhs = s["lhs"].as_str().unwrap_or("");
                         let hidden = s["hidden"].as_bool().unwrap_or(false)
                             || s["internal"].as_bool().unwrap_or(false);
-                        if !ours || hidden || lhs.starts_with("__") || lhs.contains('$') || lhs.starts_with("return_value") {
+                        if !ours
+                            || hidden
+                            || lhs.starts_with("__")
+                            || lhs.contains('$')
+                            || lhs.starts_with("return_value")
+                        {
                             continue;
                         }
                         let val = s["value"]["data"].as_str().unwrap_or("?").to_string();
@@ -602,7 +650,7 @@ fn step_text(s: &Step) -> String {
         TraceWhat::Return(f, None) => format!("return from {f}"),
         TraceWhat::Fail(AssertKind::Assert) => "assertion fails".into(),
         TraceWhat::Fail(AssertKind::ReachError) => "error reached".into(),
-        TraceWhat::Cut => format!("the unwinding bound cuts this path"),
+        TraceWhat::Cut => "the unwinding bound cuts this path".to_string(),
     }
 }
 

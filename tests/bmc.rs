@@ -95,7 +95,9 @@ fn seqc(args: &[&str], r: &Run) -> (i32, String) {
 fn parallel<T: Sync>(items: &[T], f: impl Fn(&T) -> Vec<String> + Sync) -> Vec<String> {
     let next = Mutex::new(0usize);
     let errs = Mutex::new(Vec::new());
-    let threads = std::thread::available_parallelism().map_or(2, |n| n.get()).min(4);
+    let threads = std::thread::available_parallelism()
+        .map_or(2, |n| n.get())
+        .min(4);
     std::thread::scope(|s| {
         for _ in 0..threads {
             s.spawn(|| {
@@ -127,14 +129,20 @@ fn verdicts_agree_with_cbmc_on_the_input() {
         let name = r.file.display();
         let cb = cbmc_on_input(r);
         if cb != r.verdict {
-            errs.push(format!("{name} {:?}: CBMC on the input now says {cb}, recorded {}", r.cbmc, r.verdict));
+            errs.push(format!(
+                "{name} {:?}: CBMC on the input now says {cb}, recorded {}",
+                r.cbmc, r.verdict
+            ));
             return errs;
         }
         let want = if r.verdict == "FAILED" { 10 } else { 0 };
         for b in ["z3", "cvc5", "bitwuzla", "cbmc"] {
             let (code, out) = seqc(&["check", "--backend", b, "--timeout", "60"], r);
             if code != want {
-                errs.push(format!("{name} {:?} --backend {b}: exit {code}, want {want}\n{out}", r.seqc));
+                errs.push(format!(
+                    "{name} {:?} --backend {b}: exit {code}, want {want}\n{out}",
+                    r.seqc
+                ));
             }
         }
         // Integer mode means the same C: the same verdict, or a refusal
@@ -143,12 +151,20 @@ fn verdicts_agree_with_cbmc_on_the_input() {
             let (code, out) = seqc(&["check", "--int", "--backend", b, "--timeout", "60"], r);
             let refused = code == 2 && out.contains("in integer mode (--int)");
             if code != want && !refused {
-                errs.push(format!("{name} {:?} --int --backend {b}: exit {code}, want {want}\n{out}", r.seqc));
+                errs.push(format!(
+                    "{name} {:?} --int --backend {b}: exit {code}, want {want}\n{out}",
+                    r.seqc
+                ));
             }
         }
         errs
     });
-    assert!(errs.is_empty(), "{} disagreements:\n{}", errs.len(), errs.join("\n"));
+    assert!(
+        errs.is_empty(),
+        "{} disagreements:\n{}",
+        errs.len(),
+        errs.join("\n")
+    );
 }
 
 /// Every script of the suite and of golden/ is accepted by z3, cvc5 and
@@ -180,7 +196,12 @@ fn every_script_is_accepted_by_all_solvers() {
                 .arg(f)
                 .output()
                 .unwrap();
-            assert!(out.status.success(), "{}: {}", f.display(), String::from_utf8_lossy(&out.stderr));
+            assert!(
+                out.status.success(),
+                "{}: {}",
+                f.display(),
+                String::from_utf8_lossy(&out.stderr)
+            );
             String::from_utf8(out.stdout).unwrap()
         };
         let mut errs = accepted_by_all(f, &script, &["z3", "cvc5", "bitwuzla"]);
@@ -215,7 +236,11 @@ fn accepted_by_all(f: &Path, script: &str, solvers: &[&str]) -> Vec<String> {
         if !solvers.contains(&s) {
             continue;
         }
-        let out = Command::new(tool(s)).args(&args).arg(&path).output().unwrap();
+        let out = Command::new(tool(s))
+            .args(&args)
+            .arg(&path)
+            .output()
+            .unwrap();
         let text = String::from_utf8_lossy(&out.stdout);
         let first = text.lines().next().unwrap_or("").trim().to_string();
         if (first != "sat" && first != "unsat") || text.contains("error") {
@@ -234,7 +259,16 @@ fn scripts_are_deterministic_and_name_symbols_after_the_source() {
     let f = "tests/bmc/loop_nondet_bound.c";
     let run = || {
         Command::new(env!("CARGO_BIN_EXE_seqc"))
-            .args(["translate", "--method", "none", "--emit", "smt", "--unwind", "3", f])
+            .args([
+                "translate",
+                "--method",
+                "none",
+                "--emit",
+                "smt",
+                "--unwind",
+                "3",
+                f,
+            ])
             .output()
             .unwrap()
             .stdout
@@ -242,7 +276,10 @@ fn scripts_are_deterministic_and_name_symbols_after_the_source() {
     let a = run();
     assert_eq!(a, run());
     let s = String::from_utf8(a).unwrap();
-    assert!(s.starts_with("(set-info :smt-lib-version 2.6)\n(set-logic QF_BV)\n"), "{s}");
+    assert!(
+        s.starts_with("(set-info :smt-lib-version 2.6)\n(set-logic QF_BV)\n"),
+        "{s}"
+    );
     assert!(s.contains("(set-info :source |seqc 0.1.0: tests/bmc/loop_nondet_bound.c --method none --unwind 3|)"), "{s}");
     assert!(!s.contains(":status"), "status is not known here");
     assert!(!s.contains("get-value") && !s.contains("produce-models"));
@@ -295,7 +332,9 @@ fn trace_golden() {
                 if bless && backend == "z3" {
                     std::fs::write(&path, &text).unwrap();
                 } else {
-                    errs.push(format!("{path} ({backend}) differs:\n--- expected\n{want}--- actual\n{text}"));
+                    errs.push(format!(
+                        "{path} ({backend}) differs:\n--- expected\n{want}--- actual\n{text}"
+                    ));
                 }
             }
         }

@@ -128,7 +128,7 @@ fn later_features_say_not_supported_yet() {
     for args in [
         vec!["translate", "--method", "kiss"],
         vec!["check", "--method", "lal-reps"],
-        vec!["check", "--method", "none", "--int"],
+        vec!["refine", "--method", "none"],
         vec!["translate", "--method", "none", "--property", "deadlock"],
     ] {
         let out = seqc().args(&args).arg(&p).output().unwrap();
@@ -156,4 +156,93 @@ fn output_file_and_determinism() {
         .unwrap()
         .stdout;
     assert_eq!(a, b);
+}
+
+#[test]
+fn check_exit_codes_and_refusals() {
+    let (_d, safe) = temp_file(
+        "safe.c",
+        b"void __VERIFIER_assert(int);\nint main(void) { int x = 1; __VERIFIER_assert(x == 1); return 0; }\n",
+    );
+    let (_e, bad) = temp_file(
+        "bad.c",
+        b"void __VERIFIER_assert(int);\nint __VERIFIER_nondet_int(void);\nint main(void) { int x = __VERIFIER_nondet_int(); __VERIFIER_assert(x != 7); return 0; }\n",
+    );
+    let (_f, lp) = temp_file(
+        "loop.c",
+        b"int __VERIFIER_nondet_int(void);\nint main(void) { int n = __VERIFIER_nondet_int(); while (n > 0) n--; return 0; }\n",
+    );
+    let code = |args: &[&str], f: &str| {
+        let out = seqc().args(args).arg(f).output().unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (c, o, _) = code(&["check", "--method", "none"], &safe);
+    assert_eq!(c, Some(0));
+    assert!(
+        o.starts_with("VERIFICATION SUCCESSFUL (no violation within the bounds: unwind 2)"),
+        "{o}"
+    );
+    let (c, o, _) = code(&["check", "--method", "none"], &bad);
+    assert_eq!(c, Some(10));
+    assert!(o.starts_with("VERIFICATION FAILED\n"), "{o}");
+    assert!(
+        o.contains("x = 7"),
+        "the trace shows the value that fails: {o}"
+    );
+    let (c, o, _) = code(&["check", "--method", "none", "--json"], &bad);
+    assert_eq!(c, Some(10));
+    let v: serde_json::Value = serde_json::from_str(&o).unwrap();
+    assert_eq!(v["verdict"], "FAILED");
+    assert_eq!(
+        v["trace"].as_array().unwrap().last().unwrap()["kind"],
+        "failure"
+    );
+    // A loop cut by the bound: no violation, or with unwinding
+    // assertions "bound too small" (exit 30), on both routes.
+    for b in ["z3", "cbmc"] {
+        let (c, _, _) = code(&["check", "--method", "none", "--backend", b], &lp);
+        assert_eq!(c, Some(0), "{b}");
+        let (c, o, _) = code(
+            &[
+                "check",
+                "--method",
+                "none",
+                "--backend",
+                b,
+                "--unwinding-assertions",
+            ],
+            &lp,
+        );
+        assert_eq!(c, Some(30), "{b}: {o}");
+        assert!(
+            o.starts_with("VERIFICATION INCONCLUSIVE: bound too small"),
+            "{o}"
+        );
+    }
+    let (c, _, e) = code(
+        &[
+            "check",
+            "--method",
+            "none",
+            "--int",
+            "--backend",
+            "bitwuzla",
+        ],
+        &safe,
+    );
+    assert_eq!(c, Some(1));
+    assert!(e.contains("bitwuzla has no integer arithmetic"), "{e}");
+    let (c, _, e) = code(&["check", "--method", "none"], "examples/lost_update.c");
+    assert_eq!(c, Some(2));
+    assert!(
+        e.contains("unsupported: pthread_create in a sequential program"),
+        "{e}"
+    );
+    // A timeout is an unknown answer, never a verdict.
+    let (c, o, _) = code(&["check", "--method", "none", "--timeout", "0"], &bad);
+    assert!(c == Some(20) || c == Some(10), "{o}");
 }

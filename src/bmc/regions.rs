@@ -327,7 +327,15 @@ impl Regions {
         i
     }
 
-    fn union(&mut self, a: RKey, wa: u32, b: RKey, wb: u32, loc: Loc, p: &Program) -> Result<(), Punning> {
+    fn union(
+        &mut self,
+        a: RKey,
+        wa: u32,
+        b: RKey,
+        wb: u32,
+        loc: Loc,
+        p: &Program,
+    ) -> Result<(), Punning> {
         let ia = self.intern(a, wa);
         let ib = self.intern(b, wb);
         let (ra, rb) = (self.find(ia), self.find(ib));

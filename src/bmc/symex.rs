@@ -212,7 +212,11 @@ impl<'p> Symex<'p> {
         let _ = writeln!(self.out, "(declare-fun {sym} () {})", s.text());
         if let (true, Sort::Bv(w)) = (term::int_mode(), &s) {
             // An integer stands for a w-bit value.
-            let _ = writeln!(self.out, "(assert (and (<= 0 {sym}) (< {sym} {})))", 1u128 << w);
+            let _ = writeln!(
+                self.out,
+                "(assert (and (<= 0 {sym}) (< {sym} {})))",
+                1u128 << w
+            );
         }
         T::E(sym.into(), s)
     }
@@ -420,7 +424,15 @@ impl<'p> Symex<'p> {
             let k = regions::deref_key(p, &Ty::CHAR);
             for (i, c) in b.iter().enumerate() {
                 let at = term::bv((a + i as u64) as i128, self.pw);
-                self.store(&mut st, &top, &at, &Ty::CHAR, k.clone(), term::bv(*c as i128, 8), g_line(p))?;
+                self.store(
+                    &mut st,
+                    &top,
+                    &at,
+                    &Ty::CHAR,
+                    k.clone(),
+                    term::bv(*c as i128, 8),
+                    g_line(p),
+                )?;
             }
             self.strings.insert(b, a);
         }
@@ -493,7 +505,13 @@ impl<'p> Symex<'p> {
 
     /// Runs `f` to its end; the state after it (None: every path ended or
     /// was blocked) and its return value.
-    fn call(&mut self, st: State, f: FuncId, args: Vec<Val>, loc: Loc) -> R<(Option<State>, Option<Val>)> {
+    fn call(
+        &mut self,
+        st: State,
+        f: FuncId,
+        args: Vec<Val>,
+        loc: Loc,
+    ) -> R<(Option<State>, Option<Val>)> {
         let p = self.p;
         let func = p.func(f);
         let ret_ty = func.sig.ret.clone();
@@ -847,7 +865,8 @@ impl<'p> Symex<'p> {
                                 _ => None,
                             })
                             .collect();
-                        m.vars.retain(|k, _| !matches!(k, Var::Tmp(t, _) if *t == tmp));
+                        m.vars
+                            .retain(|k, _| !matches!(k, Var::Tmp(t, _) if *t == tmp));
                         leaves.sort_by_key(|x| x.0);
                         let v = match leaves.len() {
                             0 => None,
@@ -882,14 +901,24 @@ impl<'p> Symex<'p> {
         }
     }
 
-    fn decl(&mut self, st: &mut State, fr: &Frame, v: LocalId, init: Option<&Init>, loc: Loc) -> R<()> {
+    fn decl(
+        &mut self,
+        st: &mut State,
+        fr: &Frame,
+        v: LocalId,
+        init: Option<&Init>,
+        loc: Loc,
+    ) -> R<()> {
         let l = self.p.func(fr.func).local(v);
         let ty = l.ty.clone();
         let name = l.name.clone();
         match (self.local_place(fr, v), init) {
             (Place::Var(var), None) => {
                 let Some(w) = regions::leaf_width(self.p.data_model, &ty) else {
-                    return Err((format!("a local of type '{}'", regions::ty_name(self.p, &ty)), loc));
+                    return Err((
+                        format!("a local of type '{}'", regions::ty_name(self.p, &ty)),
+                        loc,
+                    ));
                 };
                 let t = self.fresh(&name, loc.line, Sort::Bv(w));
                 st.vars.insert(var, t);
@@ -929,7 +958,10 @@ impl<'p> Symex<'p> {
                     }
                     Some(init) => {
                         if leaves.len() > 1 << 16 {
-                            return Err((format!("an initialised local of {} scalars", leaves.len()), loc));
+                            return Err((
+                                format!("an initialised local of {} scalars", leaves.len()),
+                                loc,
+                            ));
                         }
                         for (off, lt, k) in leaves {
                             let w = regions::leaf_width(self.p.data_model, &lt).unwrap_or(8);
@@ -992,7 +1024,15 @@ impl<'p> Symex<'p> {
                     let k = RKey::Field(*c, *i);
                     let a = self.offset(&addr, offs[*i as usize]);
                     let scalar_like = regions::is_leaf(regions::elem_scalar(&fd.ty));
-                    self.init_mem(st, fr, a, &fd.ty.clone(), if scalar_like { Some(&k) } else { None }, sub, loc)?;
+                    self.init_mem(
+                        st,
+                        fr,
+                        a,
+                        &fd.ty.clone(),
+                        if scalar_like { Some(&k) } else { None },
+                        sub,
+                        loc,
+                    )?;
                 }
             }
             Init::Str(bytes) => {
@@ -1025,12 +1065,17 @@ impl<'p> Symex<'p> {
     fn region(&mut self, k: RKey, ty: &Ty, line: u32) -> R<u32> {
         let Some(w) = regions::leaf_width(self.p.data_model, ty) else {
             return Err((
-                format!("memory of type '{}' in the SMT route", regions::ty_name(self.p, ty)),
+                format!(
+                    "memory of type '{}' in the SMT route",
+                    regions::ty_name(self.p, ty)
+                ),
                 Loc { line, ..Loc::NONE },
             ));
         };
         self.uses_arrays = true;
-        self.regions.id(self.p, k, w).map_err(|m| (m, Loc { line, ..Loc::NONE }))
+        self.regions
+            .id(self.p, k, w)
+            .map_err(|m| (m, Loc { line, ..Loc::NONE }))
     }
 
     fn load(&mut self, st: &State, addr: &T, ty: &Ty, k: RKey, line: u32) -> R<T> {
@@ -1039,7 +1084,16 @@ impl<'p> Symex<'p> {
         Ok(term::select(&m, addr))
     }
 
-    fn store(&mut self, st: &mut State, fr: &Frame, addr: &T, ty: &Ty, k: RKey, v: T, line: u32) -> R<()> {
+    fn store(
+        &mut self,
+        st: &mut State,
+        fr: &Frame,
+        addr: &T,
+        ty: &Ty,
+        k: RKey,
+        v: T,
+        line: u32,
+    ) -> R<()> {
         let r = self.region(k, ty, line)?;
         let m = self.get(st, Var::Mem(r));
         let m2 = term::store(&m, addr, &v);
@@ -1060,7 +1114,9 @@ impl<'p> Symex<'p> {
             }
             Place::Mem(addr, key) => {
                 if regions::is_leaf(ty) {
-                    let k = key.clone().unwrap_or_else(|| regions::deref_key(self.p, ty));
+                    let k = key
+                        .clone()
+                        .unwrap_or_else(|| regions::deref_key(self.p, ty));
                     return Ok(Val::S(self.load(st, addr, ty, k, line)?));
                 }
                 let mut out = Vec::new();
@@ -1073,14 +1129,24 @@ impl<'p> Symex<'p> {
         }
     }
 
-    fn write(&mut self, st: &mut State, fr: &Frame, place: &Place, ty: &Ty, v: Val, line: u32) -> R<()> {
+    fn write(
+        &mut self,
+        st: &mut State,
+        fr: &Frame,
+        place: &Place,
+        ty: &Ty,
+        v: Val,
+        line: u32,
+    ) -> R<()> {
         match place {
             Place::Var(var) => {
                 self.set(st, *var, v.s(), line, Some(fr));
             }
             Place::Mem(addr, key) => match v {
                 Val::S(t) => {
-                    let k = key.clone().unwrap_or_else(|| regions::deref_key(self.p, ty));
+                    let k = key
+                        .clone()
+                        .unwrap_or_else(|| regions::deref_key(self.p, ty));
                     self.store(st, fr, addr, ty, k, t, line)?;
                 }
                 Val::A(ts) => {
@@ -1148,7 +1214,10 @@ impl<'p> Symex<'p> {
             }
             ExprKind::Str(bytes) => {
                 let a = self.string(st, fr, bytes)?;
-                Place::Mem(term::bv(a as i128, self.pw), Some(regions::deref_key(p, &Ty::CHAR)))
+                Place::Mem(
+                    term::bv(a as i128, self.pw),
+                    Some(regions::deref_key(p, &Ty::CHAR)),
+                )
             }
             _ => return Err(("this expression as an lvalue".into(), e.loc)),
         })
@@ -1159,7 +1228,10 @@ impl<'p> Symex<'p> {
     fn string(&mut self, _st: &State, _fr: &Frame, bytes: &[u8]) -> R<u64> {
         match self.strings.get(bytes) {
             Some(a) => Ok(*a),
-            None => Err(("a string literal seqc did not see before the run".into(), Loc::NONE)),
+            None => Err((
+                "a string literal seqc did not see before the run".into(),
+                Loc::NONE,
+            )),
         }
     }
 
@@ -1203,7 +1275,11 @@ impl<'p> Symex<'p> {
                 Ok(term::or(&x, &y))
             }
             ExprKind::Binary(op, a, b) if op.is_comparison() => self.compare(st, fr, *op, a, b),
-            ExprKind::Cast(x) if e.ty.is_integer() && x.ty.is_scalar() && !matches!(x.ty.unqual(), Ty::Float(_)) => {
+            ExprKind::Cast(x)
+                if e.ty.is_integer()
+                    && x.ty.is_scalar()
+                    && !matches!(x.ty.unqual(), Ty::Float(_)) =>
+            {
                 // A cast to a wider or equal integer keeps zero-ness.
                 let ew = regions::leaf_width(self.p.data_model, &e.ty).unwrap_or(0);
                 let xw = regions::leaf_width(self.p.data_model, &x.ty).unwrap_or(u32::MAX);
@@ -1229,13 +1305,20 @@ impl<'p> Symex<'p> {
         // addresses).
         let ptr = a.ty.is_pointer() || b.ty.is_pointer();
         let (x, y) = if ptr {
-            (term::resize(&av, self.pw, false), term::resize(&bv, self.pw, false))
+            (
+                term::resize(&av, self.pw, false),
+                term::resize(&bv, self.pw, false),
+            )
         } else {
             let y = self.convert_s(bv, &b.ty, &a.ty);
             (av, y)
         };
         let s = !ptr && a.ty.is_signed();
-        let (lt, le) = if s { ("bvslt", "bvsle") } else { ("bvult", "bvule") };
+        let (lt, le) = if s {
+            ("bvslt", "bvsle")
+        } else {
+            ("bvult", "bvule")
+        };
         Ok(match op {
             Eq => term::eq(&x, &y),
             Ne => term::not(&term::eq(&x, &y)),
@@ -1314,9 +1397,12 @@ impl<'p> Symex<'p> {
                 let bv = self.convert(bv, &b.ty, &e.ty);
                 match (av, bv) {
                     (Val::S(x), Val::S(y)) => Val::S(term::ite(&cv, &x, &y)),
-                    (Val::A(xs), Val::A(ys)) => {
-                        Val::A(xs.iter().zip(&ys).map(|(x, y)| term::ite(&cv, x, y)).collect())
-                    }
+                    (Val::A(xs), Val::A(ys)) => Val::A(
+                        xs.iter()
+                            .zip(&ys)
+                            .map(|(x, y)| term::ite(&cv, x, y))
+                            .collect(),
+                    ),
                     _ => return Err(("a conditional of mixed kinds".into(), e.loc)),
                 }
             }
@@ -1427,13 +1513,19 @@ impl<'p> Symex<'p> {
             }
             Eq | Ne | Lt | Le | Gt | Ge | LogAnd | LogOr => unreachable!("handled above"),
             PtrAdd | PtrSub => {
-                let sz = p.size_of(e.ty.pointee().unwrap_or(&Ty::CHAR)).unwrap_or(1).max(1);
+                let sz = p
+                    .size_of(e.ty.pointee().unwrap_or(&Ty::CHAR))
+                    .unwrap_or(1)
+                    .max(1);
                 let i = term::resize(&bv, self.pw, b.ty.is_signed());
                 let off = term::bin("bvmul", &i, &term::bv(sz as i128, self.pw));
                 term::bin(if op == PtrAdd { "bvadd" } else { "bvsub" }, &av, &off)
             }
             PtrDiff => {
-                let sz = p.size_of(a.ty.pointee().unwrap_or(&Ty::CHAR)).unwrap_or(1).max(1);
+                let sz = p
+                    .size_of(a.ty.pointee().unwrap_or(&Ty::CHAR))
+                    .unwrap_or(1)
+                    .max(1);
                 let d = term::bin("bvsub", &av, &bv);
                 let q = term::bin("bvsdiv", &d, &term::bv(sz as i128, self.pw));
                 term::resize(&q, rw, true)
@@ -1443,7 +1535,15 @@ impl<'p> Symex<'p> {
 
     // ---- operations ----------------------------------------------------
 
-    fn op(&mut self, mut st: State, fr: &Frame, dest: Option<&Expr>, op: Op, args: &[Expr], loc: Loc) -> R<Option<State>> {
+    fn op(
+        &mut self,
+        mut st: State,
+        fr: &Frame,
+        dest: Option<&Expr>,
+        op: Op,
+        args: &[Expr],
+        loc: Loc,
+    ) -> R<Option<State>> {
         let p = self.p;
         let line = loc.line;
         let pw = self.pw;
@@ -1488,7 +1588,12 @@ impl<'p> Symex<'p> {
                 let a = self.alloc(size);
                 result = Some((Val::S(term::bv(a as i128, pw)), Ty::Void.ptr()));
             }
-            Op::Free | Op::Fence | Op::AtomicBegin | Op::AtomicEnd | Op::MutexDestroy | Op::CondDestroy => {
+            Op::Free
+            | Op::Fence
+            | Op::AtomicBegin
+            | Op::AtomicEnd
+            | Op::MutexDestroy
+            | Op::CondDestroy => {
                 if matches!(op, Op::MutexDestroy | Op::CondDestroy) {
                     result = Some((Val::S(term::bv(0, 32)), Ty::INT));
                 }
@@ -1501,9 +1606,13 @@ impl<'p> Symex<'p> {
                     return Err((format!("{} of a non-constant size", op.c_name()), loc));
                 };
                 let esz = p.size_of(&ty).unwrap_or(1).max(1);
-                if n as u64 % esz != 0 {
+                if !(n as u64).is_multiple_of(esz) {
                     return Err((
-                        format!("{} of part of a '{}'", op.c_name(), regions::ty_name(p, &ty)),
+                        format!(
+                            "{} of part of a '{}'",
+                            op.c_name(),
+                            regions::ty_name(p, &ty)
+                        ),
                         loc,
                     ));
                 }
@@ -1528,11 +1637,18 @@ impl<'p> Symex<'p> {
                                 x = (x << 8) | byte;
                             }
                             if matches!(lt.unqual(), Ty::Bool) && byte > 1 {
-                                return Err(("memset of a _Bool with a byte other than 0 or 1".into(), loc));
+                                return Err((
+                                    "memset of a _Bool with a byte other than 0 or 1".into(),
+                                    loc,
+                                ));
                             }
                             vals.push(term::bv(x, w));
                         }
-                        if regions::is_leaf(&ty) { Val::S(vals.pop().unwrap()) } else { Val::A(vals) }
+                        if regions::is_leaf(&ty) {
+                            Val::S(vals.pop().unwrap())
+                        } else {
+                            Val::A(vals)
+                        }
                     } else {
                         let s = arg(self, &st, 1)?;
                         let sa = self.offset(&s, i * esz);
@@ -1556,7 +1672,15 @@ impl<'p> Symex<'p> {
                 if op == Op::MutexInit {
                     let m = arg(self, &st, 0)?;
                     let k = regions::deref_key(p, &Ty::Pthread(PthreadTy::Mutex));
-                    self.store(&mut st, fr, &m, &Ty::Pthread(PthreadTy::Mutex), k, term::bv(0, 32), line)?;
+                    self.store(
+                        &mut st,
+                        fr,
+                        &m,
+                        &Ty::Pthread(PthreadTy::Mutex),
+                        k,
+                        term::bv(0, 32),
+                        line,
+                    )?;
                 }
                 result = Some((Val::S(term::bv(0, 32)), Ty::INT));
             }
@@ -1601,7 +1725,10 @@ impl<'p> Symex<'p> {
             | Op::AtomicCompareExchange => {
                 let ty = target(0).unqual().clone();
                 let pa = arg(self, &st, 0)?;
-                let place = Place::Mem(pa.clone(), regions::is_leaf(&ty).then(|| regions::deref_key(p, &ty)));
+                let place = Place::Mem(
+                    pa.clone(),
+                    regions::is_leaf(&ty).then(|| regions::deref_key(p, &ty)),
+                );
                 let old = self.read(&st, &place, &ty, line)?.s();
                 let val = |this: &mut Self, st: &State, i: usize| -> R<T> {
                     let v = arg(this, st, i)?;
@@ -1627,7 +1754,11 @@ impl<'p> Symex<'p> {
                             AtomicRmw::Xor => "bvxor",
                         };
                         let n = term::bin(name, &old, &v);
-                        let r = if matches!(op, Op::AtomicFetch(_)) { old.clone() } else { n.clone() };
+                        let r = if matches!(op, Op::AtomicFetch(_)) {
+                            old.clone()
+                        } else {
+                            n.clone()
+                        };
                         (Some(n), r)
                     }
                     Op::AtomicCasBool | Op::AtomicCasVal => {
@@ -1643,7 +1774,10 @@ impl<'p> Symex<'p> {
                     }
                     _ => {
                         let ep = arg(self, &st, 1)?;
-                        let eplace = Place::Mem(ep, regions::is_leaf(&ty).then(|| regions::deref_key(p, &ty)));
+                        let eplace = Place::Mem(
+                            ep,
+                            regions::is_leaf(&ty).then(|| regions::deref_key(p, &ty)),
+                        );
                         let exp = self.read(&st, &eplace, &ty, line)?.s();
                         let n = val(self, &st, 2)?;
                         let ok = term::eq(&old, &exp);

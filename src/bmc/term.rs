@@ -107,7 +107,11 @@ fn sread(t: &T, w: u32) -> String {
     match t {
         T::V(v, _) => {
             let s = signed(*v, w);
-            if s < 0 { format!("(- {})", -s) } else { s.to_string() }
+            if s < 0 {
+                format!("(- {})", -s)
+            } else {
+                s.to_string()
+            }
         }
         _ => {
             let x = t.text();
@@ -117,7 +121,11 @@ fn sread(t: &T, w: u32) -> String {
 }
 
 pub fn mask(w: u32) -> u128 {
-    if w >= 128 { u128::MAX } else { (1u128 << w) - 1 }
+    if w >= 128 {
+        u128::MAX
+    } else {
+        (1u128 << w) - 1
+    }
 }
 
 pub fn bv(v: i128, w: u32) -> T {
@@ -177,7 +185,7 @@ pub fn bv_text(v: u128, w: u32) -> String {
     if int_mode() {
         return v.to_string();
     }
-    if w % 4 == 0 {
+    if w.is_multiple_of(4) {
         let mut s = String::from("#x");
         let digits = (w / 4) as usize;
         let _ = write!(s, "{v:0digits$x}");
@@ -317,10 +325,7 @@ fn int_bin(op: &str, a: &T, b: &T, w: u32) -> String {
                     let q = format!("(div (abs {sx}) (abs {sy}))");
                     let r = format!("(mod (abs {sx}) (abs {sy}))");
                     if op == "bvsdiv" {
-                        wrap(
-                            format!("(ite (= (>= {sx} 0) (>= {sy} 0)) {q} (- {q}))"),
-                            w,
-                        )
+                        wrap(format!("(ite (= (>= {sx} 0) (>= {sy} 0)) {q} (- {q}))"), w)
                     } else {
                         wrap(format!("(ite (>= {sx} 0) {r} (- {r}))"), w)
                     }
@@ -415,7 +420,11 @@ pub fn resize(a: &T, to: u32, signed_src: bool) -> T {
         return a.clone();
     }
     if let T::V(x, _) = a {
-        let v = if signed_src { signed(*x, w) as u128 } else { *x };
+        let v = if signed_src {
+            signed(*x, w) as u128
+        } else {
+            *x
+        };
         return T::V(v & mask(to), to);
     }
     if int_mode() {
@@ -423,7 +432,11 @@ pub fn resize(a: &T, to: u32, signed_src: bool) -> T {
         let t = if to < w {
             wrap(x, to)
         } else if signed_src {
-            format!("(ite (>= {x} {}) (+ {x} {}) {x})", pow2(w - 1), (1u128 << to) - (1u128 << w))
+            format!(
+                "(ite (>= {x} {}) (+ {x} {}) {x})",
+                pow2(w - 1),
+                (1u128 << to) - (1u128 << w)
+            )
         } else {
             x
         };
@@ -435,7 +448,11 @@ pub fn resize(a: &T, to: u32, signed_src: bool) -> T {
             Sort::Bv(to),
         )
     } else {
-        let ext = if signed_src { "sign_extend" } else { "zero_extend" };
+        let ext = if signed_src {
+            "sign_extend"
+        } else {
+            "zero_extend"
+        };
         T::e(format!("((_ {ext} {}) {})", to - w, a.text()), Sort::Bv(to))
     }
 }
@@ -456,7 +473,10 @@ pub fn select(arr: &T, idx: &T) -> T {
     let Sort::Array(_, v) = arr.sort() else {
         panic!("select on a non-array")
     };
-    T::e(format!("(select {} {})", arr.text(), idx.text()), Sort::Bv(v))
+    T::e(
+        format!("(select {} {})", arr.text(), idx.text()),
+        Sort::Bv(v),
+    )
 }
 
 pub fn store(arr: &T, idx: &T, val: &T) -> T {
@@ -496,7 +516,10 @@ mod tests {
     fn folding_follows_c_semantics_of_bit_vectors() {
         assert_eq!(bin("bvsdiv", &bv(-7, 32), &bv(2, 32)), bv(-3, 32));
         assert_eq!(bin("bvsrem", &bv(-7, 32), &bv(2, 32)), bv(-1, 32));
-        assert_eq!(bin("bvadd", &bv(i32::MAX as i128, 32), &bv(1, 32)), bv(i32::MIN as i128, 32));
+        assert_eq!(
+            bin("bvadd", &bv(i32::MAX as i128, 32), &bv(1, 32)),
+            bv(i32::MIN as i128, 32)
+        );
         assert_eq!(resize(&bv(-1, 8), 32, true), bv(-1, 32));
         assert_eq!(resize(&bv(-1, 8), 32, false), bv(255, 32));
         assert_eq!(cmp("bvslt", &bv(-1, 32), &bv(0, 32)), T::B(true));

@@ -81,7 +81,11 @@ pub fn bound(mut p: Program, unwind: u32, cut: Cut) -> Program {
 
 fn lt(e: Expr, u: u32, loc: Loc) -> Expr {
     Expr::new(
-        ExprKind::Binary(BinOp::Lt, Box::new(e), Box::new(Expr::int(u as i128, Ty::UINT, loc))),
+        ExprKind::Binary(
+            BinOp::Lt,
+            Box::new(e),
+            Box::new(Expr::int(u as i128, Ty::UINT, loc)),
+        ),
         Ty::INT,
         loc,
     )
@@ -90,7 +94,11 @@ fn lt(e: Expr, u: u32, loc: Loc) -> Expr {
 fn add(e: Expr, k: i128, loc: Loc) -> Stmt {
     let op = if k < 0 { BinOp::Sub } else { BinOp::Add };
     let sum = Expr::new(
-        ExprKind::Binary(op, Box::new(e.clone()), Box::new(Expr::int(k.abs(), Ty::UINT, loc))),
+        ExprKind::Binary(
+            op,
+            Box::new(e.clone()),
+            Box::new(Expr::int(k.abs(), Ty::UINT, loc)),
+        ),
         Ty::UINT,
         loc,
     );
@@ -166,13 +174,15 @@ impl Bounder<'_> {
                 for (i, st) in body.0.into_iter().enumerate() {
                     self.stmt(st, &mut nb);
                     if Some(i) == test {
-                        nb.push(check(self.cut, lt(cnt.clone(), self.unwind, loc), loc));
+                        // The loop's own line, so that a checker's trace of a
+                        // cut leads back to the loop.
+                        nb.push(check(self.cut, lt(cnt.clone(), self.unwind, loc), s.loc));
                     }
                 }
                 let mut nl = self.block(latch).0;
                 nl.push(add(cnt.clone(), 1, loc));
                 if test.is_none() {
-                    nl.push(check(self.cut, lt(cnt.clone(), self.unwind, loc), loc));
+                    nl.push(check(self.cut, lt(cnt.clone(), self.unwind, loc), s.loc));
                 }
                 let decl = Stmt {
                     kind: StmtKind::Decl(v, Some(Init::Expr(Expr::int(0, Ty::UINT, loc)))),
@@ -201,7 +211,7 @@ impl Bounder<'_> {
                 };
                 let cnt = Expr::new(ExprKind::Local(v), Ty::UINT, loc);
                 out.push(add(cnt.clone(), 1, loc));
-                out.push(check(self.cut, lt(cnt, self.unwind, loc), loc));
+                out.push(check(self.cut, lt(cnt, self.unwind, loc), s.loc));
                 out.push(Stmt {
                     kind: StmtKind::Goto(l),
                     loc: s.loc,
