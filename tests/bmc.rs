@@ -341,3 +341,36 @@ fn trace_golden() {
     }
     assert!(errs.is_empty(), "{}", errs.join("\n"));
 }
+
+/// The C route's bounding pass keeps the IR valid (the verifier after
+/// every pass), on every program of the suite and the golden inputs.
+#[test]
+fn bound_pass_output_verifies() {
+    let mut files: Vec<PathBuf> = Vec::new();
+    for dir in ["tests/bmc", "golden/none"] {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            let name = p.file_name().unwrap().to_string_lossy().to_string();
+            if name.ends_with(".c") && name.matches('.').count() == 1 {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    let cfg = seqc::config::Config::default();
+    let mut n = 0;
+    for f in files {
+        let Ok(p) = seqc::driver::load(f.to_str().unwrap(), &cfg) else {
+            continue;
+        };
+        let p = seqc::passes::normalize::normalize(p);
+        for cut in [seqc::passes::bound::Cut::Assume, seqc::passes::bound::Cut::Assert] {
+            let q = seqc::passes::bound::bound(p.clone(), 3, cut);
+            if let Err(e) = seqc::ir::verify::verify(&q) {
+                panic!("{}: IR verifier after bound: {e}", f.display());
+            }
+        }
+        n += 1;
+    }
+    assert!(n >= 60, "{n}");
+}
