@@ -228,6 +228,15 @@ impl Common {
 }
 
 fn fail(d: &Diagnostic) -> ExitCode {
+    // Errors found after the front end carry a position but no text.
+    let mut d = d.clone();
+    if let (Some((file, line, _)), None) = (&d.pos, &d.source_line) {
+        d.source_line = std::fs::read_to_string(file).ok().and_then(|t| {
+            t.lines()
+                .nth((*line as usize).saturating_sub(1))
+                .map(String::from)
+        });
+    }
     eprintln!("{d}");
     ExitCode::from(d.exit_code() as u8)
 }

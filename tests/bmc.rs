@@ -364,7 +364,10 @@ fn bound_pass_output_verifies() {
             continue;
         };
         let p = seqc::passes::normalize::normalize(p);
-        for cut in [seqc::passes::bound::Cut::Assume, seqc::passes::bound::Cut::Assert] {
+        for cut in [
+            seqc::passes::bound::Cut::Assume,
+            seqc::passes::bound::Cut::Assert,
+        ] {
             let q = seqc::passes::bound::bound(p.clone(), 3, cut);
             if let Err(e) = seqc::ir::verify::verify(&q) {
                 panic!("{}: IR verifier after bound: {e}", f.display());

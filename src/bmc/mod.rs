@@ -76,7 +76,11 @@ pub fn encode(p: &Program, opts: &Options) -> Result<Encoding, Diagnostic> {
         let mut d = if m.starts_with("the program has no main") {
             Diagnostic::input(m)
         } else {
-            Diagnostic::unsupported(format!("{m} (SMT route)"))
+            Diagnostic::unsupported(if m.contains("SMT route") {
+                m
+            } else {
+                format!("{m} (SMT route)")
+            })
         };
         if loc.line > 0 {
             d.pos = Some((p.file_name(loc.file).to_string(), loc.line, loc.col));

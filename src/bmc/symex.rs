@@ -112,6 +112,8 @@ pub(super) struct Symex<'p> {
     hint: Option<String>,
     /// The function of each frame, for naming locals.
     frame_funcs: Vec<FuncId>,
+    /// The statement being executed, for errors found deep inside it.
+    cur_loc: Loc,
 }
 
 const SLOT: u64 = 1 << 16;
@@ -125,35 +127,7 @@ impl<'p> Symex<'p> {
         let pw = p.data_model.pointer_bits();
         let mut fn_addr = BTreeMap::new();
         // Functions whose address is taken get small distinct addresses.
-        let mut taken = Vec::new();
-        let mut mark = |e: &Expr| {
-            if let ExprKind::AddrOf(x) = &e.kind
-                && let ExprKind::Func(f) = x.kind
-            {
-                taken.push(f);
-            }
-        };
-        for g in &p.globals {
-            if let Some(i) = &g.init {
-                let mut es = Vec::new();
-                i.exprs(&mut es);
-                es.iter().for_each(|e| e.walk(&mut mark));
-            }
-        }
-        for f in &p.functions {
-            if let Some(b) = &f.body {
-                b.walk(&mut |s| {
-                    let mut es = s.exprs();
-                    if let StmtKind::Decl(_, Some(init)) = &s.kind {
-                        es.clear();
-                        init.exprs(&mut es);
-                    }
-                    es.iter().for_each(|e| e.walk(&mut mark));
-                });
-            }
-        }
-        taken.sort();
-        taken.dedup();
+        let taken = p.address_taken_functions();
         for (k, f) in taken.iter().enumerate() {
             fn_addr.insert(*f, 16 * (k as u64 + 1));
         }
@@ -181,6 +155,7 @@ impl<'p> Symex<'p> {
             tmps: 0,
             hint: None,
             frame_funcs: Vec::new(),
+            cur_loc: Loc::NONE,
         }
     }
 
@@ -400,25 +375,13 @@ impl<'p> Symex<'p> {
         };
         // String literals: constant objects, written before anything runs.
         let mut lits: Vec<Vec<u8>> = Vec::new();
-        let mut collect = |e: &Expr| {
+        p.walk_exprs(&mut |e: &Expr| {
             if let ExprKind::Str(b) = &e.kind
                 && !lits.contains(b)
             {
                 lits.push(b.clone());
             }
-        };
-        for g in &p.globals {
-            if let Some(i) = &g.init {
-                let mut es = Vec::new();
-                i.exprs(&mut es);
-                es.iter().for_each(|e| e.walk(&mut collect));
-            }
-        }
-        for f in &p.functions {
-            if let Some(b) = &f.body {
-                b.walk(&mut |s| s.exprs().iter().for_each(|e| e.walk(&mut collect)));
-            }
-        }
+        });
         for b in lits {
             let a = self.alloc(b.len() as u64);
             let k = regions::deref_key(p, &Ty::CHAR);
@@ -439,6 +402,7 @@ impl<'p> Symex<'p> {
         for gi in 0..p.globals.len() {
             let g = &p.globals[gi];
             let gid = GlobalId(gi as u32);
+            self.cur_loc = g.loc;
             if g.storage == Storage::Extern && g.init.is_none() {
                 // Declared here, defined nowhere: any value.
                 if let Some(a) = self.global_addr[gi] {
@@ -631,6 +595,7 @@ impl<'p> Symex<'p> {
             }
             let (ins, loc) = &code.code[pc];
             let loc = *loc;
+            self.cur_loc = loc;
             let line = loc_line(loc);
             let mut s = cur.take().unwrap();
             pc += 1;
@@ -1062,20 +1027,18 @@ impl<'p> Symex<'p> {
         term::bin("bvadd", a, &term::bv(off as i128, self.pw))
     }
 
-    fn region(&mut self, k: RKey, ty: &Ty, line: u32) -> R<u32> {
+    fn region(&mut self, k: RKey, ty: &Ty, _line: u32) -> R<u32> {
         let Some(w) = regions::leaf_width(self.p.data_model, ty) else {
             return Err((
                 format!(
                     "memory of type '{}' in the SMT route",
                     regions::ty_name(self.p, ty)
                 ),
-                Loc { line, ..Loc::NONE },
+                self.cur_loc,
             ));
         };
         self.uses_arrays = true;
-        self.regions
-            .id(self.p, k, w)
-            .map_err(|m| (m, Loc { line, ..Loc::NONE }))
+        self.regions.id(self.p, k, w).map_err(|m| (m, self.cur_loc))
     }
 
     fn load(&mut self, st: &State, addr: &T, ty: &Ty, k: RKey, line: u32) -> R<T> {

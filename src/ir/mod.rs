@@ -657,6 +657,40 @@ impl Program {
     pub fn describe(&self, loc: Loc) -> String {
         format!("{}:{}:{}", self.file_name(loc.file), loc.line, loc.col)
     }
+
+    /// Calls `f` on every expression of the program and its
+    /// sub-expressions: global initialisers, then function bodies
+    /// (declaration initialisers included), in order.
+    pub fn walk_exprs(&self, f: &mut impl FnMut(&Expr)) {
+        for g in &self.globals {
+            if let Some(i) = &g.init {
+                let mut es = Vec::new();
+                i.exprs(&mut es);
+                es.iter().for_each(|e| e.walk(f));
+            }
+        }
+        for fun in &self.functions {
+            if let Some(b) = &fun.body {
+                b.walk(&mut |s| s.exprs().iter().for_each(|e| e.walk(f)));
+            }
+        }
+    }
+
+    /// Functions whose address is taken (the targets of indirect calls),
+    /// in index order.
+    pub fn address_taken_functions(&self) -> Vec<FuncId> {
+        let mut v = Vec::new();
+        self.walk_exprs(&mut |e| {
+            if let ExprKind::AddrOf(x) = &e.kind
+                && let ExprKind::Func(f) = x.kind
+            {
+                v.push(f);
+            }
+        });
+        v.sort();
+        v.dedup();
+        v
+    }
 }
 
 impl Expr {

@@ -256,19 +256,7 @@ impl Bounder<'_> {
 /// Functions that can reach themselves through calls (an indirect call
 /// may reach any function whose address is taken).
 fn recursive_functions(p: &Program) -> HashSet<FuncId> {
-    let mut taken = HashSet::new();
-    let mut mark = |e: &Expr| {
-        if let ExprKind::AddrOf(x) = &e.kind
-            && let ExprKind::Func(f) = x.kind
-        {
-            taken.insert(f);
-        }
-    };
-    for f in &p.functions {
-        if let Some(b) = &f.body {
-            b.walk(&mut |s| s.exprs().iter().for_each(|e| e.walk(&mut mark)));
-        }
-    }
+    let taken = p.address_taken_functions();
     let mut calls: Vec<HashSet<FuncId>> = vec![HashSet::new(); p.functions.len()];
     for (fi, f) in p.functions.iter().enumerate() {
         let Some(b) = &f.body else { continue };
