@@ -167,6 +167,28 @@ pub fn leaves(p: &Program, t: &Ty, key: Option<&RKey>, out: &mut Vec<(u64, Ty, R
     }
 }
 
+/// C paths (`.f`, `[2].g`) of the scalars `leaves` lists, in its order.
+pub fn leaf_paths(p: &Program, t: &Ty, prefix: &str, out: &mut Vec<String>) {
+    match t.unqual() {
+        Ty::Array(e, n) => {
+            for i in 0..n.unwrap_or(0) {
+                leaf_paths(p, e, &format!("{prefix}[{i}]"), out);
+            }
+        }
+        Ty::Comp(c) => {
+            if p.comp_layout(*c).is_none() {
+                return;
+            }
+            for fd in &p.comp(*c).fields {
+                if fd.bit_width != Some(0) {
+                    leaf_paths(p, &fd.ty, &format!("{prefix}.{}", fd.name), out);
+                }
+            }
+        }
+        _ => out.push(prefix.to_string()),
+    }
+}
+
 impl Regions {
     pub fn analyse(p: &Program) -> Result<Regions, Punning> {
         let mut r = Regions {

@@ -933,7 +933,12 @@ impl<'p> Symex<'p> {
                             let a = self.offset(&addr, off);
                             self.store(st, fr, &a, &lt, k, term::bv(0, w), loc.line)?;
                         }
-                        self.init_mem(st, fr, addr, &ty, key.as_ref(), init, loc)?;
+                        self.init_mem(st, fr, addr.clone(), &ty, key.as_ref(), init, loc)?;
+                        // The initialised object, for traces (small ones).
+                        if self.leaf_list(&ty, key.as_ref()).len() <= 16 {
+                            let v = self.read(st, &Place::Mem(addr, key), &ty, loc.line)?;
+                            self.record_assign(st, fr, loc, name, &ty, &v);
+                        }
                     }
                 }
             }
@@ -1799,8 +1804,17 @@ impl<'p> Symex<'p> {
             // seqc's own temporaries say nothing the user wrote.
             return;
         }
-        if let Val::S(t) = v {
-            self.event(st, loc, EventKind::Assign(lhs, ty.clone(), t.clone()));
+        match v {
+            Val::S(t) => self.event(st, loc, EventKind::Assign(lhs, ty.clone(), t.clone())),
+            Val::A(ts) => {
+                // A struct or array copy: its first scalars, by name.
+                let mut paths = Vec::new();
+                regions::leaf_paths(self.p, ty, &lhs, &mut paths);
+                let leaves = self.leaf_list(ty, None);
+                for ((path, (_, lt, _)), t) in paths.into_iter().zip(leaves).zip(ts).take(16) {
+                    self.event(st, loc, EventKind::Assign(path, lt, t.clone()));
+                }
+            }
         }
     }
 
