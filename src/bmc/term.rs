@@ -322,8 +322,14 @@ fn int_bin(op: &str, a: &T, b: &T, w: u32) -> String {
                     // C division truncates toward zero; SMT's div is
                     // Euclidean: divide the magnitudes and fix the sign.
                     let (sx, sy) = (sread(a, w), sread(b, w));
-                    let q = format!("(div (abs {sx}) (abs {sy}))");
-                    let r = format!("(mod (abs {sx}) (abs {sy}))");
+                    // A constant divisor's magnitude is a numeral, so the
+                    // division stays linear.
+                    let ay = match b {
+                        T::V(v, _) => signed(*v, w).unsigned_abs().to_string(),
+                        _ => format!("(abs {sy})"),
+                    };
+                    let q = format!("(div (abs {sx}) {ay})");
+                    let r = format!("(mod (abs {sx}) {ay})");
                     if op == "bvsdiv" {
                         wrap(format!("(ite (= (>= {sx} 0) (>= {sy} 0)) {q} (- {q}))"), w)
                     } else {
