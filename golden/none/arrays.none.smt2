@@ -8,8 +8,6 @@
 (define-fun s@4.2 () (Array (_ BitVec 64) (_ BitVec 8)) (store s@4.1 #x0000000000001041 #x69))
 (define-fun s@4.3 () (Array (_ BitVec 64) (_ BitVec 8)) (store s@4.2 #x0000000000001042 #x00))
 (declare-fun i@5.1 () (_ BitVec 32))
-(define-fun sum@5.1 () (_ BitVec 32) (select a@3.3 #x0000000000001000))
-(define-fun sum@5.2 () (_ BitVec 32) (bvadd sum@5.1 (select a@3.3 #x0000000000001010)))
 (assert false)
 (check-sat)
 (exit)

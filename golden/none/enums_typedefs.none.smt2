@@ -5,7 +5,6 @@
 (define-fun |struct node.c@5.1| () (Array (_ BitVec 64) (_ BitVec 32)) (store ((as const (Array (_ BitVec 64) (_ BitVec 32))) #x00000000) #x0000000000001008 #x00000000))
 (define-fun |struct node.next@5.2| () (Array (_ BitVec 64) (_ BitVec 64)) (store |struct node.next@5.1| #x0000000000001000 #x0000000000000000))
 (define-fun |struct node.c@5.2| () (Array (_ BitVec 64) (_ BitVec 32)) (store |struct node.c@5.1| #x0000000000001008 #x00000006))
-(define-fun return@5.1 () (_ BitVec 32) (ite (= (select |struct node.c@5.2| #x0000000000001008) #x00000006) #x00000000 #x00000001))
 (assert false)
 (check-sat)
 (exit)

@@ -114,6 +114,17 @@ pub(super) struct Symex<'p> {
     frame_funcs: Vec<FuncId>,
     /// The statement being executed, for errors found deep inside it.
     cur_loc: Loc,
+    /// How each named memory version was made, so that a read at a
+    /// constant address folds through stores at other constant addresses
+    /// (most reads of globals and fields become plain values).
+    arr_defs: HashMap<Rc<str>, ArrDef>,
+}
+
+enum ArrDef {
+    /// `store(parent, addr, val)`.
+    Store(T, T, T),
+    /// A merge: `ite(g1, a1, ite(g2, a2, ... default))`.
+    Phi(Vec<(T, T)>, T),
 }
 
 const SLOT: u64 = 1 << 16;
@@ -156,6 +167,7 @@ impl<'p> Symex<'p> {
             hint: None,
             frame_funcs: Vec::new(),
             cur_loc: Loc::NONE,
+            arr_defs: HashMap::new(),
         }
     }
 
@@ -314,15 +326,19 @@ impl<'p> Symex<'p> {
                 None
             };
             let mut arms = present;
-            let mut acc = match missing_default {
+            let default = match missing_default {
                 Some(d) => d,
                 None => arms.pop().unwrap().1,
             };
-            for (g, v) in arms.into_iter().rev() {
-                acc = term::ite(&g, &v, &acc);
+            let mut acc = default.clone();
+            for (g, v) in arms.iter().rev() {
+                acc = term::ite(g, v, &acc);
             }
             let base = self.var_name(k, None);
             let t = self.def(&base, line, acc);
+            if let (Var::Mem(_), T::E(name, _)) = (k, &t) {
+                self.arr_defs.insert(name.clone(), ArrDef::Phi(arms, default));
+            }
             vars.insert(k, t);
         }
         let n = states.iter().map(|s| s.loops.len()).max().unwrap_or(0);
@@ -1049,7 +1065,41 @@ impl<'p> Symex<'p> {
     fn load(&mut self, st: &State, addr: &T, ty: &Ty, k: RKey, line: u32) -> R<T> {
         let r = self.region(k, ty, line)?;
         let m = self.get(st, Var::Mem(r));
-        Ok(term::select(&m, addr))
+        Ok(self.select(&m, addr, 0))
+    }
+
+    /// `select(m, addr)`, folded through stores at other constant
+    /// addresses and small merges.
+    fn select(&self, m: &T, addr: &T, depth: u32) -> T {
+        let mut cur = m.clone();
+        for _ in 0..4096 {
+            let T::E(text, Sort::Array(_, w)) = &cur else { break };
+            if text.starts_with("((as const") {
+                return term::bv(0, *w);
+            }
+            match self.arr_defs.get(text) {
+                Some(ArrDef::Store(parent, a, v)) => {
+                    if a == addr {
+                        return v.clone();
+                    }
+                    if a.is_const() && addr.is_const() {
+                        cur = parent.clone();
+                        continue;
+                    }
+                    break;
+                }
+                Some(ArrDef::Phi(arms, default)) if depth < 4 && arms.len() <= 4 => {
+                    let mut acc = self.select(default, addr, depth + 1);
+                    for (g, a) in arms.iter().rev() {
+                        let x = self.select(a, addr, depth + 1);
+                        acc = term::ite(g, &x, &acc);
+                    }
+                    return acc;
+                }
+                _ => break,
+            }
+        }
+        term::select(&cur, addr)
     }
 
     fn store(
@@ -1065,7 +1115,10 @@ impl<'p> Symex<'p> {
         let r = self.region(k, ty, line)?;
         let m = self.get(st, Var::Mem(r));
         let m2 = term::store(&m, addr, &v);
-        self.set(st, Var::Mem(r), m2, line, Some(fr));
+        let t = self.set(st, Var::Mem(r), m2, line, Some(fr));
+        if let T::E(name, _) = t {
+            self.arr_defs.insert(name, ArrDef::Store(m, addr.clone(), v));
+        }
         Ok(())
     }
 
