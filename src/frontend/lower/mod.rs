@@ -268,6 +268,9 @@ impl<'a> Lowerer<'a> {
         loc: Loc,
     ) -> Result<()> {
         let span = id.node.declarator.span;
+        if !file_scope && specs.is_extern && id.node.initializer.is_some() {
+            return self.error(span, format!("'{name}' has both 'extern' and an initialiser"));
+        }
         // A block-scope static gets a global of its own, named after the function.
         let gname = if file_scope || specs.is_extern {
             name.clone()
@@ -288,6 +291,33 @@ impl<'a> Lowerer<'a> {
             }
             None => None,
         };
+        // An object with static storage cannot be initialised from a local
+        // (C11 6.7.9p4): `static int *p = &x;` with a block-scope x.
+        if let Some(i) = &init {
+            let mut es = Vec::new();
+            i.exprs(&mut es);
+            let mut local = None;
+            for e in es {
+                e.walk(&mut |x| {
+                    if let ExprKind::Local(v) = x.kind
+                        && local.is_none()
+                    {
+                        local = Some(v);
+                    }
+                });
+            }
+            if let Some(v) = local {
+                let lname = self
+                    .fs
+                    .as_ref()
+                    .and_then(|fs| fs.locals.get(v.index()).map(|l| l.name.clone()))
+                    .unwrap_or_default();
+                return self.error(
+                    span,
+                    format!("the initialiser of static '{name}' is not constant (it uses the local '{lname}')"),
+                );
+            }
+        }
         let storage = if specs.is_extern && init.is_none() {
             Storage::Extern
         } else if specs.is_static {

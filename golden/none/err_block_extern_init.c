@@ -1,0 +1,6 @@
+// seqc: --method none
+int main(void) {
+  int x = 1;
+  extern int *p = &x;
+  return *p;
+}
