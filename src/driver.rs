@@ -18,6 +18,11 @@ pub struct Translation {
 
 /// Reads and lowers an input file.
 pub fn load(input: &str, cfg: &Config) -> Result<Program> {
+    load_timed(input, cfg).map(|(p, _)| p)
+}
+
+/// `load` with the time of each front-end stage.
+pub fn load_timed(input: &str, cfg: &Config) -> Result<(Program, frontend::Timings)> {
     let opts = FrontendOptions {
         pp: PpOptions {
             include_dirs: cfg.include_dirs.clone(),
@@ -25,7 +30,7 @@ pub fn load(input: &str, cfg: &Config) -> Result<Program> {
             data_model: cfg.data_model,
         },
     };
-    frontend::load(input, &opts)
+    frontend::load_timed(input, &opts)
 }
 
 /// `seqc translate`.
@@ -49,9 +54,8 @@ pub fn translate(input: &str, cfg: &Config) -> Result<Translation> {
     }
     let mut timings = Vec::new();
     let mut dumps = Vec::new();
-    let t = Instant::now();
-    let mut prog = load(input, cfg)?;
-    timings.push(("front end".to_string(), t.elapsed()));
+    let (mut prog, front) = load_timed(input, cfg)?;
+    timings.extend(front);
     let after = |name: &str, prog: &Program, dumps: &mut Vec<(String, String)>| {
         let verify = cfg!(debug_assertions) || std::env::var_os("SEQC_VERIFY_IR").is_some();
         if verify && let Err(e) = ir::verify::verify(prog) {

@@ -337,7 +337,8 @@ impl<'p> Symex<'p> {
             let base = self.var_name(k, None);
             let t = self.def(&base, line, acc);
             if let (Var::Mem(_), T::E(name, _)) = (k, &t) {
-                self.arr_defs.insert(name.clone(), ArrDef::Phi(arms, default));
+                self.arr_defs
+                    .insert(name.clone(), ArrDef::Phi(arms, default));
             }
             vars.insert(k, t);
         }
@@ -1073,7 +1074,9 @@ impl<'p> Symex<'p> {
     fn select(&self, m: &T, addr: &T, depth: u32) -> T {
         let mut cur = m.clone();
         for _ in 0..4096 {
-            let T::E(text, Sort::Array(_, w)) = &cur else { break };
+            let T::E(text, Sort::Array(_, w)) = &cur else {
+                break;
+            };
             if text.starts_with("((as const") {
                 return term::bv(0, *w);
             }
@@ -1117,7 +1120,8 @@ impl<'p> Symex<'p> {
         let m2 = term::store(&m, addr, &v);
         let t = self.set(st, Var::Mem(r), m2, line, Some(fr));
         if let T::E(name, _) = t {
-            self.arr_defs.insert(name, ArrDef::Store(m, addr.clone(), v));
+            self.arr_defs
+                .insert(name, ArrDef::Store(m, addr.clone(), v));
         }
         Ok(())
     }

@@ -11,6 +11,7 @@ use crate::diag::{Diagnostic, Result};
 use crate::ir::{DataModel, Program};
 pub use preprocess::PpOptions;
 use source_map::SourceMap;
+use std::time::{Duration, Instant};
 
 /// Options of the front end.
 #[derive(Clone, Debug, Default)]
@@ -25,12 +26,27 @@ const STACK_BYTES: usize = 512 << 20;
 /// Preprocesses, parses and lowers `path`. The path is kept as given, so
 /// locations print relative when the user typed a relative path.
 pub fn load(path: &str, opts: &FrontendOptions) -> Result<Program> {
-    let text = preprocess::preprocess(path, &opts.pp)?;
-    load_preprocessed(path, text, opts.pp.data_model)
+    load_timed(path, opts).map(|(p, _)| p)
 }
+
+/// `load`, with the time of each stage (preprocess, parse, lower).
+pub fn load_timed(path: &str, opts: &FrontendOptions) -> Result<(Program, Timings)> {
+    let t = Instant::now();
+    let text = preprocess::preprocess(path, &opts.pp)?;
+    let pp = t.elapsed();
+    let (p, mut times) = load_preprocessed_timed(path, text, opts.pp.data_model)?;
+    times.insert(0, ("preprocess".to_string(), pp));
+    Ok((p, times))
+}
+
+pub type Timings = Vec<(String, Duration)>;
 
 /// Parses and lowers already preprocessed text.
 pub fn load_preprocessed(path: &str, text: String, dm: DataModel) -> Result<Program> {
+    load_preprocessed_timed(path, text, dm).map(|(p, _)| p)
+}
+
+fn load_preprocessed_timed(path: &str, text: String, dm: DataModel) -> Result<(Program, Timings)> {
     let path = path.to_string();
     let worker = std::thread::Builder::new()
         .stack_size(STACK_BYTES)
@@ -42,7 +58,8 @@ pub fn load_preprocessed(path: &str, text: String, dm: DataModel) -> Result<Prog
     }
 }
 
-fn parse_and_lower(path: &str, text: String, dm: DataModel) -> Result<Program> {
+fn parse_and_lower(path: &str, text: String, dm: DataModel) -> Result<(Program, Timings)> {
+    let t = Instant::now();
     let map = SourceMap::new(&text, path);
     let mut cfg = lang_c::driver::Config::with_gcc();
     cfg.cpp_options.clear();
@@ -62,5 +79,15 @@ fn parse_and_lower(path: &str, text: String, dm: DataModel) -> Result<Program> {
             .with_source_line(src));
         }
     };
-    lower::lower(&parse.unit, &parse.source, map, dm)
+    let parsed = t.elapsed();
+    let t = Instant::now();
+    let p = lower::lower(&parse.unit, &parse.source, map, dm)?;
+    let lowered = t.elapsed();
+    Ok((
+        p,
+        vec![
+            ("parse".to_string(), parsed),
+            ("lower".to_string(), lowered),
+        ],
+    ))
 }

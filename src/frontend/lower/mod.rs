@@ -269,7 +269,10 @@ impl<'a> Lowerer<'a> {
     ) -> Result<()> {
         let span = id.node.declarator.span;
         if !file_scope && specs.is_extern && id.node.initializer.is_some() {
-            return self.error(span, format!("'{name}' has both 'extern' and an initialiser"));
+            return self.error(
+                span,
+                format!("'{name}' has both 'extern' and an initialiser"),
+            );
         }
         // A block-scope static gets a global of its own, named after the function.
         let gname = if file_scope || specs.is_extern {
