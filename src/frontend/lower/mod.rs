@@ -95,6 +95,10 @@ pub(super) struct Lowerer<'a> {
     defined: HashSet<String>,
     /// Calls of functions not defined when the call was seen.
     extern_calls: Vec<(FuncId, Diagnostic)>,
+    /// Globals and functions by name (a linear search per new local made
+    /// lowering quadratic in the number of functions).
+    global_index: HashMap<String, GlobalId>,
+    func_index: HashMap<String, FuncId>,
 }
 
 pub(super) fn lower(
@@ -117,6 +121,8 @@ pub(super) fn lower(
         fs: None,
         defined: HashSet::new(),
         extern_calls: Vec::new(),
+        global_index: HashMap::new(),
+        func_index: HashMap::new(),
     };
     for ext in &unit.0 {
         l.external(ext)?;
@@ -282,7 +288,7 @@ impl<'a> Lowerer<'a> {
             self.fresh_global_name(&format!("{fname}__{name}"))
         };
         let existing = if file_scope || specs.is_extern {
-            self.prog.globals.iter().position(|g| g.name == gname)
+            self.global_index.get(&gname).map(|g| g.index())
         } else {
             None
         };
@@ -349,6 +355,8 @@ impl<'a> Lowerer<'a> {
                 GlobalId(i as u32)
             }
             None => {
+                self.global_index
+                    .insert(gname.clone(), GlobalId(self.prog.globals.len() as u32));
                 self.prog.globals.push(Global {
                     name: gname,
                     ty,
@@ -367,9 +375,7 @@ impl<'a> Lowerer<'a> {
     fn fresh_global_name(&self, base: &str) -> String {
         let mut n = base.to_string();
         let mut i = 1;
-        while self.prog.globals.iter().any(|g| g.name == n)
-            || self.prog.functions.iter().any(|f| f.name == n)
-        {
+        while self.global_index.contains_key(&n) || self.func_index.contains_key(&n) {
             n = format!("{base}_{i}");
             i += 1;
         }
@@ -377,7 +383,7 @@ impl<'a> Lowerer<'a> {
     }
 
     fn declare_function(&mut self, name: &str, sig: FnSig, is_static: bool, loc: Loc) -> FuncId {
-        if let Some(f) = self.prog.func_by_name(name) {
+        if let Some(&f) = self.func_index.get(name) {
             let func = &mut self.prog.functions[f.index()];
             // A prototype refines an unprototyped declaration.
             if func.sig.unprototyped && !sig.unprototyped {
@@ -385,6 +391,8 @@ impl<'a> Lowerer<'a> {
             }
             return f;
         }
+        self.func_index
+            .insert(name.to_string(), FuncId(self.prog.functions.len() as u32));
         self.prog.functions.push(Function {
             name: name.to_string(),
             sig,
@@ -511,8 +519,8 @@ impl<'a> Lowerer<'a> {
     fn new_local(&mut self, name: &str, ty: Ty, loc: Loc, temp: bool) -> LocalId {
         let taken = |s: &Self, n: &str| {
             s.fs.as_ref().unwrap().names.contains(n)
-                || s.prog.globals.iter().any(|g| g.name == n)
-                || s.prog.functions.iter().any(|f| f.name == n)
+                || s.global_index.contains_key(n)
+                || s.func_index.contains_key(n)
         };
         let mut n = name.to_string();
         let mut i = 1;
