@@ -18,9 +18,11 @@
 //!   objects at distinct constant addresses (globals in index order,
 //!   locals per frame, one fresh slot per executed allocation; so fresh,
 //!   disjoint, aligned and non-null). Memory starts as all zeros, which
-//!   makes globals zero-initialised; locals without initialiser get fresh
-//!   values; heap memory reads as zero (an under-approximation of
-//!   malloc's indeterminate contents, never a false bug).
+//!   makes globals and calloc's memory zero; locals without initialiser
+//!   get fresh values, and so does malloc's memory when the statement
+//!   after it says its type (`T *x = (T *)t;`, up to 256 scalars);
+//!   otherwise heap memory reads as zero (an under-approximation of
+//!   indeterminate contents, never a false bug).
 //! - Symbols are named after the source: `x@12.3` is the third version
 //!   of `x`, made at line 12; guards are `g@L.n`, failures `fail@L.n`.
 //! - Everything visible for a trace (assignments, calls, returns,
@@ -118,6 +120,8 @@ pub(super) struct Symex<'p> {
     /// constant address folds through stores at other constant addresses
     /// (most reads of globals and fields become plain values).
     arr_defs: HashMap<Rc<str>, ArrDef>,
+    /// The type a `malloc` being executed is used at (see `body`).
+    malloc_elem: Option<Ty>,
 }
 
 enum ArrDef {
@@ -168,6 +172,7 @@ impl<'p> Symex<'p> {
             frame_funcs: Vec::new(),
             cur_loc: Loc::NONE,
             arr_defs: HashMap::new(),
+            malloc_elem: None,
         }
     }
 
@@ -636,7 +641,20 @@ impl<'p> Symex<'p> {
                     cur = self.call_stmt(s, fr, dest.as_ref(), callee, args, loc)?;
                 }
                 Ins::Op { dest, op, args } => {
+                    // `t = malloc(n); T *x = (T *)t;`: the type the new
+                    // object is used at, so that its contents can start
+                    // indeterminate.
+                    let elem = match (op, dest, code.code.get(pc).map(|c| &c.0)) {
+                        (Op::Malloc, Some(d), Some(Ins::Decl(_, Some(Init::Expr(e)))))
+                        | (Op::Malloc, Some(d), Some(Ins::Assign(_, e))) => match &e.kind {
+                            ExprKind::Cast(x) if **x == *d => e.ty.pointee().cloned(),
+                            _ => None,
+                        },
+                        _ => None,
+                    };
+                    self.malloc_elem = elem;
                     cur = self.op(s, fr, dest.as_ref(), *op, args, loc)?;
+                    self.malloc_elem = None;
                 }
                 Ins::Goto(t) => pending.entry(*t).or_default().push(s),
                 Ins::GotoIf(c, t) => {
@@ -1611,6 +1629,9 @@ impl<'p> Symex<'p> {
                     }
                 };
                 let a = self.alloc(size);
+                if op == Op::Malloc {
+                    self.havoc_heap(&mut st, fr, a, size, line)?;
+                }
                 result = Some((Val::S(term::bv(a as i128, pw)), Ty::Void.ptr()));
             }
             Op::Free
@@ -1847,6 +1868,41 @@ impl<'p> Symex<'p> {
             self.record_assign(&st, fr, loc, name, &d.ty, &v);
         }
         Ok(Some(st))
+    }
+
+    /// malloc's memory is indeterminate: when the object's type is known
+    /// (`malloc_elem`) and it is small, every scalar of it starts at a
+    /// fresh value. Otherwise it reads as zero, one of its possible
+    /// contents (an under-approximation, never a false bug).
+    fn havoc_heap(&mut self, st: &mut State, fr: &Frame, a: u64, size: u64, line: u32) -> R<()> {
+        let Some(t) = self.malloc_elem.take() else {
+            return Ok(());
+        };
+        let esz = match self.p.size_of(&t) {
+            Some(z) if z > 0 && size % z == 0 => z,
+            _ => return Ok(()),
+        };
+        let key = regions::is_leaf(&t).then(|| regions::deref_key(self.p, &t));
+        let leaves = self.leaf_list(&t, key.as_ref());
+        let count = size / esz;
+        if leaves.is_empty() || count * leaves.len() as u64 > 256 {
+            return Ok(());
+        }
+        for i in 0..count {
+            for (off, lt, k) in &leaves {
+                let Some(w) = regions::leaf_width(self.p.data_model, lt) else {
+                    continue;
+                };
+                let v = if matches!(lt.unqual(), Ty::Bool) {
+                    self.nondet(lt, self.cur_loc)?.s()
+                } else {
+                    self.fresh("heap", line, Sort::Bv(w))
+                };
+                let at = term::bv((a + i * esz + off) as i128, self.pw);
+                self.store(st, fr, &at, lt, k.clone(), v, line)?;
+            }
+        }
+        Ok(())
     }
 
     // ---- traces --------------------------------------------------------
