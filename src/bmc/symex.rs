@@ -1879,7 +1879,7 @@ impl<'p> Symex<'p> {
             return Ok(());
         };
         let esz = match self.p.size_of(&t) {
-            Some(z) if z > 0 && size % z == 0 => z,
+            Some(z) if z > 0 && size.is_multiple_of(z) => z,
             _ => return Ok(()),
         };
         let key = regions::is_leaf(&t).then(|| regions::deref_key(self.p, &t));
