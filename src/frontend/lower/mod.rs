@@ -21,7 +21,7 @@ use crate::diag::{Diagnostic, Result};
 use crate::ir::*;
 use lang_c::ast;
 use lang_c::span::{Node, Span};
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 #[derive(Clone, Debug)]
 enum Sym {
@@ -63,10 +63,10 @@ impl FnState {
             func,
             ret,
             locals: Vec::new(),
-            names: HashSet::new(),
-            labels: HashMap::new(),
+            names: HashSet::default(),
+            labels: HashMap::default(),
             label_names: Vec::new(),
-            defined_labels: HashSet::new(),
+            defined_labels: HashSet::default(),
             blocks: vec![Vec::new()],
             temps: 0,
             breakable: 0,
@@ -114,15 +114,15 @@ pub(super) fn lower(
         src,
         map,
         prog,
-        scopes: vec![HashMap::new()],
-        tags: vec![HashMap::new()],
-        pending: HashMap::new(),
+        scopes: vec![HashMap::default()],
+        tags: vec![HashMap::default()],
+        pending: HashMap::default(),
         queue: Vec::new(),
         fs: None,
-        defined: HashSet::new(),
+        defined: HashSet::default(),
         extern_calls: Vec::new(),
-        global_index: HashMap::new(),
-        func_index: HashMap::new(),
+        global_index: HashMap::default(),
+        func_index: HashMap::default(),
     };
     for ext in &unit.0 {
         l.external(ext)?;
@@ -172,8 +172,8 @@ impl<'a> Lowerer<'a> {
     }
 
     fn push_scope(&mut self) {
-        self.scopes.push(HashMap::new());
-        self.tags.push(HashMap::new());
+        self.scopes.push(HashMap::default());
+        self.tags.push(HashMap::default());
     }
 
     fn pop_scope(&mut self) {
@@ -691,8 +691,8 @@ impl<'a> Lowerer<'a> {
                 }
             }
         }
-        let mut fmap = HashMap::new();
-        let mut gmap = HashMap::new();
+        let mut fmap = HashMap::default();
+        let mut gmap = HashMap::default();
         let mut out = Program::new(prog.data_model);
         out.files = prog.files.clone();
         out.system_files = prog.system_files.clone();
