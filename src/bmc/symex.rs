@@ -133,10 +133,6 @@ enum ArrDef {
 
 const SLOT: u64 = 1 << 16;
 
-fn loc_line(l: Loc) -> u32 {
-    l.line
-}
-
 impl<'p> Symex<'p> {
     pub fn new(p: &'p Program, regions: Regions, unwind: u32, unwinding_assertions: bool) -> Self {
         let pw = p.data_model.pointer_bits();
@@ -416,7 +412,7 @@ impl<'p> Symex<'p> {
                     &Ty::CHAR,
                     k.clone(),
                     term::bv(*c as i128, 8),
-                    g_line(p),
+                    0,
                 )?;
             }
             self.strings.insert(b, a);
@@ -426,10 +422,11 @@ impl<'p> Symex<'p> {
             let gid = GlobalId(gi as u32);
             self.cur_loc = g.loc;
             if g.storage == Storage::Extern && g.init.is_none() {
-                // Declared here, defined nowhere: any value.
-                if let Some(a) = self.global_addr[gi] {
-                    let _ = a;
-                } else if let Some(w) = regions::leaf_width(p.data_model, &g.ty) {
+                // Declared here, defined nowhere: a scalar holds any value;
+                // an object in memory reads as zero (one of its values).
+                if self.global_addr[gi].is_none()
+                    && let Some(w) = regions::leaf_width(p.data_model, &g.ty)
+                {
                     let v = self.fresh(&g.name, g.loc.line, Sort::Bv(w));
                     st.vars.insert(Var::Global(gid), v);
                 }
@@ -618,7 +615,7 @@ impl<'p> Symex<'p> {
             let (ins, loc) = &code.code[pc];
             let loc = *loc;
             self.cur_loc = loc;
-            let line = loc_line(loc);
+            let line = loc.line;
             let mut s = cur.take().unwrap();
             pc += 1;
             match ins {
@@ -1953,10 +1950,6 @@ fn is_nondet(e: &Expr) -> bool {
         ExprKind::Cast(x) => is_nondet(x),
         _ => false,
     }
-}
-
-fn g_line(_p: &Program) -> u32 {
-    0
 }
 
 fn fd_loc(p: &Program, c: CompId) -> Loc {
