@@ -387,13 +387,23 @@ fn bound_pass_output_verifies() {
 fn random_integer_programs_agree_with_cbmc() {
     for extra in [&[][..], &["--memory"][..]] {
         let out = Command::new("python3")
-            .args(["scripts/fuzz-int", "40", "777", "--seqc", env!("CARGO_BIN_EXE_seqc")])
+            .args([
+                "scripts/fuzz-int",
+                "40",
+                "777",
+                "--seqc",
+                env!("CARGO_BIN_EXE_seqc"),
+            ])
             .args(extra)
             .env("SEQC_TOOLS", tool("z3").parent().unwrap().parent().unwrap())
             .output()
             .unwrap();
         let text = String::from_utf8_lossy(&out.stdout);
-        assert!(out.status.success(), "{extra:?}: {text}{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{extra:?}: {text}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         assert!(text.contains("disagreements: 0"), "{text}");
     }
 }
@@ -403,10 +413,19 @@ fn random_integer_programs_agree_with_cbmc() {
 #[test]
 fn mutated_inputs_never_panic() {
     let out = Command::new("python3")
-        .args(["scripts/fuzz-frontend", "150", "4242", "--seqc", env!("CARGO_BIN_EXE_seqc")])
+        .args([
+            "scripts/fuzz-frontend",
+            "150",
+            "4242",
+            "--seqc",
+            env!("CARGO_BIN_EXE_seqc"),
+        ])
         .env("SEQC_TOOLS", tool("z3").parent().unwrap().parent().unwrap())
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success() && text.contains("findings: 0"), "{text}");
+    assert!(
+        out.status.success() && text.contains("findings: 0"),
+        "{text}"
+    );
 }
