@@ -92,33 +92,13 @@ pub fn sequential(input: &str, cfg: &Config) -> Result<Program> {
     let p = crate::driver::load(input, cfg)?;
     // A sequential checker must not see threads: CBMC would run them
     // with its own concurrency model, which is not what `none` means.
-    for f in &p.functions {
-        let Some(b) = &f.body else { continue };
-        let mut found = None;
-        b.walk(&mut |s| {
-            if let crate::ir::StmtKind::Op { op, .. } = &s.kind
-                && matches!(
-                    op,
-                    crate::ir::Op::ThreadCreate
-                        | crate::ir::Op::ThreadJoin
-                        | crate::ir::Op::ThreadExit
-                        | crate::ir::Op::ThreadSelf
-                        | crate::ir::Op::KeyCreate
-                        | crate::ir::Op::Once
-                )
-                && found.is_none()
-            {
-                found = Some((*op, s.loc));
-            }
-        });
-        if let Some((op, loc)) = found {
-            let mut d = Diagnostic::unsupported(format!(
-                "{} in a sequential program (use --method lal-reps or --method kiss for threads)",
-                op.c_name()
-            ));
-            d.pos = Some((p.file_name(loc.file).to_string(), loc.line, loc.col));
-            return Err(d);
-        }
+    if let Some((op, loc)) = bmc::thread_op(&p) {
+        let mut d = Diagnostic::unsupported(format!(
+            "{} in a sequential program (use --method lal-reps or --method kiss for threads)",
+            op.c_name()
+        ));
+        d.pos = Some((p.file_name(loc.file).to_string(), loc.line, loc.col));
+        return Err(d);
     }
     Ok(passes::normalize::normalize(p))
 }

@@ -7,16 +7,7 @@ use std::path::PathBuf;
 use std::process::Command;
 
 pub fn tool(name: &str) -> PathBuf {
-    let prefix = std::env::var("SEQC_TOOLS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|_| {
-            PathBuf::from(std::env::var("HOME").unwrap_or_default()).join(".local/seqc-tools")
-        });
-    let p = prefix.join("bin").join(name);
-    if p.exists() {
-        return p;
-    }
-    PathBuf::from(name)
+    seqc::check::find_tool(name).unwrap_or_else(|| PathBuf::from(name))
 }
 
 /// CBMC's verdict: true = VERIFICATION SUCCESSFUL, false = FAILED.
