@@ -84,9 +84,10 @@ pub fn sequential(input: &str, cfg: &Config) -> Result<Program> {
         Method::None => {}
         Method::Kiss => return Err(Diagnostic::not_yet("check --method kiss")),
         Method::LalReps => {
-            return Err(Diagnostic::not_yet(
-                "check --method lal-reps (use --method none for sequential programs)",
-            ));
+            let p = crate::driver::load(input, cfg)?;
+            let p = passes::normalize::normalize(p);
+            let p = passes::bound::bound(p, cfg.unwind, passes::bound::Cut::Stop);
+            return Ok(crate::driver::lal_reps(p, cfg)?.0);
         }
     }
     let p = crate::driver::load(input, cfg)?;
@@ -176,7 +177,12 @@ fn check_smt(
     let enc = bmc::encode(
         p,
         &bmc::Options {
-            unwind: cfg.unwind,
+            // The Lal-Reps output bounds its loops itself.
+            unwind: if p.rounds.is_some() {
+                cfg.unwind + 2
+            } else {
+                cfg.unwind
+            },
             unwinding_assertions: opts.unwinding_assertions,
             int: cfg.int,
             source: source_info(input, cfg),
@@ -478,7 +484,7 @@ fn check_cbmc(p: &Program, cfg: &Config, opts: &CheckOptions) -> Result<(Outcome
             Ok(None) => continue,
             Ok(Some(mut trace)) => {
                 let o = match cut {
-                    passes::bound::Cut::Assume => Outcome::Violation,
+                    passes::bound::Cut::Assume | passes::bound::Cut::Stop => Outcome::Violation,
                     passes::bound::Cut::Assert => {
                         // The failing check is seqc's own bound.
                         if let Some(last) = trace.last_mut() {

@@ -38,11 +38,7 @@ pub fn translate(input: &str, cfg: &Config) -> Result<Translation> {
     match cfg.method {
         Method::None => {}
         Method::Kiss => return Err(Diagnostic::not_yet("--method kiss")),
-        Method::LalReps => {
-            return Err(Diagnostic::not_yet(
-                "--method lal-reps (use --method none for now)",
-            ));
-        }
+        Method::LalReps => {}
     }
     if let Some(p) = &cfg.dump_ir_after
         && !passes::PASSES.contains(&p.as_str())
@@ -70,6 +66,16 @@ pub fn translate(input: &str, cfg: &Config) -> Result<Translation> {
     prog = passes::normalize::normalize(prog);
     timings.push(("normalize".to_string(), t.elapsed()));
     after("normalize", &prog, &mut dumps);
+    let mut smt_unwind = cfg.unwind;
+    if cfg.method == Method::LalReps {
+        let t = Instant::now();
+        prog = passes::bound::bound(prog, cfg.unwind, passes::bound::Cut::Stop);
+        after("bound", &prog, &mut dumps);
+        prog = lal_reps(prog, cfg)?.0;
+        timings.push(("lal-reps".to_string(), t.elapsed()));
+        after("lal-reps", &prog, &mut dumps);
+        smt_unwind = cfg.unwind + 2;
+    }
     let t = Instant::now();
     let text = match cfg.emit {
         Emit::Ir => ir::dump::dump(&prog),
@@ -86,7 +92,7 @@ pub fn translate(input: &str, cfg: &Config) -> Result<Translation> {
             let enc = crate::bmc::encode(
                 &prog,
                 &crate::bmc::Options {
-                    unwind: cfg.unwind,
+                    unwind: smt_unwind,
                     unwinding_assertions: false,
                     int: cfg.int,
                     source: crate::check::source_info(input, cfg),
@@ -101,4 +107,17 @@ pub fn translate(input: &str, cfg: &Config) -> Result<Translation> {
         dumps,
         timings,
     })
+}
+
+/// The Lal-Reps pass with the configuration's bounds (on a normalised,
+/// bounded program).
+pub fn lal_reps(prog: Program, cfg: &Config) -> Result<(Program, passes::lal_reps::LrInfo)> {
+    passes::lal_reps::lal_reps(
+        prog,
+        &passes::lal_reps::LrOptions {
+            rounds: cfg.rounds,
+            threads: cfg.threads,
+            unwind: cfg.unwind,
+        },
+    )
 }

@@ -41,6 +41,8 @@ pub(super) enum Var {
     Global(GlobalId),
     Local(u32, LocalId),
     Mem(u32),
+    /// Lal-Reps rounds 1..K of a region, indexed by the shifted address.
+    MemG(u32),
     /// Return value of a frame (leaf index for aggregates).
     Ret(u32, u32),
     /// Scratch for merging the results of an indirect call.
@@ -122,6 +124,17 @@ pub(super) struct Symex<'p> {
     arr_defs: HashMap<Rc<str>, ArrDef>,
     /// The type a `malloc` being executed is used at (see `body`).
     malloc_elem: Option<Ty>,
+    /// Lal-Reps rounds (`Program::rounds`): the round global and K.
+    rounds: Option<(GlobalId, u32)>,
+    /// The next address for a local in memory when rounds are on (above
+    /// every shared object, so never shifted).
+    local_next: u64,
+    /// The initial array of each region's rounds 1..K: the guesses.
+    guess: HashMap<u32, T>,
+    /// Every (region, address) read from shared memory, for the final
+    /// consistency assumptions.
+    round_reads: Vec<(u32, T)>,
+    round_read_set: std::collections::HashSet<(u32, T)>,
 }
 
 enum ArrDef {
@@ -169,6 +182,11 @@ impl<'p> Symex<'p> {
             cur_loc: Loc::NONE,
             arr_defs: HashMap::new(),
             malloc_elem: None,
+            rounds: p.rounds.as_ref().map(|r| (r.round, r.k)),
+            local_next: 1u64 << (pw - 1),
+            guess: HashMap::new(),
+            round_reads: Vec::new(),
+            round_read_set: Default::default(),
         }
     }
 
@@ -217,6 +235,7 @@ impl<'p> Symex<'p> {
                 None => format!("v{}", l.0),
             },
             Var::Mem(r) => self.regions.regions[r as usize].name.clone(),
+            Var::MemG(r) => format!("{}.rounds", self.regions.regions[r as usize].name),
             Var::Ret(..) => "return".into(),
             Var::Tmp(..) => "result".into(),
         }
@@ -235,6 +254,16 @@ impl<'p> Symex<'p> {
                     format!("((as const {}) {})", s.text(), term::bv_text(0, w)).into(),
                     s,
                 )
+            }
+            Var::MemG(r) => {
+                if let Some(t) = self.guess.get(&r) {
+                    return t.clone();
+                }
+                let s = self.mem_sort(r);
+                let name = format!("{}.guess", self.regions.regions[r as usize].name);
+                let t = self.fresh(&name, 0, s);
+                self.guess.insert(r, t.clone());
+                t
             }
             // A variable no path defined here (a jump over its declaration).
             _ => T::B(false),
@@ -320,7 +349,7 @@ impl<'p> Symex<'p> {
                 .collect();
             let missing_default = if present.len() < states.len() {
                 match k {
-                    Var::Mem(_) | Var::Global(_) => Some(self.default_of(k)),
+                    Var::Mem(_) | Var::MemG(_) | Var::Global(_) => Some(self.default_of(k)),
                     _ => None,
                 }
             } else {
@@ -337,7 +366,7 @@ impl<'p> Symex<'p> {
             }
             let base = self.var_name(k, None);
             let t = self.def(&base, line, acc);
-            if let (Var::Mem(_), T::E(name, _)) = (k, &t) {
+            if let (Var::Mem(_) | Var::MemG(_), T::E(name, _)) = (k, &t) {
                 self.arr_defs
                     .insert(name.clone(), ArrDef::Phi(arms, default));
             }
@@ -379,6 +408,14 @@ impl<'p> Symex<'p> {
             vars: BTreeMap::new(),
             loops: Vec::new(),
         };
+        if let Some(r) = &p.rounds {
+            for (gi, c) in r.copied.iter().enumerate() {
+                if *c {
+                    self.regions.mem_globals[gi] = true;
+                }
+            }
+            st.vars.insert(Var::Global(r.round), term::bv(0, 32));
+        }
         // Objects first, so that initialisers can take addresses.
         for gi in 0..p.globals.len() {
             if self.regions.mem_globals[gi] {
@@ -525,7 +562,13 @@ impl<'p> Symex<'p> {
             let lid = LocalId(li as u32);
             if self.regions.in_mem_local(f, lid) {
                 let size = p.size_of(&l.ty).unwrap_or(0).max(1);
-                let a = self.alloc(size);
+                let a = if self.rounds.is_some() {
+                    let a = self.local_next;
+                    self.local_next += size.div_ceil(16) * 16 + 16;
+                    a
+                } else {
+                    self.alloc(size)
+                };
                 fr.objs.insert(lid, a);
             }
         }
@@ -1081,7 +1124,72 @@ impl<'p> Symex<'p> {
     fn load(&mut self, st: &State, addr: &T, ty: &Ty, k: RKey, line: u32) -> R<T> {
         let r = self.region(k, ty, line)?;
         let m = self.get(st, Var::Mem(r));
-        Ok(self.select(&m, addr, 0))
+        let Some(round) = self.round_of(st, addr) else {
+            return Ok(self.select(&m, addr, 0));
+        };
+        if self.round_read_set.insert((r, addr.clone())) {
+            self.round_reads.push((r, addr.clone()));
+        }
+        let first = self.select(&m, addr, 0);
+        if round == term::bv(0, 32) {
+            return Ok(first);
+        }
+        let g = self.get(st, Var::MemG(r));
+        let later = self.select(&g, &self.shifted(addr, &round), 0);
+        if round.is_const() {
+            return Ok(later);
+        }
+        Ok(term::ite(
+            &term::eq(&round, &term::bv(0, 32)),
+            &first,
+            &later,
+        ))
+    }
+
+    /// The round a memory access at `addr` uses: `None` when rounds are
+    /// off or the address is a local's (locals are never shifted).
+    fn round_of(&mut self, st: &State, addr: &T) -> Option<T> {
+        let (g, _) = self.rounds?;
+        if let T::V(a, _) = addr
+            && *a as u64 >= 1u64 << (self.pw - 1)
+        {
+            return None;
+        }
+        Some(self.get(st, Var::Global(g)))
+    }
+
+    /// `addr` in round copy `round`: a fixed stride of 2^(pw-6) per round.
+    fn shifted(&self, addr: &T, round: &T) -> T {
+        let r = term::resize(round, self.pw, false);
+        let off = term::bin("bvmul", &r, &term::bv(1i128 << (self.pw - 6), self.pw));
+        term::bin("bvadd", addr, &off)
+    }
+
+    /// The consistency of rounds (Lal-Reps): for every address read from
+    /// shared memory, the final value in round i is the guess of round
+    /// i+1. Cells nobody reads need no constraint: their guesses can be
+    /// chosen consistent without changing any value read.
+    fn round_check(&mut self, st: &State, line: u32) {
+        let Some((_, k)) = self.rounds else { return };
+        let reads = self.round_reads.clone();
+        let mut all = T::B(true);
+        for (r, a) in reads {
+            let m = self.get(st, Var::Mem(r));
+            let g = self.get(st, Var::MemG(r));
+            let Some(init) = self.guess.get(&r).cloned() else {
+                continue;
+            };
+            for i in 0..k.saturating_sub(1) {
+                let fin = if i == 0 {
+                    self.select(&m, &a, 0)
+                } else {
+                    self.select(&g, &self.shifted(&a, &term::bv(i as i128, 32)), 0)
+                };
+                let next = term::select(&init, &self.shifted(&a, &term::bv(i as i128 + 1, 32)));
+                all = term::and(&all, &term::eq(&fin, &next));
+            }
+        }
+        self.assume(st, &all, line);
     }
 
     /// `select(m, addr)`, folded through stores at other constant
@@ -1132,6 +1240,29 @@ impl<'p> Symex<'p> {
     ) -> R<()> {
         let r = self.region(k, ty, line)?;
         let m = self.get(st, Var::Mem(r));
+        let round = self.round_of(st, addr);
+        let zero = term::bv(0, 32);
+        if let Some(round) = &round
+            && *round != zero
+        {
+            let g = self.get(st, Var::MemG(r));
+            let sa = self.shifted(addr, round);
+            let g2 = term::store(&g, &sa, &v);
+            let t = self.set(st, Var::MemG(r), g2, line, Some(fr));
+            if let T::E(name, _) = t {
+                self.arr_defs.insert(name, ArrDef::Store(g, sa, v.clone()));
+            }
+            if round.is_const() {
+                return Ok(());
+            }
+        }
+        let v = match &round {
+            Some(round) if *round != zero => {
+                let old = self.select(&m, addr, 0);
+                term::ite(&term::eq(round, &zero), &v, &old)
+            }
+            _ => v,
+        };
         let m2 = term::store(&m, addr, &v);
         let t = self.set(st, Var::Mem(r), m2, line, Some(fr));
         if let T::E(name, _) = t {
@@ -1631,6 +1762,8 @@ impl<'p> Symex<'p> {
                 }
                 result = Some((Val::S(term::bv(a as i128, pw)), Ty::Void.ptr()));
             }
+            Op::RoundInit => {}
+            Op::RoundCheck => self.round_check(&st, line),
             Op::Free
             | Op::Fence
             | Op::AtomicBegin

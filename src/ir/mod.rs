@@ -9,6 +9,7 @@
 
 pub mod dump;
 pub mod layout;
+pub mod sites;
 pub mod types;
 pub mod verify;
 
@@ -266,6 +267,11 @@ pub enum Op {
     Free,
     Memset,
     Memcpy,
+    // Lal-Reps rounds (only in the output of that pass).
+    /// Copies 1..K-1 of shared memory take fresh values (the guesses).
+    RoundInit,
+    /// Assume that the final copy of each round equals the next guess.
+    RoundCheck,
     // Ends of the run.
     Abort,
     Exit,
@@ -333,6 +339,8 @@ impl Op {
             Free => "free",
             Memset => "memset",
             Memcpy => "memcpy",
+            RoundInit => "__seqc_round_init",
+            RoundCheck => "__seqc_round_check",
             Abort => "abort",
             Exit => "exit",
             LibNoop(n) => n,
@@ -360,7 +368,15 @@ impl Op {
         use Op::*;
         !matches!(
             self,
-            AttrNoop(_) | LibNoop(_) | Fence | Abort | Exit | ThreadSelf | ThreadEqual
+            AttrNoop(_)
+                | LibNoop(_)
+                | Fence
+                | Abort
+                | Exit
+                | ThreadSelf
+                | ThreadEqual
+                | RoundInit
+                | RoundCheck
         )
     }
 }
@@ -609,6 +625,20 @@ pub struct Program {
     pub comps: Vec<CompDef>,
     pub globals: Vec<Global>,
     pub functions: Vec<Function>,
+    /// Set by the Lal-Reps pass: shared memory has round copies.
+    pub rounds: Option<Rounds>,
+}
+
+/// Shared memory in K round copies (plus a sink copy K that a stopped
+/// thread writes to). Every access to memory that is not a local's and
+/// not a global outside `copied` uses the copy of the current round,
+/// the value of the global `round`; pointers hold addresses in copy 0.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rounds {
+    pub round: GlobalId,
+    pub k: u32,
+    /// Per global: has round copies.
+    pub copied: Vec<bool>,
 }
 
 impl Program {
@@ -620,6 +650,7 @@ impl Program {
             comps: Vec::new(),
             globals: Vec::new(),
             functions: Vec::new(),
+            rounds: None,
         }
     }
 

@@ -815,6 +815,9 @@ impl<'p> Machine<'p> {
         };
         let mut say = |what: String| ev.push(Event { loc, what });
         Ok(match op {
+            Op::RoundInit | Op::RoundCheck => {
+                return unsup("seqc's own round operations", loc);
+            }
             Op::ThreadCreate => {
                 let key = (loc.file.0, loc.line, loc.col);
                 let n = st.site_counts.get(&key).copied().unwrap_or(0);

@@ -9,7 +9,8 @@
 //! function counts its active frames in a global and is not entered a
 //! (max(U,1)+1)-th time. The check is `assume(c)` (a cut blocks the path) or,
 //! with `Cut::Assert`, `assert(c)` (a reachable cut is a failure: the
-//! caller reports "bound too small"). A checker given an unwinding bound
+//! caller reports "bound too small"), or with `Cut::Stop` an `abort()`
+//! that the Lal-Reps pass turns into "this thread stops here". A checker given an unwinding bound
 //! above U then never cuts before seqc does.
 
 use crate::ir::*;
@@ -19,6 +20,9 @@ use std::collections::{HashMap, HashSet};
 pub enum Cut {
     Assume,
     Assert,
+    /// `if (!c) abort();`: the Lal-Reps pass makes `abort` stop the
+    /// thread and leave the function (DESIGN.md §3 rule 4).
+    Stop,
 }
 
 pub fn bound(mut p: Program, unwind: u32, cut: Cut) -> Program {
@@ -113,6 +117,19 @@ fn check(cut: Cut, c: Expr, loc: Loc) -> Stmt {
         kind: match cut {
             Cut::Assume => StmtKind::Assume(c),
             Cut::Assert => StmtKind::Assert(c, AssertKind::Assert),
+            Cut::Stop => {
+                let ty = c.ty.clone();
+                let not = Expr::new(ExprKind::Unary(UnOp::LogNot, Box::new(c)), ty, loc);
+                let abort = Stmt {
+                    kind: StmtKind::Op {
+                        dest: None,
+                        op: Op::Abort,
+                        args: vec![],
+                    },
+                    loc,
+                };
+                StmtKind::If(not, Block(vec![abort]), Block::default())
+            }
         },
         loc,
     }

@@ -2,7 +2,8 @@
 //! comment. The IR verifier runs after every pass in debug builds and tests.
 
 pub mod bound;
+pub mod lal_reps;
 pub mod normalize;
 
 /// Pass names accepted by `--dump-ir-after`, in pipeline order.
-pub const PASSES: &[&str] = &["lower", "normalize"];
+pub const PASSES: &[&str] = &["lower", "normalize", "bound", "lal-reps"];

@@ -1,0 +1,113 @@
+//! The static order of `pthread_create` sites, shared by the Lal-Reps pass
+//! (which gives each site a fixed range of thread slots) and the oracle
+//! (whose round measure must read threads in the same order).
+//!
+//! A site comes after every site whose thread can reach it through calls,
+//! so a parent's slot is below its children's; ties go by source position.
+//! Within one site, instances are ordered by their creator's order, then
+//! by the order one creator makes them.
+
+use super::*;
+use std::collections::{BTreeSet, HashMap};
+
+#[derive(Clone, Debug)]
+pub struct Site {
+    pub loc: Loc,
+    /// The function holding the `pthread_create`.
+    pub in_func: FuncId,
+    /// The start routine, when it is a function name.
+    pub start: Option<FuncId>,
+}
+
+/// The sites in slot order, or why no such order exists.
+pub fn thread_sites(p: &Program) -> std::result::Result<Vec<Site>, (String, Loc)> {
+    let mut sites = Vec::new();
+    let mut calls: Vec<BTreeSet<FuncId>> = vec![BTreeSet::new(); p.functions.len()];
+    let indirect = p.address_taken_functions();
+    for (fi, f) in p.functions.iter().enumerate() {
+        let Some(b) = &f.body else { continue };
+        b.walk(&mut |s| match &s.kind {
+            StmtKind::Call { callee, .. } => match strip(callee) {
+                Some(g) => {
+                    calls[fi].insert(g);
+                }
+                None => calls[fi].extend(indirect.iter().copied()),
+            },
+            StmtKind::Op {
+                op: Op::ThreadCreate,
+                args,
+                ..
+            } => {
+                sites.push(Site {
+                    loc: s.loc,
+                    in_func: FuncId(fi as u32),
+                    start: args.get(2).and_then(strip),
+                });
+            }
+            StmtKind::Op {
+                op: Op::Once, args, ..
+            } => {
+                if let Some(g) = args.get(1).and_then(strip) {
+                    calls[fi].insert(g);
+                }
+            }
+            _ => {}
+        });
+    }
+    let reach = |from: FuncId| -> BTreeSet<FuncId> {
+        let mut seen = BTreeSet::from([from]);
+        let mut todo = vec![from];
+        while let Some(f) = todo.pop() {
+            for &g in &calls[f.index()] {
+                if seen.insert(g) {
+                    todo.push(g);
+                }
+            }
+        }
+        seen
+    };
+    let mut reach_cache: HashMap<Option<FuncId>, BTreeSet<FuncId>> = HashMap::new();
+    let mut reaches = |start: Option<FuncId>| -> BTreeSet<FuncId> {
+        reach_cache
+            .entry(start)
+            .or_insert_with(|| match start {
+                Some(f) => reach(f),
+                // An unknown start routine may be any address-taken function.
+                None => indirect.iter().flat_map(|&f| reach(f)).collect(),
+            })
+            .clone()
+    };
+    let n = sites.len();
+    let reach_of: Vec<BTreeSet<FuncId>> = sites.iter().map(|s| reaches(s.start)).collect();
+    let mut level = vec![0u32; n];
+    for round in 0..=n {
+        let mut changed = false;
+        for j in 0..n {
+            for i in 0..n {
+                if i != j && reach_of[i].contains(&sites[j].in_func) && level[j] < level[i] + 1 {
+                    level[j] = level[i] + 1;
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+        if round == n {
+            let l = sites[0].loc;
+            return Err(("threads that create each other in a cycle".into(), l));
+        }
+    }
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by_key(|&i| (level[i], sites[i].loc));
+    Ok(order.into_iter().map(|i| sites[i].clone()).collect())
+}
+
+/// The function an expression names, through casts and `&`.
+pub fn strip(e: &Expr) -> Option<FuncId> {
+    match &e.kind {
+        ExprKind::Func(f) => Some(*f),
+        ExprKind::Cast(a) | ExprKind::AddrOf(a) | ExprKind::Decay(a) => strip(a),
+        _ => None,
+    }
+}

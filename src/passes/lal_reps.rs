@@ -1,0 +1,1532 @@
+//! Lal–Reps eager sequentialization with K rounds, as STORM adapted it to
+//! C with a heap (DESIGN.md §1, §3).
+//!
+//! Pre: normalised IR (one visible step per statement) whose loops and
+//! recursion were bounded by `bound` with `Cut::Stop`. Post: a sequential
+//! program with `Program::rounds` set, run by a new `main`.
+//!
+//! Encoding. Shared memory (every non-thread-local global, every heap
+//! object, every local whose address escapes) gets K round copies plus a
+//! sink copy K, and every access uses the copy of the current round
+//! `__seqc_r`. The copies are not spelled out per object: the IR says
+//! once (`Program::rounds`) which globals have copies, and the back ends
+//! index memory by the round (the SMT route adds `r·2^(pw−5)` to the
+//! address; the C route keeps shared state in one struct array indexed by
+//! the round). The program text therefore does not grow with K; only the
+//! guess-and-check of the final consistency (`RoundInit`/`RoundCheck`)
+//! scales with K, in the back end. Heap objects and escaping locals live
+//! in per-site pools of round-copied globals, so that "the same object in
+//! another round" is a fixed distance away in both back ends.
+//!
+//! Threads. Each `pthread_create` site owns `--threads` slots in the
+//! static order of `ir::sites` (parents below children); thread 0 is
+//! main. Threads run to completion one after another in slot order. The
+//! bookkeeping a join or a start depends on (created, finished, return
+//! value) is round-copied shared memory, so the consistency chain checks
+//! every guess whatever the order (rule 3); the argument and the start
+//! routine are written before the thread runs (its creator has a lower
+//! slot), so they are plain globals.
+//!
+//! Steps. A switch point `__seqc_cs()` precedes every visible step outside
+//! atomic code: the round moves forward to any value up to K, and K
+//! means "stopped for good" (its writes land in the sink copy, its
+//! assertions and thread operations are off). Every blocking statement
+//! (assume, a failed lock or join, a bound cut, exit, abort, an exhausted
+//! pool or thread bound) sets the round to K: it stops the thread, never
+//! the run (rule 4). Assertions record the first failure in
+//! `__seqc_error`, checked after the consistency assumptions (rule 5).
+
+use crate::diag::{Diagnostic, Result};
+use crate::ir::sites::{self, Site};
+use crate::ir::*;
+use std::collections::{HashMap, HashSet};
+
+pub struct LrOptions {
+    pub rounds: u32,
+    pub threads: u32,
+    pub unwind: u32,
+}
+
+/// What the pass made, for traces: assertion ids and thread slots.
+#[derive(Clone, Debug, Default)]
+pub struct LrInfo {
+    /// `__seqc_error == i + 1` means assertion `asserts[i]` failed.
+    pub asserts: Vec<(Loc, AssertKind)>,
+    /// The start routine of each slot (slot 0: main).
+    pub slot_funcs: Vec<String>,
+    /// Slots per creation site.
+    pub threads: u32,
+}
+
+pub const ROUND: &str = "__seqc_r";
+pub const TID: &str = "__seqc_tid";
+pub const ERROR: &str = "__seqc_error";
+
+pub fn lal_reps(mut p: Program, o: &LrOptions) -> Result<(Program, LrInfo)> {
+    let k = o.rounds.max(1);
+    let err = |p: &Program, what: String, loc: Loc| {
+        let mut d = Diagnostic::unsupported(what);
+        if loc != Loc::NONE {
+            d.pos = Some((p.file_name(loc.file).to_string(), loc.line, loc.col));
+        }
+        d
+    };
+    let Some(user_main) = p.func_by_name("main").filter(|m| p.func(*m).body.is_some()) else {
+        return Err(Diagnostic::input("the program has no main function"));
+    };
+    let site_list = sites::thread_sites(&p).map_err(|(w, l)| err(&p, w, l))?;
+    for s in &site_list {
+        if s.start.is_none() {
+            return Err(err(
+                &p,
+                "pthread_create with a start routine that is not a function name".into(),
+                s.loc,
+            ));
+        }
+    }
+    let nslots = 1 + site_list.len() as u64 * o.threads as u64;
+    if nslots > 4096 {
+        return Err(err(&p, format!("{nslots} thread slots"), Loc::NONE));
+    }
+    retype_program(&mut p);
+    let nglobals_in = p.globals.len();
+    let gloc = Loc::NONE;
+    let mut copied: Vec<bool> = p
+        .globals
+        .iter()
+        .map(|g| !g.thread_local && !g.name.starts_with("__seqc_"))
+        .collect();
+    let add_global = |p: &mut Program, copied: &mut Vec<bool>, name: &str, ty: Ty, c: bool| {
+        p.globals.push(Global {
+            name: name.to_string(),
+            ty,
+            init: None,
+            storage: Storage::Static,
+            thread_local: false,
+            loc: gloc,
+        });
+        copied.push(c);
+        GlobalId(p.globals.len() as u32 - 1)
+    };
+    let arr = |t: Ty, n: u64| Ty::Array(Box::new(t), Some(n));
+    let vptr = Ty::Void.ptr();
+    let g = Globals {
+        round: add_global(&mut p, &mut copied, ROUND, Ty::UINT, false),
+        tid: add_global(&mut p, &mut copied, TID, Ty::UINT, false),
+        error: add_global(&mut p, &mut copied, ERROR, Ty::INT, false),
+        atomic: add_global(&mut p, &mut copied, "__seqc_atomic", Ty::INT, false),
+        active: add_global(
+            &mut p,
+            &mut copied,
+            "__seqc_active",
+            arr(Ty::INT, nslots),
+            false,
+        ),
+        arg: add_global(
+            &mut p,
+            &mut copied,
+            "__seqc_arg",
+            arr(vptr.clone(), nslots),
+            false,
+        ),
+        site_n: add_global(
+            &mut p,
+            &mut copied,
+            "__seqc_site_n",
+            arr(Ty::UINT, site_list.len().max(1) as u64),
+            false,
+        ),
+        created: add_global(
+            &mut p,
+            &mut copied,
+            "__seqc_created",
+            arr(Ty::INT, nslots),
+            true,
+        ),
+        done: add_global(
+            &mut p,
+            &mut copied,
+            "__seqc_done",
+            arr(Ty::INT, nslots),
+            true,
+        ),
+        ret: add_global(
+            &mut p,
+            &mut copied,
+            "__seqc_ret",
+            arr(vptr.clone(), nslots),
+            true,
+        ),
+    };
+    // Thread-local globals: one copy per slot, indexed by the running thread.
+    let mut tls = HashSet::new();
+    for gi in 0..nglobals_in {
+        if p.globals[gi].thread_local {
+            tls.insert(GlobalId(gi as u32));
+            let gl = &mut p.globals[gi];
+            gl.ty = arr(gl.ty.clone(), nslots);
+            gl.thread_local = false;
+            if let Some(init) = gl.init.take() {
+                gl.init = Some(Init::Array(
+                    (0..nslots).map(|i| (i, init.clone())).collect(),
+                ));
+            }
+        }
+    }
+    // The switch point, one function.
+    let cs = make_cs(&mut p, &g, k);
+    let mut rw = Rewriter {
+        k,
+        g,
+        cs,
+        sites: site_list.clone(),
+        threads: o.threads,
+        slots: o.unwind.max(1) as u64 * o.threads.max(1) as u64,
+        copied,
+        tls,
+        asserts: Vec::new(),
+        strings: HashMap::new(),
+        err: None,
+        locals: Vec::new(),
+        escaping: HashSet::new(),
+        esc_ptr: HashMap::new(),
+        ret_ty: Ty::Void,
+        atomic_fn: false,
+        atomic_fns: p.functions.iter().map(|f| f.atomic).collect(),
+    };
+    // String literals become round-copied globals (pointers to them are
+    // shifted by the round like every other pointer).
+    let mut lits: Vec<Vec<u8>> = Vec::new();
+    p.walk_exprs(&mut |e: &Expr| {
+        if let ExprKind::Str(b) = &e.kind
+            && !lits.contains(b)
+        {
+            lits.push(b.clone());
+        }
+    });
+    for (i, b) in lits.into_iter().enumerate() {
+        let id = add_global_in(
+            &mut p,
+            &mut rw.copied,
+            &format!("__seqc_str{i}"),
+            arr(Ty::CHAR, b.len() as u64),
+            true,
+        );
+        p.globals[id.index()].init = Some(Init::Str(b.clone()));
+        rw.strings.insert(b, id);
+    }
+    for gi in 0..p.globals.len() {
+        if let Some(mut init) = p.globals[gi].init.take() {
+            init.walk_exprs_mut(&mut |e| rw.global_init_expr(e));
+            p.globals[gi].init = Some(init);
+        }
+    }
+    let nfuncs = p.functions.len();
+    for fi in 0..nfuncs {
+        if p.functions[fi].body.is_none() || FuncId(fi as u32) == rw.cs {
+            continue;
+        }
+        let mut f = std::mem::replace(&mut p.functions[fi], placeholder());
+        rw.locals = std::mem::take(&mut f.locals);
+        rw.escaping = crate::passes::normalize::escaping_locals(&f);
+        for &pv in &f.params {
+            // A parameter whose address is taken escapes too.
+            let _ = pv;
+        }
+        rw.esc_ptr.clear();
+        rw.ret_ty = f.sig.ret.clone();
+        rw.atomic_fn = f.atomic;
+        let body = f.body.take().unwrap();
+        let mut pre = Vec::new();
+        let mut esc: Vec<LocalId> = rw.escaping.iter().copied().collect();
+        esc.sort();
+        for v in esc {
+            let ty = rw.locals[v.index()].ty.clone();
+            let name = format!("{}__p", rw.locals[v.index()].name);
+            let pv = rw.temp(&name, ty.clone().ptr());
+            rw.esc_ptr.insert(v, pv);
+            pre.push(st(StmtKind::Decl(pv, None), f.loc.generated()));
+            if f.params.contains(&v) {
+                // Copy the parameter into its pool slot on entry.
+                let loc = f.loc.generated();
+                pre.extend(rw.alloc_stmts(&mut p, &ty, 1, pv, loc));
+                let slot = deref(lv_local(pv, ty.clone().ptr(), loc), loc);
+                pre.push(st(StmtKind::Assign(slot, lv_local(v, ty, loc)), loc));
+            }
+        }
+        let mut out = rw.block(&mut p, body, false);
+        pre.append(&mut out.0);
+        if let Some(e) = rw.err.take() {
+            p.functions[fi] = f;
+            return Err(e.into_diag(&p));
+        }
+        f.locals = std::mem::take(&mut rw.locals);
+        f.body = Some(Block(pre));
+        p.functions[fi] = f;
+    }
+    // The user's main becomes thread 0's start routine.
+    p.functions[user_main.index()].name = "__seqc_main".into();
+    p.functions[user_main.index()].is_static = true;
+    let info = LrInfo {
+        asserts: rw.asserts.clone(),
+        slot_funcs: std::iter::once("main".to_string())
+            .chain(site_list.iter().flat_map(|s| {
+                let n = p.func(s.start.unwrap()).name.clone();
+                std::iter::repeat_n(n, o.threads as usize)
+            }))
+            .collect(),
+        threads: o.threads,
+    };
+    make_driver(&mut p, &rw, user_main, nslots);
+    p.rounds = Some(Rounds {
+        round: rw.g.round,
+        k,
+        copied: rw.copied.clone(),
+    });
+    Ok((p, info))
+}
+
+fn add_global_in(p: &mut Program, copied: &mut Vec<bool>, name: &str, ty: Ty, c: bool) -> GlobalId {
+    p.globals.push(Global {
+        name: name.to_string(),
+        ty,
+        init: None,
+        storage: Storage::Static,
+        thread_local: false,
+        loc: Loc::NONE,
+    });
+    copied.push(c);
+    GlobalId(p.globals.len() as u32 - 1)
+}
+
+#[derive(Clone, Copy)]
+struct Globals {
+    round: GlobalId,
+    tid: GlobalId,
+    error: GlobalId,
+    atomic: GlobalId,
+    active: GlobalId,
+    arg: GlobalId,
+    site_n: GlobalId,
+    created: GlobalId,
+    done: GlobalId,
+    ret: GlobalId,
+}
+
+struct PassErr {
+    what: String,
+    loc: Loc,
+}
+
+impl PassErr {
+    fn into_diag(self, p: &Program) -> Diagnostic {
+        let mut d = Diagnostic::unsupported(format!("{} (with --method lal-reps)", self.what));
+        if self.loc != Loc::NONE {
+            d.pos = Some((
+                p.file_name(self.loc.file).to_string(),
+                self.loc.line,
+                self.loc.col,
+            ));
+        }
+        d
+    }
+}
+
+struct Rewriter {
+    k: u32,
+    g: Globals,
+    cs: FuncId,
+    sites: Vec<Site>,
+    threads: u32,
+    /// Pool slots per allocation site.
+    slots: u64,
+    copied: Vec<bool>,
+    tls: HashSet<GlobalId>,
+    asserts: Vec<(Loc, AssertKind)>,
+    strings: HashMap<Vec<u8>, GlobalId>,
+    err: Option<PassErr>,
+    // Per function.
+    locals: Vec<Local>,
+    escaping: HashSet<LocalId>,
+    esc_ptr: HashMap<LocalId, LocalId>,
+    ret_ty: Ty,
+    atomic_fn: bool,
+    atomic_fns: Vec<bool>,
+}
+
+// ---- small IR builders ----
+
+fn st(kind: StmtKind, loc: Loc) -> Stmt {
+    Stmt { kind, loc }
+}
+
+fn int(v: i128, ty: Ty, loc: Loc) -> Expr {
+    Expr::int(v, ty, loc)
+}
+
+fn glob(p: &Program, g: GlobalId, loc: Loc) -> Expr {
+    Expr::new(ExprKind::Global(g), p.global(g).ty.clone(), loc)
+}
+
+fn lv_local(v: LocalId, ty: Ty, loc: Loc) -> Expr {
+    Expr::new(ExprKind::Local(v), ty, loc)
+}
+
+fn deref(e: Expr, loc: Loc) -> Expr {
+    let ty = e.ty.pointee().cloned().unwrap_or(Ty::Void);
+    Expr::new(ExprKind::Deref(Box::new(e)), ty, loc)
+}
+
+fn index(a: Expr, i: Expr, loc: Loc) -> Expr {
+    let ty = match a.ty.unqual() {
+        Ty::Array(t, _) => (**t).clone(),
+        _ => Ty::INT,
+    };
+    Expr::new(ExprKind::Index(Box::new(a), Box::new(i)), ty, loc)
+}
+
+fn bin(op: BinOp, a: Expr, b: Expr, ty: Ty, loc: Loc) -> Expr {
+    Expr::new(ExprKind::Binary(op, Box::new(a), Box::new(b)), ty, loc)
+}
+
+fn cmp(op: BinOp, a: Expr, b: Expr, loc: Loc) -> Expr {
+    bin(op, a, b, Ty::INT, loc)
+}
+
+fn not(a: Expr, loc: Loc) -> Expr {
+    Expr::new(ExprKind::Unary(UnOp::LogNot, Box::new(a)), Ty::INT, loc)
+}
+
+fn cast(e: Expr, ty: Ty, loc: Loc) -> Expr {
+    if e.ty == ty {
+        return e;
+    }
+    Expr::new(ExprKind::Cast(Box::new(e)), ty, loc)
+}
+
+fn assign(a: Expr, b: Expr, loc: Loc) -> Stmt {
+    let b = cast(b, a.ty.clone(), loc);
+    st(StmtKind::Assign(a, b), loc)
+}
+
+fn if_(c: Expr, a: Vec<Stmt>, b: Vec<Stmt>, loc: Loc) -> Stmt {
+    st(StmtKind::If(c, Block(a), Block(b)), loc)
+}
+
+fn addr_of(e: Expr, loc: Loc) -> Expr {
+    let ty = e.ty.clone().ptr();
+    Expr::new(ExprKind::AddrOf(Box::new(e)), ty, loc)
+}
+
+fn placeholder() -> Function {
+    Function {
+        name: String::new(),
+        sig: FnSig {
+            ret: Ty::Void,
+            params: vec![],
+            variadic: false,
+            unprototyped: false,
+        },
+        params: vec![],
+        locals: vec![],
+        body: None,
+        is_static: false,
+        atomic: false,
+        loc: Loc::NONE,
+        labels: vec![],
+    }
+}
+
+/// `void __seqc_cs(void)`: outside atomic code, the round may move
+/// forward to any value up to K (K: the thread stops for good).
+fn make_cs(p: &mut Program, g: &Globals, k: u32) -> FuncId {
+    let loc = Loc::NONE;
+    let t = LocalId(0);
+    let r = glob(p, g.round, loc);
+    let tv = lv_local(t, Ty::UINT, loc);
+    let body = vec![if_(
+        cmp(BinOp::Eq, glob(p, g.atomic, loc), int(0, Ty::INT, loc), loc),
+        vec![
+            st(
+                StmtKind::Assign(tv.clone(), Expr::new(ExprKind::Nondet, Ty::UINT, loc)),
+                loc,
+            ),
+            if_(
+                bin(
+                    BinOp::LogAnd,
+                    cmp(BinOp::Ge, tv.clone(), r.clone(), loc),
+                    cmp(BinOp::Le, tv.clone(), int(k as i128, Ty::UINT, loc), loc),
+                    Ty::INT,
+                    loc,
+                ),
+                vec![assign(r, tv, loc)],
+                vec![],
+                loc,
+            ),
+        ],
+        vec![],
+        loc,
+    )];
+    p.functions.push(Function {
+        name: "__seqc_cs".into(),
+        sig: FnSig {
+            ret: Ty::Void,
+            params: vec![],
+            variadic: false,
+            unprototyped: false,
+        },
+        params: vec![],
+        locals: vec![Local {
+            name: "t".into(),
+            ty: Ty::UINT,
+            loc,
+            temp: true,
+        }],
+        body: Some(Block(
+            vec![st(StmtKind::Decl(t, None), loc)]
+                .into_iter()
+                .chain(body)
+                .collect(),
+        )),
+        is_static: true,
+        atomic: false,
+        loc,
+        labels: vec![],
+    });
+    FuncId(p.functions.len() as u32 - 1)
+}
+
+impl Rewriter {
+    fn fail(&mut self, what: impl Into<String>, loc: Loc) {
+        if self.err.is_none() {
+            self.err = Some(PassErr {
+                what: what.into(),
+                loc,
+            });
+        }
+    }
+
+    fn temp(&mut self, name: &str, ty: Ty) -> LocalId {
+        let n = self.locals.len();
+        self.locals.push(Local {
+            name: format!("{name}{n}"),
+            ty,
+            loc: Loc::NONE,
+            temp: true,
+        });
+        LocalId(self.locals.len() as u32 - 1)
+    }
+
+    fn round(&self, p: &Program, loc: Loc) -> Expr {
+        glob(p, self.g.round, loc)
+    }
+
+    fn stop(&self, p: &Program, loc: Loc) -> Stmt {
+        assign(self.round(p, loc), int(self.k as i128, Ty::UINT, loc), loc)
+    }
+
+    /// `__seqc_r < K`: the thread has not stopped.
+    fn alive(&self, p: &Program, loc: Loc) -> Expr {
+        cmp(
+            BinOp::Lt,
+            self.round(p, loc),
+            int(self.k as i128, Ty::UINT, loc),
+            loc,
+        )
+    }
+
+    fn cs_call(&self, loc: Loc) -> Stmt {
+        st(
+            StmtKind::Call {
+                dest: None,
+                callee: Expr::new(
+                    ExprKind::Func(self.cs),
+                    Ty::Func(Box::new(FnSig {
+                        ret: Ty::Void,
+                        params: vec![],
+                        variadic: false,
+                        unprototyped: false,
+                    })),
+                    loc,
+                ),
+                args: vec![],
+            },
+            loc.generated(),
+        )
+    }
+
+    /// Stop and leave the function (a cut, exit or abort).
+    fn stop_and_return(&mut self, p: &Program, loc: Loc) -> Vec<Stmt> {
+        let mut v = vec![self.stop(p, loc)];
+        if self.ret_ty.is_void() {
+            v.push(st(StmtKind::Return(None), loc));
+        } else {
+            let t = self.temp("__seqc_any", self.ret_ty.clone());
+            v.push(st(StmtKind::Decl(t, None), loc));
+            v.push(st(
+                StmtKind::Return(Some(lv_local(t, self.ret_ty.clone(), loc))),
+                loc,
+            ));
+        }
+        v
+    }
+
+    fn global_init_expr(&mut self, e: &mut Expr) {
+        e.walk_mut(&mut |x| {
+            if let ExprKind::Str(b) = &x.kind
+                && let Some(&g) = self.strings.get(b)
+            {
+                x.kind = ExprKind::Global(g);
+            }
+        });
+    }
+
+    /// Rewrites an expression: escaping locals through their pool
+    /// pointer, thread-local globals by thread, strings as globals.
+    fn expr(&mut self, p: &Program, e: &mut Expr) {
+        let esc = &self.esc_ptr;
+        let tls = &self.tls;
+        let strings = &self.strings;
+        let tid = self.g.tid;
+        let mut bad: Option<Loc> = None;
+        rewrite_expr(e, &mut |x: &mut Expr| match &x.kind {
+            ExprKind::Local(v) if esc.contains_key(v) => {
+                let pv = esc[v];
+                let pty = x.ty.clone().ptr();
+                let loc = x.loc;
+                *x = deref(lv_local(pv, pty, loc), loc);
+                x.ty = x.ty.clone();
+            }
+            ExprKind::Global(g) if tls.contains(g) => {
+                let loc = x.loc;
+                let ty = x.ty.clone();
+                let base = Expr::new(ExprKind::Global(*g), p.global(*g).ty.clone(), loc);
+                *x = Expr::new(
+                    ExprKind::Index(Box::new(base), Box::new(glob(p, tid, loc))),
+                    ty,
+                    loc,
+                );
+            }
+            ExprKind::Str(b) => {
+                if let Some(&g) = strings.get(b) {
+                    x.kind = ExprKind::Global(g);
+                }
+            }
+            ExprKind::AddrOf(a) | ExprKind::Decay(a) => {
+                if let ExprKind::Index(b, i) = &a.kind
+                    && matches!(b.kind, ExprKind::Global(g) if tls.contains(&g))
+                    && matches!(i.kind, ExprKind::Global(t) if t == tid)
+                {
+                    bad = Some(x.loc);
+                }
+            }
+            _ => {}
+        });
+        if let Some(l) = bad {
+            self.fail("the address of a thread-local variable", l);
+        }
+    }
+
+    fn block(&mut self, p: &mut Program, b: Block, _in_atomic: bool) -> Block {
+        let mut out = Vec::new();
+        let mut stmts = b.0.into_iter().peekable();
+        while let Some(s) = stmts.next() {
+            let next_ty = stmts.peek().and_then(|n| match &n.kind {
+                StmtKind::Assign(l, r) if matches!(strip_cast(r).kind, ExprKind::Local(_)) => {
+                    Some((strip_cast(r).clone(), l.ty.clone()))
+                }
+                _ => None,
+            });
+            self.stmt(p, s, &mut out, next_ty);
+        }
+        Block(out)
+    }
+
+    fn visible(&self, s: &Stmt) -> bool {
+        if self.atomic_fn {
+            return false;
+        }
+        match &s.kind {
+            StmtKind::Op { op, .. } if op.is_visible() && !matches!(op, Op::Free) => return true,
+            StmtKind::Call { callee, .. } => {
+                if let ExprKind::Func(f) = callee.kind
+                    && self.atomic_fns[f.index()]
+                {
+                    return true;
+                }
+            }
+            _ => {}
+        }
+        s.exprs().iter().any(|e| accesses(e, false, &self.copied))
+    }
+
+    fn stmt(
+        &mut self,
+        p: &mut Program,
+        mut s: Stmt,
+        out: &mut Vec<Stmt>,
+        next: Option<(Expr, Ty)>,
+    ) {
+        let loc = s.loc;
+        // Rewrite expressions first, so that visibility sees pool derefs.
+        let is_decl_esc = matches!(&s.kind, StmtKind::Decl(v, _) if self.esc_ptr.contains_key(v));
+        if !is_decl_esc {
+            for e in top_exprs_mut(&mut s) {
+                self.expr(p, e);
+            }
+        }
+        let vis = self.visible(&s);
+        if vis {
+            out.push(self.cs_call(loc));
+        }
+        match s.kind {
+            StmtKind::Decl(v, init) if self.esc_ptr.contains_key(&v) => {
+                let pv = self.esc_ptr[&v];
+                let ty = self.locals[v.index()].ty.clone();
+                out.extend(self.alloc_stmts(p, &ty, 1, pv, loc));
+                if let Some(mut init) = init {
+                    init.walk_exprs_mut(&mut |e| self.expr(p, e));
+                    let slot = deref(lv_local(pv, ty.clone().ptr(), loc), loc);
+                    let mut w = Vec::new();
+                    init_writes(p, slot, &ty, &init, loc, &mut w);
+                    if !w.is_empty() {
+                        // The initialising writes are shared: one step.
+                        out.push(self.cs_call(loc));
+                        let a = self.g.atomic;
+                        out.push(assign(glob(p, a, loc), int(1, Ty::INT, loc), loc));
+                        out.extend(w);
+                        out.push(assign(glob(p, a, loc), int(0, Ty::INT, loc), loc));
+                    }
+                }
+            }
+            StmtKind::If(c, a, b) => {
+                let a = self.block(p, a, false);
+                let b = self.block(p, b, false);
+                out.push(st(StmtKind::If(c, a, b), loc));
+            }
+            StmtKind::Loop { body, latch } => {
+                let body = self.block(p, body, false);
+                let latch = self.block(p, latch, false);
+                out.push(st(StmtKind::Loop { body, latch }, loc));
+            }
+            StmtKind::Switch(c, b) => {
+                let b = self.block(p, b, false);
+                out.push(st(StmtKind::Switch(c, b), loc));
+            }
+            StmtKind::Block(b) => {
+                let b = self.block(p, b, false);
+                out.push(st(StmtKind::Block(b), loc));
+            }
+            StmtKind::Assert(c, kind) => {
+                self.asserts.push((loc, kind));
+                let id = self.asserts.len() as i128;
+                let e = glob(p, self.g.error, loc);
+                let set = if_(
+                    cmp(BinOp::Eq, e.clone(), int(0, Ty::INT, loc), loc),
+                    vec![assign(e, int(id, Ty::INT, loc), loc)],
+                    vec![],
+                    loc,
+                );
+                let fails = if_(not(c, loc), vec![set], vec![], loc);
+                out.push(if_(self.alive(p, loc), vec![fails], vec![], loc));
+            }
+            StmtKind::Assume(c) => {
+                out.push(if_(not(c, loc), vec![self.stop(p, loc)], vec![], loc));
+            }
+            StmtKind::Op { dest, op, args } => self.op(p, dest, op, args, loc, out, next),
+            kind => out.push(st(kind, loc)),
+        }
+    }
+
+    /// `pv = &pool[next]` for a fresh object of `count` × `ty`.
+    fn alloc_stmts(
+        &mut self,
+        p: &mut Program,
+        ty: &Ty,
+        count: u64,
+        pv: LocalId,
+        loc: Loc,
+    ) -> Vec<Stmt> {
+        let slots = self.slots;
+        let n = self.copied.len();
+        let pool = add_global_in(
+            p,
+            &mut self.copied,
+            &format!("__seqc_pool{n}"),
+            Ty::Array(Box::new(ty.clone()), Some(count * slots)),
+            true,
+        );
+        let cnt = add_global_in(
+            p,
+            &mut self.copied,
+            &format!("__seqc_pool{n}_n"),
+            Ty::UINT,
+            false,
+        );
+        let c = glob(p, cnt, loc);
+        let pty = self.locals[pv.index()].ty.clone();
+        let at = |i: Expr| {
+            let e = index(glob(p, pool, loc), i, loc);
+            cast(addr_of(e, loc), pty.clone(), loc)
+        };
+        let pvx = lv_local(pv, pty.clone(), loc);
+        vec![if_(
+            cmp(BinOp::Ge, c.clone(), int(slots as i128, Ty::UINT, loc), loc),
+            vec![
+                self.stop(p, loc),
+                assign(pvx.clone(), at(int(0, Ty::UINT, loc)), loc),
+            ],
+            vec![
+                assign(
+                    pvx,
+                    at(bin(
+                        BinOp::Mul,
+                        c.clone(),
+                        int(count as i128, Ty::UINT, loc),
+                        Ty::UINT,
+                        loc,
+                    )),
+                    loc,
+                ),
+                if_(
+                    self.alive(p, loc),
+                    vec![assign(
+                        c.clone(),
+                        bin(BinOp::Add, c, int(1, Ty::UINT, loc), Ty::UINT, loc),
+                        loc,
+                    )],
+                    vec![],
+                    loc,
+                ),
+            ],
+            loc,
+        )]
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn op(
+        &mut self,
+        p: &mut Program,
+        dest: Option<Expr>,
+        op: Op,
+        args: Vec<Expr>,
+        loc: Loc,
+        out: &mut Vec<Stmt>,
+        next: Option<(Expr, Ty)>,
+    ) {
+        let set_dest = |out: &mut Vec<Stmt>, v: Expr| {
+            if let Some(d) = &dest {
+                out.push(assign(d.clone(), v, loc));
+            }
+        };
+        let zero = int(0, Ty::INT, loc);
+        let one = int(1, Ty::INT, loc);
+        let arg = |i: usize| args.get(i).cloned().unwrap_or(int(0, Ty::INT, loc));
+        match op {
+            Op::ThreadCreate => {
+                let Some(si) = self.sites.iter().position(|s| s.loc == loc) else {
+                    self.fail("a pthread_create seqc did not see", loc);
+                    return;
+                };
+                let base = 1 + si as i128 * self.threads as i128;
+                let n = index(
+                    glob(p, self.g.site_n, loc),
+                    int(si as i128, Ty::INT, loc),
+                    loc,
+                );
+                let t = self.temp("__seqc_t", Ty::UINT);
+                let tv = lv_local(t, Ty::UINT, loc);
+                let idx = |a: GlobalId| index(glob(p, a, loc), tv.clone(), loc);
+                let mut made = vec![
+                    assign(
+                        tv.clone(),
+                        bin(
+                            BinOp::Add,
+                            n.clone(),
+                            int(base, Ty::UINT, loc),
+                            Ty::UINT,
+                            loc,
+                        ),
+                        loc,
+                    ),
+                    assign(
+                        n.clone(),
+                        bin(BinOp::Add, n.clone(), int(1, Ty::UINT, loc), Ty::UINT, loc),
+                        loc,
+                    ),
+                    assign(idx(self.g.active), one.clone(), loc),
+                    assign(idx(self.g.arg), arg(3), loc),
+                    assign(idx(self.g.created), one.clone(), loc),
+                ];
+                let pt = arg(0);
+                if !matches!(pt.kind, ExprKind::Int(0)) {
+                    let ptd = deref(pt.clone(), loc);
+                    made.push(if_(
+                        cmp(BinOp::Ne, pt, int(0, Ty::INT, loc), loc),
+                        vec![assign(ptd, tv.clone(), loc)],
+                        vec![],
+                        loc,
+                    ));
+                }
+                let mut body = vec![if_(
+                    cmp(BinOp::Ge, n, int(self.threads as i128, Ty::UINT, loc), loc),
+                    vec![self.stop(p, loc)],
+                    made,
+                    loc,
+                )];
+                set_dest(&mut body, zero.clone());
+                out.push(st(StmtKind::Decl(t, None), loc));
+                out.push(if_(self.alive(p, loc), body, vec![], loc));
+            }
+            Op::ThreadJoin => {
+                let t = self.temp("__seqc_j", Ty::UINT);
+                let tv = lv_local(t, Ty::UINT, loc);
+                out.push(st(StmtKind::Decl(t, None), loc));
+                out.push(assign(tv.clone(), arg(0), loc));
+                let nslots = match p.global(self.g.done).ty {
+                    Ty::Array(_, Some(n)) => n as i128,
+                    _ => 1,
+                };
+                let idx = |a: GlobalId| index(glob(p, a, loc), tv.clone(), loc);
+                let mut ok = Vec::new();
+                let rp = arg(1);
+                if !matches!(rp.kind, ExprKind::Int(0)) {
+                    ok.push(if_(
+                        cmp(BinOp::Ne, rp.clone(), int(0, Ty::INT, loc), loc),
+                        vec![assign(
+                            deref(cast(rp, Ty::Void.ptr().ptr(), loc), loc),
+                            idx(self.g.ret),
+                            loc,
+                        )],
+                        vec![],
+                        loc,
+                    ));
+                }
+                set_dest(&mut ok, zero.clone());
+                let bad = cmp(BinOp::Ge, tv.clone(), int(nslots, Ty::UINT, loc), loc);
+                out.push(if_(
+                    bad,
+                    vec![self.stop(p, loc)],
+                    vec![if_(
+                        cmp(BinOp::Eq, idx(self.g.done), zero.clone(), loc),
+                        vec![self.stop(p, loc)],
+                        ok,
+                        loc,
+                    )],
+                    loc,
+                ));
+            }
+            Op::ThreadExit => {
+                let tv = glob(p, self.g.tid, loc);
+                let idx = |a: GlobalId| index(glob(p, a, loc), tv.clone(), loc);
+                out.push(assign(idx(self.g.done), one, loc));
+                out.push(assign(idx(self.g.ret), arg(0), loc));
+                let v = self.stop_and_return(p, loc);
+                out.extend(v);
+            }
+            Op::ThreadSelf => set_dest(out, glob(p, self.g.tid, loc)),
+            Op::ThreadEqual => set_dest(out, cmp(BinOp::Eq, arg(0), arg(1), loc)),
+            Op::MutexInit | Op::CondInit => {
+                out.push(assign(deref(arg(0), loc), zero.clone(), loc));
+                set_dest(out, zero);
+            }
+            Op::MutexDestroy | Op::CondDestroy | Op::CondSignal | Op::CondBroadcast => {
+                set_dest(out, zero)
+            }
+            Op::MutexLock => {
+                let m = deref(arg(0), loc);
+                out.push(if_(
+                    cmp(BinOp::Ne, m.clone(), zero.clone(), loc),
+                    vec![self.stop(p, loc)],
+                    vec![],
+                    loc,
+                ));
+                out.push(assign(m, one, loc));
+                set_dest(out, zero);
+            }
+            Op::MutexUnlock => {
+                out.push(assign(deref(arg(0), loc), zero.clone(), loc));
+                set_dest(out, zero);
+            }
+            Op::MutexTryLock => {
+                let m = deref(arg(0), loc);
+                let mut a = vec![assign(m.clone(), one, loc)];
+                let mut b = vec![];
+                set_dest(&mut a, zero.clone());
+                set_dest(&mut b, int(16, Ty::INT, loc));
+                out.push(if_(cmp(BinOp::Eq, m, zero, loc), a, b, loc));
+            }
+            Op::CondWait => {
+                // Unlock, a switch point, lock again (spurious wake-ups).
+                let m = deref(arg(1), loc);
+                out.push(assign(m.clone(), zero.clone(), loc));
+                out.push(self.cs_call(loc));
+                out.push(if_(
+                    cmp(BinOp::Ne, m.clone(), zero.clone(), loc),
+                    vec![self.stop(p, loc)],
+                    vec![],
+                    loc,
+                ));
+                out.push(assign(m, one, loc));
+                set_dest(out, zero);
+            }
+            Op::Once => {
+                let c = deref(arg(0), loc);
+                let Some(f) = sites::strip(&arg(1)) else {
+                    self.fail(
+                        "pthread_once with a routine that is not a function name",
+                        loc,
+                    );
+                    return;
+                };
+                let fty = p.func(f).sig.clone();
+                let call = st(
+                    StmtKind::Call {
+                        dest: None,
+                        callee: Expr::new(ExprKind::Func(f), Ty::Func(Box::new(fty)), loc),
+                        args: vec![],
+                    },
+                    loc,
+                );
+                out.push(if_(
+                    cmp(BinOp::Eq, c.clone(), zero.clone(), loc),
+                    vec![assign(c, one, loc), call],
+                    vec![],
+                    loc,
+                ));
+                set_dest(out, zero);
+            }
+            Op::KeyCreate | Op::KeyDelete | Op::GetSpecific | Op::SetSpecific => {
+                self.fail(op.c_name(), loc)
+            }
+            Op::AtomicBegin => out.push(assign(glob(p, self.g.atomic, loc), one, loc)),
+            Op::AtomicEnd => out.push(assign(glob(p, self.g.atomic, loc), zero, loc)),
+            Op::AtomicLoad => set_dest(out, deref(arg(0), loc)),
+            Op::AtomicStore => out.push(assign(deref(arg(0), loc), arg(1), loc)),
+            Op::AtomicExchange
+            | Op::AtomicFetch(_)
+            | Op::AtomicFetchThen(_)
+            | Op::AtomicCasVal
+            | Op::AtomicCasBool
+            | Op::AtomicCompareExchange => {
+                let m = deref(arg(0), loc);
+                let vt = m.ty.clone();
+                let old = self.temp("__seqc_old", vt.clone());
+                let ov = lv_local(old, vt.clone(), loc);
+                out.push(st(StmtKind::Decl(old, None), loc));
+                out.push(assign(ov.clone(), m.clone(), loc));
+                let rmw = |r: AtomicRmw| {
+                    let b = match r {
+                        AtomicRmw::Add => BinOp::Add,
+                        AtomicRmw::Sub => BinOp::Sub,
+                        AtomicRmw::And => BinOp::BitAnd,
+                        AtomicRmw::Or => BinOp::BitOr,
+                        AtomicRmw::Xor => BinOp::BitXor,
+                    };
+                    let b = if vt.is_pointer() {
+                        match b {
+                            BinOp::Add => BinOp::PtrAdd,
+                            BinOp::Sub => BinOp::PtrSub,
+                            o => o,
+                        }
+                    } else {
+                        b
+                    };
+                    let rhs = if vt.is_pointer() {
+                        arg(1)
+                    } else {
+                        cast(arg(1), vt.clone(), loc)
+                    };
+                    bin(b, ov.clone(), rhs, vt.clone(), loc)
+                };
+                match op {
+                    Op::AtomicExchange => {
+                        out.push(assign(m, arg(1), loc));
+                        set_dest(out, ov);
+                    }
+                    Op::AtomicFetch(r) => {
+                        out.push(assign(m, rmw(r), loc));
+                        set_dest(out, ov);
+                    }
+                    Op::AtomicFetchThen(r) => {
+                        out.push(assign(m.clone(), rmw(r), loc));
+                        set_dest(out, m);
+                    }
+                    Op::AtomicCasVal | Op::AtomicCasBool => {
+                        let eq = cmp(BinOp::Eq, ov.clone(), cast(arg(1), vt.clone(), loc), loc);
+                        out.push(if_(eq.clone(), vec![assign(m, arg(2), loc)], vec![], loc));
+                        set_dest(out, if op == Op::AtomicCasVal { ov } else { eq });
+                    }
+                    _ => {
+                        // C11 compare_exchange(p, expected_ptr, desired).
+                        let ex = deref(arg(1), loc);
+                        let eq = cmp(BinOp::Eq, ov.clone(), ex.clone(), loc);
+                        out.push(if_(
+                            eq.clone(),
+                            vec![assign(m, arg(2), loc)],
+                            vec![assign(ex, ov, loc)],
+                            loc,
+                        ));
+                        set_dest(out, eq);
+                    }
+                }
+            }
+            Op::Fence | Op::AttrNoop(_) | Op::LibNoop(_) => {
+                set_dest(out, zero);
+            }
+            Op::Malloc | Op::Calloc => {
+                let size = match op {
+                    Op::Malloc => const_of(&arg(0)),
+                    _ => const_of(&arg(0)).zip(const_of(&arg(1))).map(|(a, b)| a * b),
+                };
+                let Some(size) = size else {
+                    self.fail(
+                        format!("{} of a size that is not a constant", op.c_name()),
+                        loc,
+                    );
+                    return;
+                };
+                let dty = dest
+                    .as_ref()
+                    .map(|d| d.ty.clone())
+                    .unwrap_or(Ty::Void.ptr());
+                let mut elem = dty.pointee().filter(|t| !t.is_void()).cloned();
+                if elem.is_none()
+                    && let (Some(d), Some((src, ty))) = (&dest, &next)
+                    && src == d
+                {
+                    elem = ty.pointee().filter(|t| !t.is_void()).cloned();
+                }
+                let esz = elem.as_ref().and_then(|t| p.size_of(t)).unwrap_or(0);
+                let (ety, count) = match elem {
+                    Some(t) if esz > 0 && size as u64 % esz == 0 && size > 0 => {
+                        (t, size as u64 / esz)
+                    }
+                    _ => (Ty::Int(IntKind::UChar), (size.max(1)) as u64),
+                };
+                if count > 4096 {
+                    self.fail(format!("{} of {count} elements", op.c_name()), loc);
+                    return;
+                }
+                let pv = self.temp("__seqc_obj", ety.clone().ptr());
+                out.push(st(StmtKind::Decl(pv, None), loc));
+                let v = self.alloc_stmts(p, &ety, count, pv, loc);
+                out.extend(v);
+                set_dest(out, lv_local(pv, ety.ptr(), loc));
+            }
+            Op::Free => {}
+            Op::Memset | Op::Memcpy => self.fail(op.c_name(), loc),
+            Op::Abort | Op::Exit => {
+                let v = self.stop_and_return(p, loc);
+                out.extend(v);
+            }
+            Op::RoundInit | Op::RoundCheck => {}
+        }
+    }
+}
+
+/// The expressions a statement evaluates itself (not nested blocks').
+fn top_exprs_mut(s: &mut Stmt) -> Vec<&mut Expr> {
+    let mut v: Vec<&mut Expr> = Vec::new();
+    match &mut s.kind {
+        StmtKind::Decl(_, Some(init)) => init_exprs_mut(init, &mut v),
+        StmtKind::Assign(a, b) => {
+            v.push(a);
+            v.push(b);
+        }
+        StmtKind::Call { dest, callee, args } => {
+            v.extend(dest.iter_mut());
+            v.push(callee);
+            v.extend(args.iter_mut());
+        }
+        StmtKind::Op { dest, args, .. } => {
+            v.extend(dest.iter_mut());
+            v.extend(args.iter_mut());
+        }
+        StmtKind::If(c, ..)
+        | StmtKind::Switch(c, _)
+        | StmtKind::Assert(c, _)
+        | StmtKind::Assume(c) => v.push(c),
+        StmtKind::Return(Some(e)) => v.push(e),
+        _ => {}
+    }
+    v
+}
+
+fn init_exprs_mut<'a>(i: &'a mut Init, v: &mut Vec<&'a mut Expr>) {
+    match i {
+        Init::Expr(e) => v.push(e),
+        Init::Array(items) => items.iter_mut().for_each(|(_, i)| init_exprs_mut(i, v)),
+        Init::Comp(items) => items.iter_mut().for_each(|(_, i)| init_exprs_mut(i, v)),
+        Init::Str(_) => {}
+    }
+}
+
+fn strip_cast(e: &Expr) -> &Expr {
+    match &e.kind {
+        ExprKind::Cast(a) => strip_cast(a),
+        _ => e,
+    }
+}
+
+fn const_of(e: &Expr) -> Option<i128> {
+    match &e.kind {
+        ExprKind::Int(v) => Some(*v),
+        ExprKind::Cast(a) => const_of(a),
+        _ => None,
+    }
+}
+
+/// Does evaluating `e` read or write shared memory? (`addr`: `e` is
+/// under `&`, so only the address is computed.)
+fn accesses(e: &Expr, addr: bool, copied: &[bool]) -> bool {
+    match &e.kind {
+        ExprKind::Global(g) => !addr && copied.get(g.index()).copied().unwrap_or(false),
+        ExprKind::Deref(x) => !addr || accesses(x, false, copied),
+        ExprKind::AddrOf(a) | ExprKind::Decay(a) => accesses(a, true, copied),
+        ExprKind::Member(a, _) => accesses(a, addr, copied),
+        ExprKind::Index(a, i) => accesses(a, addr, copied) || accesses(i, false, copied),
+        ExprKind::Unary(_, a) | ExprKind::Cast(a) => accesses(a, false, copied),
+        ExprKind::Binary(_, a, b) => accesses(a, false, copied) || accesses(b, false, copied),
+        ExprKind::Cond(a, b, c) => {
+            accesses(a, false, copied) || accesses(b, false, copied) || accesses(c, false, copied)
+        }
+        _ => false,
+    }
+}
+
+/// Applies `f` to every sub-expression, parents first, not descending
+/// into a node `f` replaced.
+fn rewrite_expr(e: &mut Expr, f: &mut impl FnMut(&mut Expr)) {
+    let before = std::mem::discriminant(&e.kind);
+    f(e);
+    if std::mem::discriminant(&e.kind) != before {
+        return;
+    }
+    match &mut e.kind {
+        ExprKind::Unary(_, a)
+        | ExprKind::Cast(a)
+        | ExprKind::Deref(a)
+        | ExprKind::AddrOf(a)
+        | ExprKind::Member(a, _)
+        | ExprKind::Decay(a) => rewrite_expr(a, f),
+        ExprKind::Binary(_, a, b) | ExprKind::Index(a, b) => {
+            rewrite_expr(a, f);
+            rewrite_expr(b, f);
+        }
+        ExprKind::Cond(a, b, c) => {
+            rewrite_expr(a, f);
+            rewrite_expr(b, f);
+            rewrite_expr(c, f);
+        }
+        _ => {}
+    }
+}
+
+/// Writes of an initialiser into `slot` (missing parts are zero, which a
+/// fresh pool slot already is).
+fn init_writes(p: &Program, slot: Expr, ty: &Ty, init: &Init, loc: Loc, out: &mut Vec<Stmt>) {
+    match init {
+        Init::Expr(e) => out.push(assign(slot, e.clone(), loc)),
+        Init::Array(items) => {
+            for (i, it) in items {
+                let el = index(slot.clone(), int(*i as i128, Ty::ULONG, loc), loc);
+                let et = el.ty.clone();
+                init_writes(p, el, &et, it, loc, out);
+            }
+        }
+        Init::Comp(items) => {
+            if let Ty::Comp(c) = ty.unqual() {
+                for (fi, it) in items {
+                    let fty = p.comp(*c).fields[*fi as usize].ty.clone();
+                    let el = Expr::new(
+                        ExprKind::Member(Box::new(slot.clone()), *fi),
+                        fty.clone(),
+                        loc,
+                    );
+                    init_writes(p, el, &fty, it, loc, out);
+                }
+            }
+        }
+        Init::Str(b) => {
+            for (i, c) in b.iter().enumerate() {
+                let el = index(slot.clone(), int(i as i128, Ty::ULONG, loc), loc);
+                out.push(assign(el, int(*c as i8 as i128, Ty::CHAR, loc), loc));
+            }
+        }
+    }
+}
+
+// ---- pthread types become integers ----
+
+fn retype(t: &Ty) -> Ty {
+    match t {
+        Ty::Pthread(PthreadTy::Thread) => Ty::ULONG,
+        Ty::Pthread(_) => Ty::INT,
+        Ty::Ptr(a) => Ty::Ptr(Box::new(retype(a))),
+        Ty::Array(a, n) => Ty::Array(Box::new(retype(a)), *n),
+        Ty::Atomic(a) => Ty::Atomic(Box::new(retype(a))),
+        Ty::Func(s) => Ty::Func(Box::new(FnSig {
+            ret: retype(&s.ret),
+            params: s.params.iter().map(retype).collect(),
+            variadic: s.variadic,
+            unprototyped: s.unprototyped,
+        })),
+        t => t.clone(),
+    }
+}
+
+fn has_pthread(t: &Ty) -> bool {
+    match t {
+        // A pthread_t holds a value; the others have initialiser macros.
+        Ty::Pthread(PthreadTy::Thread) => false,
+        Ty::Pthread(_) => true,
+        Ty::Array(a, _) | Ty::Atomic(a) => has_pthread(a),
+        _ => false,
+    }
+}
+
+/// Initialisers at pthread-typed positions (`PTHREAD_MUTEX_INITIALIZER`)
+/// become 0: an unlocked mutex.
+fn fix_init(p: &Program, init: &mut Init, ty: &Ty) {
+    if has_pthread(ty) {
+        *init = match ty.unqual() {
+            Ty::Array(..) => Init::Array(vec![]),
+            _ => Init::Expr(Expr::int(0, retype(ty), Loc::NONE)),
+        };
+        return;
+    }
+    match (init, ty.unqual()) {
+        (Init::Array(items), Ty::Array(et, _)) => {
+            for (_, it) in items {
+                fix_init(p, it, et);
+            }
+        }
+        (Init::Comp(items), Ty::Comp(c)) => {
+            for (fi, it) in items {
+                let fty = p.comp(*c).fields[*fi as usize].ty.clone();
+                fix_init(p, it, &fty);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn retype_program(p: &mut Program) {
+    for gi in 0..p.globals.len() {
+        if let Some(mut init) = p.globals[gi].init.take() {
+            let ty = p.globals[gi].ty.clone();
+            fix_init(p, &mut init, &ty);
+            p.globals[gi].init = Some(init);
+        }
+    }
+    for fi in 0..p.functions.len() {
+        if let Some(mut b) = p.functions[fi].body.take() {
+            let locals = p.functions[fi].locals.clone();
+            fix_decl_inits(p, &mut b, &locals);
+            p.functions[fi].body = Some(b);
+        }
+    }
+    for c in &mut p.comps {
+        for f in &mut c.fields {
+            f.ty = retype(&f.ty);
+        }
+    }
+    for g in &mut p.globals {
+        g.ty = retype(&g.ty);
+    }
+    for f in &mut p.functions {
+        f.sig.ret = retype(&f.sig.ret);
+        f.sig.params = f.sig.params.iter().map(retype).collect();
+        for l in &mut f.locals {
+            l.ty = retype(&l.ty);
+        }
+    }
+    let mut fix = |e: &mut Expr| e.walk_mut(&mut |x| x.ty = retype(&x.ty));
+    for g in &mut p.globals {
+        if let Some(i) = &mut g.init {
+            i.walk_exprs_mut(&mut fix);
+        }
+    }
+    for f in &mut p.functions {
+        if let Some(b) = &mut f.body {
+            b.walk_exprs_mut(&mut fix);
+        }
+    }
+}
+
+fn fix_decl_inits(p: &Program, b: &mut Block, locals: &[Local]) {
+    for s in &mut b.0 {
+        match &mut s.kind {
+            StmtKind::Decl(v, Some(init)) => fix_init(p, init, &locals[v.index()].ty),
+            StmtKind::If(_, a, c) => {
+                fix_decl_inits(p, a, locals);
+                fix_decl_inits(p, c, locals);
+            }
+            StmtKind::Loop { body, latch } => {
+                fix_decl_inits(p, body, locals);
+                fix_decl_inits(p, latch, locals);
+            }
+            StmtKind::Switch(_, c) | StmtKind::Block(c) => fix_decl_inits(p, c, locals),
+            _ => {}
+        }
+    }
+}
+
+/// The new `main`: thread 0, then every slot in order, then the
+/// consistency assumptions and the deferred assertion.
+fn make_driver(p: &mut Program, rw: &Rewriter, user_main: FuncId, nslots: u64) {
+    let loc = Loc::NONE;
+    let g = rw.g;
+    let k = rw.k as i128;
+    let mut locals: Vec<Local> = Vec::new();
+    let mut temp = |name: &str, ty: Ty| {
+        locals.push(Local {
+            name: name.into(),
+            ty,
+            loc,
+            temp: true,
+        });
+        LocalId(locals.len() as u32 - 1)
+    };
+    let mut b: Vec<Stmt> = Vec::new();
+    let opst = |op: Op| {
+        st(
+            StmtKind::Op {
+                dest: None,
+                op,
+                args: vec![],
+            },
+            loc,
+        )
+    };
+    let at = |a: GlobalId, i: i128| index(glob(p, a, loc), int(i, Ty::UINT, loc), loc);
+    let r = glob(p, g.round, loc);
+    b.push(opst(Op::RoundInit));
+    b.push(assign(r.clone(), int(0, Ty::UINT, loc), loc));
+    b.push(assign(at(g.active, 0), int(1, Ty::INT, loc), loc));
+    b.push(assign(at(g.created, 0), int(1, Ty::INT, loc), loc));
+    // Thread 0: the user's main.
+    let mf = p.func(user_main).clone();
+    let margs: Vec<Expr> = mf
+        .params
+        .iter()
+        .map(|v| {
+            let ty = mf.local(*v).ty.clone();
+            if ty.is_pointer() {
+                int(0, Ty::INT, loc)
+            } else {
+                Expr::new(ExprKind::Nondet, ty, loc)
+            }
+        })
+        .map(|e| e)
+        .collect();
+    let margs: Vec<Expr> = margs
+        .into_iter()
+        .zip(mf.sig.params.iter())
+        .map(|(e, t)| cast(e, t.clone(), loc))
+        .collect();
+    b.push(st(
+        StmtKind::Call {
+            dest: None,
+            callee: Expr::new(
+                ExprKind::Func(user_main),
+                Ty::Func(Box::new(mf.sig.clone())),
+                loc,
+            ),
+            args: margs,
+        },
+        loc,
+    ));
+    let finish = |b: &mut Vec<Stmt>, slot: i128, rv: Option<Expr>| {
+        b.push(rw.cs_call(loc));
+        b.push(assign(at(g.done, slot), int(1, Ty::INT, loc), loc));
+        if let Some(v) = rv {
+            b.push(assign(at(g.ret, slot), v, loc));
+        }
+    };
+    finish(&mut b, 0, None);
+    let start = temp("start", Ty::UINT);
+    b.push(st(StmtKind::Decl(start, None), loc));
+    for slot in 1..nslots as i128 {
+        let si = ((slot - 1) / rw.threads as i128) as usize;
+        let f = rw.sites[si].start.unwrap();
+        let sig = p.func(f).sig.clone();
+        let mut body = vec![
+            assign(glob(p, g.tid, loc), int(slot, Ty::UINT, loc), loc),
+            assign(glob(p, g.atomic, loc), int(0, Ty::INT, loc), loc),
+        ];
+        let sv = lv_local(start, Ty::UINT, loc);
+        body.push(assign(
+            sv.clone(),
+            Expr::new(ExprKind::Nondet, Ty::UINT, loc),
+            loc,
+        ));
+        body.push(if_(
+            cmp(BinOp::Gt, sv.clone(), int(k, Ty::UINT, loc), loc),
+            vec![assign(sv.clone(), int(k, Ty::UINT, loc), loc)],
+            vec![],
+            loc,
+        ));
+        body.push(assign(r.clone(), sv, loc));
+        body.push(if_(
+            cmp(BinOp::Eq, at(g.created, slot), int(0, Ty::INT, loc), loc),
+            vec![assign(r.clone(), int(k, Ty::UINT, loc), loc)],
+            vec![],
+            loc,
+        ));
+        let args: Vec<Expr> = sig
+            .params
+            .iter()
+            .take(1)
+            .map(|t| cast(at(g.arg, slot), t.clone(), loc))
+            .collect();
+        let rv = if sig.ret.is_pointer() || sig.ret.is_integer() {
+            let t = temp(&format!("rv{slot}"), sig.ret.clone());
+            body.push(st(StmtKind::Decl(t, None), loc));
+            Some(lv_local(t, sig.ret.clone(), loc))
+        } else {
+            None
+        };
+        body.push(st(
+            StmtKind::Call {
+                dest: rv.clone(),
+                callee: Expr::new(ExprKind::Func(f), Ty::Func(Box::new(sig.clone())), loc),
+                args,
+            },
+            loc,
+        ));
+        finish(&mut body, slot, rv.map(|v| cast(v, Ty::Void.ptr(), loc)));
+        b.push(if_(
+            cmp(BinOp::Ne, at(g.active, slot), int(0, Ty::INT, loc), loc),
+            body,
+            vec![],
+            loc,
+        ));
+    }
+    b.push(opst(Op::RoundCheck));
+    b.push(st(
+        StmtKind::Assert(
+            cmp(BinOp::Eq, glob(p, g.error, loc), int(0, Ty::INT, loc), loc),
+            AssertKind::Assert,
+        ),
+        loc,
+    ));
+    b.push(st(StmtKind::Return(Some(int(0, Ty::INT, loc))), loc));
+    p.functions.push(Function {
+        name: "main".into(),
+        sig: FnSig {
+            ret: Ty::INT,
+            params: vec![],
+            variadic: false,
+            unprototyped: false,
+        },
+        params: vec![],
+        locals,
+        body: Some(Block(b)),
+        is_static: false,
+        atomic: false,
+        loc,
+        labels: vec![],
+    });
+}
