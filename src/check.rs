@@ -437,8 +437,19 @@ fn check_cbmc(p: &Program, cfg: &Config, opts: &CheckOptions) -> Result<(Outcome
     } else {
         &[passes::bound::Cut::Assume]
     };
+    let lal_reps = p.rounds.is_some();
+    let cuts = if lal_reps {
+        &[passes::bound::Cut::Stop][..]
+    } else {
+        cuts
+    };
     for &cut in cuts {
-        let q = passes::bound::bound(p.clone(), cfg.unwind, cut);
+        // The Lal-Reps output is bounded already (cuts stop threads).
+        let q = if lal_reps {
+            p.clone()
+        } else {
+            passes::bound::bound(p.clone(), cfg.unwind, cut)
+        };
         let c = cback::emit(
             &q,
             &COptions {
@@ -456,7 +467,8 @@ fn check_cbmc(p: &Program, cfg: &Config, opts: &CheckOptions) -> Result<(Outcome
         let f = file.to_string_lossy().to_string();
         // seqc bounds every loop itself; CBMC's own bound only has to be
         // above it.
-        let unwind = (cfg.unwind + 2).to_string();
+        let k = p.rounds.as_ref().map(|r| r.k).unwrap_or(0);
+        let unwind = (cfg.unwind + 2).max(k + 3).to_string();
         let mut args = vec![
             f.as_str(),
             "--no-malloc-may-fail",

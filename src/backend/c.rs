@@ -42,6 +42,8 @@ pub struct COptions {
 }
 
 const WIDTH: usize = 100;
+/// The round of the running thread in Lal-Reps output.
+const ROUND_VAR: &str = "__seqc_r";
 /// Marks the start of a user statement; resolved into `#line` afterwards.
 const MARK: char = '\u{1}';
 
@@ -152,6 +154,8 @@ struct Emitter<'p> {
     cont_labels: Vec<Option<String>>,
     cont_count: u32,
     func: Option<&'p Function>,
+    /// Printing an lvalue whose address is taken (Lal-Reps: copy 0).
+    addr_mode: bool,
 }
 
 impl<'p> Emitter<'p> {
@@ -166,6 +170,7 @@ impl<'p> Emitter<'p> {
             cont_labels: Vec::new(),
             cont_count: 0,
             func: None,
+            addr_mode: false,
         }
     }
 }
@@ -314,7 +319,81 @@ impl<'p> Emitter<'p> {
     }
 
     /// `(text, precedence)` of an expression.
+    /// Whether `g` lives in the round-copied struct (Lal-Reps output).
+    fn copied(&self, g: GlobalId) -> bool {
+        !self.opts.ir_mode && self.p.rounds.as_ref().is_some_and(|r| r.copied[g.index()])
+    }
+
     fn expr(&mut self, e: &Expr) -> (String, u8) {
+        use ExprKind::*;
+        let addr = self.addr_mode;
+        let rounds = self.p.rounds.is_some() && !self.opts.ir_mode;
+        if rounds {
+            match &e.kind {
+                Global(g) if self.copied(*g) => {
+                    let n = c_ident(&self.p.global(*g).name);
+                    let r = if addr {
+                        "0".to_string()
+                    } else {
+                        ROUND_VAR.to_string()
+                    };
+                    return (format!("__seqc_mem[{r}].{n}"), P_POSTFIX);
+                }
+                AddrOf(x) | Decay(x) if !matches!(x.kind, Func(_)) => {
+                    self.addr_mode = true;
+                    let s = self.sub(x, P_UNARY);
+                    self.addr_mode = addr;
+                    return match e.kind {
+                        AddrOf(_) => (format!("&{s}"), P_UNARY),
+                        _ => (s, P_UNARY),
+                    };
+                }
+                Deref(x) if !matches!(e.ty.unqual(), Ty::Func(_)) => {
+                    self.addr_mode = false;
+                    let px = self.sub(x, P_CAST);
+                    self.addr_mode = addr;
+                    if addr {
+                        return (format!("*{px}"), P_UNARY);
+                    }
+                    let t = self.type_name(&e.ty.clone().ptr());
+                    return (
+                        format!(
+                            "(*({t})((char *){px} + {ROUND_VAR} * sizeof(struct __seqc_shared)))"
+                        ),
+                        P_PRIMARY,
+                    );
+                }
+                Member(x, i) => {
+                    let Ty::Comp(c) = x.ty.unqual() else {
+                        unreachable!("member of a non-struct")
+                    };
+                    let name = self.p.comp(*c).fields[*i as usize].name.clone();
+                    if name.is_empty() {
+                        return self.expr(x);
+                    }
+                    let xs = self.sub(x, P_POSTFIX);
+                    return (format!("{xs}.{}", c_ident(&name)), P_POSTFIX);
+                }
+                Index(a, i) => {
+                    let a = self.sub(a, P_POSTFIX);
+                    self.addr_mode = false;
+                    let (i, _) = self.expr(i);
+                    self.addr_mode = addr;
+                    return (format!("{a}[{i}]"), P_POSTFIX);
+                }
+                Local(_) | Global(_) | Func(_) | Int(_) | Str(_) | Float(_) | Nondet => {}
+                _ => {
+                    self.addr_mode = false;
+                    let r = self.expr_plain(e);
+                    self.addr_mode = addr;
+                    return r;
+                }
+            }
+        }
+        self.expr_plain(e)
+    }
+
+    fn expr_plain(&mut self, e: &Expr) -> (String, u8) {
         use ExprKind::*;
         match &e.kind {
             Int(v) => {
@@ -709,11 +788,75 @@ impl<'p> Emitter<'p> {
         }
     }
 
+    /// `__seqc_consistent(i)`: copy i at the end equals guess i+1, leaf by
+    /// leaf (unions by their first member).
+    fn consistency_fn(&mut self) -> String {
+        let p = self.p;
+        let mut body = String::new();
+        fn leaves(p: &Program, ty: &Ty, path: String, out: &mut Vec<String>) {
+            match ty.unqual() {
+                Ty::Array(t, Some(n)) => {
+                    for i in 0..*n {
+                        leaves(p, t, format!("{path}[{i}]"), out);
+                    }
+                }
+                Ty::Comp(c) => {
+                    let d = p.comp(*c);
+                    for f in &d.fields {
+                        if f.name.is_empty() {
+                            continue;
+                        }
+                        leaves(p, &f.ty, format!("{path}.{}", c_ident(&f.name)), out);
+                        if d.kind == CompKind::Union {
+                            break;
+                        }
+                    }
+                }
+                _ => out.push(path),
+            }
+        }
+        let mut ls = Vec::new();
+        for (gi, g) in p.globals.iter().enumerate() {
+            if p.rounds.as_ref().is_some_and(|r| r.copied[gi]) {
+                leaves(p, &g.ty, format!(".{}", c_ident(&g.name)), &mut ls);
+            }
+        }
+        for l in ls {
+            let _ = writeln!(
+                body,
+                "  if (!(__seqc_mem[i]{l} == __seqc_guess[i + 1]{l})) return 0;"
+            );
+        }
+        format!("static int __seqc_consistent(unsigned i)\n{{\n{body}  return 1;\n}}\n")
+    }
+
     fn op(&mut self, op: Op, dest: &Option<Expr>, args: &[Expr]) -> String {
         const SC: &str = "__ATOMIC_SEQ_CST";
         if self.opts.ir_mode {
             let c = self.call_text(&format!("op.{}", op.c_name()), args);
             return self.with_dest(dest, c);
+        }
+        let k = self.p.rounds.as_ref().map(|r| r.k).unwrap_or(1);
+        let assume = match self.opts.dialect {
+            Dialect::Svcomp => "__VERIFIER_assume",
+            Dialect::Cbmc => "__CPROVER_assume",
+        };
+        match op {
+            Op::RoundInit => {
+                return format!(
+                    "for (unsigned __seqc_i = 1; __seqc_i <= {k}; __seqc_i++) \
+                     __seqc_mem[__seqc_i] = __seqc_nondet_shared(); \
+                     for (unsigned __seqc_i = 0; __seqc_i <= {k}; __seqc_i++) \
+                     __seqc_guess[__seqc_i] = __seqc_mem[__seqc_i];"
+                );
+            }
+            Op::RoundCheck => {
+                return format!(
+                    "for (unsigned __seqc_i = 0; __seqc_i + 1 < {k}; __seqc_i++) \
+                     {assume}(__seqc_consistent(__seqc_i));"
+                );
+            }
+            _ => {}
         }
         match op {
             Op::AtomicBegin | Op::AtomicEnd => {
@@ -977,7 +1120,42 @@ impl<'p> Emitter<'p> {
         if !p.functions.is_empty() {
             out.push('\n');
         }
-        for g in &p.globals {
+        let copied =
+            |gi: usize| !self.opts.ir_mode && p.rounds.as_ref().is_some_and(|r| r.copied[gi]);
+        if let Some(r) = p.rounds.as_ref().filter(|_| !self.opts.ir_mode) {
+            // Shared state: one struct, K round copies and a sink copy.
+            let mut members = String::new();
+            let mut inits = Vec::new();
+            for (gi, g) in p.globals.iter().enumerate() {
+                if !copied(gi) {
+                    continue;
+                }
+                let n = c_ident(&g.name);
+                let _ = writeln!(members, "  {};", self.declare(&g.ty, &n));
+                if let Some(i) = &g.init {
+                    let i = self.init(i, &g.ty);
+                    inits.push(format!(".{n} = {i}"));
+                }
+            }
+            let k = r.k;
+            let _ = writeln!(out, "struct __seqc_shared {{\n{members}}};");
+            let _ = writeln!(
+                out,
+                "static struct __seqc_shared __seqc_mem[{}] = {{ {{ {} }} }};",
+                k + 1,
+                inits.join(", ")
+            );
+            let _ = writeln!(out, "static struct __seqc_shared __seqc_guess[{}];", k + 1);
+            let _ = writeln!(
+                out,
+                "extern struct __seqc_shared __seqc_nondet_shared(void);"
+            );
+            out.push_str(&self.consistency_fn());
+        }
+        for (gi, g) in p.globals.iter().enumerate() {
+            if copied(gi) {
+                continue;
+            }
             let mut d = String::new();
             if g.storage == Storage::Extern {
                 d.push_str("extern ");
