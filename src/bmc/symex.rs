@@ -420,6 +420,13 @@ impl<'p> Symex<'p> {
         for gi in 0..p.globals.len() {
             if self.regions.mem_globals[gi] {
                 let size = p.size_of(&p.globals[gi].ty).unwrap_or(0).max(1);
+                if p.rounds.as_ref().is_some_and(|r| !r.copied[gi]) {
+                    // Sequential state of the Lal-Reps output: in the
+                    // unshifted range, like locals.
+                    self.global_addr[gi] = Some(self.local_next);
+                    self.local_next += size.div_ceil(16) * 16 + 16;
+                    continue;
+                }
                 self.global_addr[gi] = Some(self.alloc(size));
             }
         }

@@ -115,13 +115,6 @@ pub fn lal_reps(mut p: Program, o: &LrOptions) -> Result<(Program, LrInfo)> {
         tid: add_global(&mut p, &mut copied, TID, Ty::UINT, false),
         error: add_global(&mut p, &mut copied, ERROR, Ty::INT, false),
         atomic: add_global(&mut p, &mut copied, "__seqc_atomic", Ty::INT, false),
-        active: add_global(
-            &mut p,
-            &mut copied,
-            "__seqc_active",
-            arr(Ty::INT, nslots),
-            false,
-        ),
         arg: add_global(
             &mut p,
             &mut copied,
@@ -305,7 +298,6 @@ struct Globals {
     tid: GlobalId,
     error: GlobalId,
     atomic: GlobalId,
-    active: GlobalId,
     arg: GlobalId,
     site_n: GlobalId,
     created: GlobalId,
@@ -788,14 +780,9 @@ impl Rewriter {
                     )),
                     loc,
                 ),
-                if_(
-                    self.alive(p, loc),
-                    vec![assign(
-                        c.clone(),
-                        bin(BinOp::Add, c, int(1, Ty::UINT, loc), Ty::UINT, loc),
-                        loc,
-                    )],
-                    vec![],
+                assign(
+                    c.clone(),
+                    bin(BinOp::Add, c, int(1, Ty::UINT, loc), Ty::UINT, loc),
                     loc,
                 ),
             ],
@@ -854,7 +841,6 @@ impl Rewriter {
                         bin(BinOp::Add, n.clone(), int(1, Ty::UINT, loc), Ty::UINT, loc),
                         loc,
                     ),
-                    assign(idx(self.g.active), one.clone(), loc),
                     assign(idx(self.g.arg), arg(3), loc),
                     assign(idx(self.g.created), one.clone(), loc),
                 ];
@@ -875,8 +861,11 @@ impl Rewriter {
                     loc,
                 )];
                 set_dest(&mut body, zero.clone());
+                // No aliveness test: a stopped creator writes `created` in
+                // the sink copy, so its thread stops at once; the slot
+                // counters stay concrete, which keeps the encoding small.
                 out.push(st(StmtKind::Decl(t, None), loc));
-                out.push(if_(self.alive(p, loc), body, vec![], loc));
+                out.extend(body);
             }
             Op::ThreadJoin => {
                 let t = self.temp("__seqc_j", Ty::UINT);
@@ -1404,7 +1393,6 @@ fn make_driver(p: &mut Program, rw: &Rewriter, user_main: FuncId, nslots: u64) {
     let r = glob(p, g.round, loc);
     b.push(opst(Op::RoundInit));
     b.push(assign(r.clone(), int(0, Ty::UINT, loc), loc));
-    b.push(assign(at(g.active, 0), int(1, Ty::INT, loc), loc));
     b.push(assign(at(g.created, 0), int(1, Ty::INT, loc), loc));
     // Thread 0: the user's main.
     let mf = p.func(user_main).clone();
@@ -1497,8 +1485,16 @@ fn make_driver(p: &mut Program, rw: &Rewriter, user_main: FuncId, nslots: u64) {
             loc,
         ));
         finish(&mut body, slot, rv.map(|v| cast(v, Ty::Void.ptr(), loc)));
+        // The slot is in use when its site made that many threads (a
+        // sequential counter, so this test is usually a constant).
+        let j = (slot - 1) % rw.threads as i128;
         b.push(if_(
-            cmp(BinOp::Ne, at(g.active, slot), int(0, Ty::INT, loc), loc),
+            cmp(
+                BinOp::Gt,
+                at(g.site_n, si as i128),
+                int(j, Ty::UINT, loc),
+                loc,
+            ),
             body,
             vec![],
             loc,
