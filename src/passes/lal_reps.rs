@@ -1088,7 +1088,7 @@ impl Rewriter {
                 }
                 let esz = elem.as_ref().and_then(|t| p.size_of(t)).unwrap_or(0);
                 let (ety, count) = match elem {
-                    Some(t) if esz > 0 && size as u64 % esz == 0 && size > 0 => {
+                    Some(t) if esz > 0 && (size as u64).is_multiple_of(esz) && size > 0 => {
                         (t, size as u64 / esz)
                     }
                     _ => (Ty::Int(IntKind::UChar), (size.max(1)) as u64),
@@ -1407,7 +1407,6 @@ fn make_driver(p: &mut Program, rw: &Rewriter, user_main: FuncId, nslots: u64) {
                 Expr::new(ExprKind::Nondet, ty, loc)
             }
         })
-        .map(|e| e)
         .collect();
     let margs: Vec<Expr> = margs
         .into_iter()
