@@ -553,6 +553,34 @@ impl Stmt {
         }
     }
 
+    /// `exprs`, mutably.
+    pub fn exprs_mut(&mut self) -> Vec<&mut Expr> {
+        let mut v: Vec<&mut Expr> = Vec::new();
+        match &mut self.kind {
+            StmtKind::Decl(_, Some(init)) => init_exprs_mut(init, &mut v),
+            StmtKind::Assign(a, b) => {
+                v.push(a);
+                v.push(b);
+            }
+            StmtKind::Call { dest, callee, args } => {
+                v.extend(dest.iter_mut());
+                v.push(callee);
+                v.extend(args.iter_mut());
+            }
+            StmtKind::Op { dest, args, .. } => {
+                v.extend(dest.iter_mut());
+                v.extend(args.iter_mut());
+            }
+            StmtKind::If(c, ..)
+            | StmtKind::Switch(c, _)
+            | StmtKind::Assert(c, _)
+            | StmtKind::Assume(c) => v.push(c),
+            StmtKind::Return(Some(e)) => v.push(e),
+            _ => {}
+        }
+        v
+    }
+
     /// The expressions this statement evaluates (not those of nested blocks).
     pub fn exprs(&self) -> Vec<&Expr> {
         let mut v = Vec::new();
@@ -811,5 +839,14 @@ impl Stmt {
             | StmtKind::Label(_)
             | StmtKind::Goto(_) => {}
         }
+    }
+}
+
+fn init_exprs_mut<'a>(i: &'a mut Init, v: &mut Vec<&'a mut Expr>) {
+    match i {
+        Init::Expr(e) => v.push(e),
+        Init::Array(items) => items.iter_mut().for_each(|(_, i)| init_exprs_mut(i, v)),
+        Init::Comp(items) => items.iter_mut().for_each(|(_, i)| init_exprs_mut(i, v)),
+        Init::Str(_) => {}
     }
 }

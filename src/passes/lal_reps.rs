@@ -39,6 +39,7 @@
 use crate::diag::{Diagnostic, Result};
 use crate::ir::sites::{self, Site};
 use crate::ir::*;
+use crate::passes::normalize::placeholder;
 use std::collections::{HashMap, HashSet};
 
 pub struct LrOptions {
@@ -410,25 +411,6 @@ fn addr_of(e: Expr, loc: Loc) -> Expr {
     Expr::new(ExprKind::AddrOf(Box::new(e)), ty, loc)
 }
 
-fn placeholder() -> Function {
-    Function {
-        name: String::new(),
-        sig: FnSig {
-            ret: Ty::Void,
-            params: vec![],
-            variadic: false,
-            unprototyped: false,
-        },
-        params: vec![],
-        locals: vec![],
-        body: None,
-        is_static: false,
-        atomic: false,
-        loc: Loc::NONE,
-        labels: vec![],
-    }
-}
-
 /// `void __seqc_cs(void)`: outside atomic code, the round may move
 /// forward to any value up to K (K: the thread stops for good).
 fn make_cs(p: &mut Program, g: &Globals, k: u32) -> FuncId {
@@ -663,7 +645,7 @@ impl Rewriter {
         // Rewrite expressions first, so that visibility sees pool derefs.
         let is_decl_esc = matches!(&s.kind, StmtKind::Decl(v, _) if self.esc_ptr.contains_key(v));
         if !is_decl_esc {
-            for e in top_exprs_mut(&mut s) {
+            for e in s.exprs_mut() {
                 self.expr(p, e);
             }
         }
@@ -1111,43 +1093,6 @@ impl Rewriter {
             }
             Op::RoundInit | Op::RoundCheck => {}
         }
-    }
-}
-
-/// The expressions a statement evaluates itself (not nested blocks').
-fn top_exprs_mut(s: &mut Stmt) -> Vec<&mut Expr> {
-    let mut v: Vec<&mut Expr> = Vec::new();
-    match &mut s.kind {
-        StmtKind::Decl(_, Some(init)) => init_exprs_mut(init, &mut v),
-        StmtKind::Assign(a, b) => {
-            v.push(a);
-            v.push(b);
-        }
-        StmtKind::Call { dest, callee, args } => {
-            v.extend(dest.iter_mut());
-            v.push(callee);
-            v.extend(args.iter_mut());
-        }
-        StmtKind::Op { dest, args, .. } => {
-            v.extend(dest.iter_mut());
-            v.extend(args.iter_mut());
-        }
-        StmtKind::If(c, ..)
-        | StmtKind::Switch(c, _)
-        | StmtKind::Assert(c, _)
-        | StmtKind::Assume(c) => v.push(c),
-        StmtKind::Return(Some(e)) => v.push(e),
-        _ => {}
-    }
-    v
-}
-
-fn init_exprs_mut<'a>(i: &'a mut Init, v: &mut Vec<&'a mut Expr>) {
-    match i {
-        Init::Expr(e) => v.push(e),
-        Init::Array(items) => items.iter_mut().for_each(|(_, i)| init_exprs_mut(i, v)),
-        Init::Comp(items) => items.iter_mut().for_each(|(_, i)| init_exprs_mut(i, v)),
-        Init::Str(_) => {}
     }
 }
 

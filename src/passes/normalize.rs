@@ -41,7 +41,9 @@ pub fn normalize(mut p: Program) -> Program {
     p
 }
 
-fn placeholder() -> Function {
+/// An empty function, to take a function out of the program while it
+/// is rewritten.
+pub(crate) fn placeholder() -> Function {
     Function {
         name: String::new(),
         sig: FnSig {
