@@ -332,12 +332,10 @@ impl<'p> Emitter<'p> {
             match &e.kind {
                 Global(g) if self.copied(*g) => {
                     let n = c_ident(&self.p.global(*g).name);
-                    let r = if addr {
-                        "0".to_string()
-                    } else {
-                        ROUND_VAR.to_string()
-                    };
-                    return (format!("__seqc_mem[{r}].{n}"), P_POSTFIX);
+                    if addr {
+                        return (format!("__seqc_mem0.{n}"), P_POSTFIX);
+                    }
+                    return (format!("__seqc_mem[{ROUND_VAR}]->{n}"), P_POSTFIX);
                 }
                 AddrOf(x) | Decay(x) if !matches!(x.kind, Func(_)) => {
                     self.addr_mode = true;
@@ -358,7 +356,7 @@ impl<'p> Emitter<'p> {
                     let t = self.type_name(&e.ty.clone().ptr());
                     return (
                         format!(
-                            "(*({t})((char *){px} + {ROUND_VAR} * sizeof(struct __seqc_shared)))"
+                            "(*({t})((char *)__seqc_mem[{ROUND_VAR}] + ((char *){px} - (char *)&__seqc_mem0)))"
                         ),
                         P_PRIMARY,
                     );
@@ -824,7 +822,9 @@ impl<'p> Emitter<'p> {
         for l in ls {
             let _ = writeln!(
                 body,
-                "  if (!(__seqc_mem[i]{l} == __seqc_guess[i + 1]{l})) return 0;"
+                "  if (!(__seqc_mem[i]->{} == __seqc_guess[i + 1].{})) return 0;",
+                &l[1..],
+                &l[1..]
             );
         }
         format!("static int __seqc_consistent(unsigned i)\n{{\n{body}  return 1;\n}}\n")
@@ -845,9 +845,9 @@ impl<'p> Emitter<'p> {
             Op::RoundInit => {
                 return format!(
                     "for (unsigned __seqc_i = 1; __seqc_i <= {k}; __seqc_i++) \
-                     __seqc_mem[__seqc_i] = __seqc_nondet_shared(); \
+                     *__seqc_mem[__seqc_i] = __seqc_nondet_shared(); \
                      for (unsigned __seqc_i = 0; __seqc_i <= {k}; __seqc_i++) \
-                     __seqc_guess[__seqc_i] = __seqc_mem[__seqc_i];"
+                     __seqc_guess[__seqc_i] = *__seqc_mem[__seqc_i];"
                 );
             }
             Op::RoundCheck => {
@@ -1123,7 +1123,9 @@ impl<'p> Emitter<'p> {
         let copied =
             |gi: usize| !self.opts.ir_mode && p.rounds.as_ref().is_some_and(|r| r.copied[gi]);
         if let Some(r) = p.rounds.as_ref().filter(|_| !self.opts.ir_mode) {
-            // Shared state: one struct, K round copies and a sink copy.
+            // Shared state: one struct, K round copies and a sink copy, each
+            // its own object so that a wild index in one round (from a
+            // guessed value) cannot write into another round's copy.
             let mut members = String::new();
             let mut inits = Vec::new();
             for (gi, g) in p.globals.iter().enumerate() {
@@ -1141,9 +1143,19 @@ impl<'p> Emitter<'p> {
             let _ = writeln!(out, "struct __seqc_shared {{\n{members}}};");
             let _ = writeln!(
                 out,
-                "static struct __seqc_shared __seqc_mem[{}] = {{ {{ {} }} }};",
-                k + 1,
+                "static struct __seqc_shared __seqc_mem0 = {{ {} }};",
                 inits.join(", ")
+            );
+            let mut table = vec!["&__seqc_mem0".to_string()];
+            for i in 1..=k {
+                let _ = writeln!(out, "static struct __seqc_shared __seqc_mem{i};");
+                table.push(format!("&__seqc_mem{i}"));
+            }
+            let _ = writeln!(
+                out,
+                "static struct __seqc_shared *const __seqc_mem[{}] = {{ {} }};",
+                k + 1,
+                table.join(", ")
             );
             let _ = writeln!(out, "static struct __seqc_shared __seqc_guess[{}];", k + 1);
             let _ = writeln!(

@@ -259,7 +259,10 @@ impl<'p> Symex<'p> {
                 if let Some(t) = self.guess.get(&r) {
                     return t.clone();
                 }
-                let s = self.mem_sort(r);
+                let s = Sort::Array(
+                    self.pw + self.round_bits(),
+                    self.regions.regions[r as usize].width,
+                );
                 let name = format!("{}.guess", self.regions.regions[r as usize].name);
                 let t = self.fresh(&name, 0, s);
                 self.guess.insert(r, t.clone());
@@ -1165,11 +1168,21 @@ impl<'p> Symex<'p> {
         Some(self.get(st, Var::Global(g)))
     }
 
-    /// `addr` in round copy `round`: a fixed stride of 2^(pw-6) per round.
+    /// Bits that hold a round number 0..=K.
+    fn round_bits(&self) -> u32 {
+        let k = self.rounds.map_or(0, |(_, k)| k);
+        (32 - k.leading_zeros()).max(1)
+    }
+
+    /// `addr` in round copy `round`: the round number above the address
+    /// bits, so no address (however wild a guessed value makes it) can
+    /// reach another round's copy. An address stride would let a garbage
+    /// index in one round write into another and justify its own guess.
     fn shifted(&self, addr: &T, round: &T) -> T {
-        let r = term::resize(round, self.pw, false);
-        let off = term::bin("bvmul", &r, &term::bv(1i128 << (self.pw - 6), self.pw));
-        term::bin("bvadd", addr, &off)
+        let w = self.pw + self.round_bits();
+        let r = term::resize(round, w, false);
+        let hi = term::bin("bvmul", &r, &term::bv(1i128 << self.pw, w));
+        term::bin("bvadd", &term::resize(addr, w, false), &hi)
     }
 
     /// The consistency of rounds (Lal-Reps): for every address read from

@@ -10,9 +10,11 @@
 //! sink copy K, and every access uses the copy of the current round
 //! `__seqc_r`. The copies are not spelled out per object: the IR says
 //! once (`Program::rounds`) which globals have copies, and the back ends
-//! index memory by the round (the SMT route adds `r·2^(pw−5)` to the
-//! address; the C route keeps shared state in one struct array indexed by
-//! the round). The program text therefore does not grow with K; only the
+//! index memory by the round (the SMT route puts the round above the
+//! address bits; the C route keeps shared state in one struct per round,
+//! reached through a table indexed by the round). Each round's copy is
+//! isolated: a garbage index computed from a guess (or in the sink) must
+//! not write into another round, or a run could justify its own guess. The program text therefore does not grow with K; only the
 //! guess-and-check of the final consistency (`RoundInit`/`RoundCheck`)
 //! scales with K, in the back end. Heap objects and escaping locals live
 //! in per-site pools of round-copied globals, so that "the same object in
