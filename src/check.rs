@@ -8,7 +8,9 @@ use crate::bmc::{self, Goal, TraceWhat};
 use crate::config::{Config, Method};
 use crate::diag::{Diagnostic, Result};
 use crate::ir::{AssertKind, DataModel, Program};
+use crate::oracle::ReplayOutcome;
 use crate::passes;
+use crate::passes::lal_reps::LrInfo;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -66,6 +68,19 @@ pub struct Step {
     pub col: u32,
     pub depth: u32,
     pub what: TraceWhat,
+    /// Lal-Reps: (round, thread slot) of the step.
+    pub ctx: Option<(u32, u32)>,
+}
+
+/// A violation as a run of the input, confirmed by the oracle.
+pub struct Concurrent {
+    /// Where the assertion fails: `file:line:col`.
+    pub at: String,
+    pub thread: u32,
+    pub thread_func: String,
+    /// The (round, thread) segments, as text and as JSON.
+    pub text: String,
+    pub json: serde_json::Value,
 }
 
 pub struct Report {
@@ -76,10 +91,13 @@ pub struct Report {
     pub seconds: f64,
     /// The source line of the failing assertion (or cut), when readable.
     pub source_line: Option<String>,
+    /// Lal-Reps: the run of the input the violation stands for.
+    pub concurrent: Option<Concurrent>,
 }
 
-/// Loads the input and makes the sequential program a backend checks.
-pub fn sequential(input: &str, cfg: &Config) -> Result<Program> {
+/// Loads the input and makes the sequential program a backend checks
+/// (with the Lal-Reps pass's facts for the replay).
+pub fn sequential(input: &str, cfg: &Config) -> Result<(Program, Option<LrInfo>)> {
     match cfg.method {
         Method::None => {}
         Method::Kiss => return Err(Diagnostic::not_yet("check --method kiss")),
@@ -87,7 +105,8 @@ pub fn sequential(input: &str, cfg: &Config) -> Result<Program> {
             let p = crate::driver::load(input, cfg)?;
             let p = passes::normalize::normalize(p);
             let p = passes::bound::bound(p, cfg.unwind, passes::bound::Cut::Stop);
-            return Ok(crate::driver::lal_reps(p, cfg)?.0);
+            let (p, info) = crate::driver::lal_reps(p, cfg)?;
+            return Ok((p, Some(info)));
         }
     }
     let p = crate::driver::load(input, cfg)?;
@@ -101,7 +120,7 @@ pub fn sequential(input: &str, cfg: &Config) -> Result<Program> {
         d.pos = Some((p.file_name(loc.file).to_string(), loc.line, loc.col));
         return Err(d);
     }
-    Ok(passes::normalize::normalize(p))
+    Ok((passes::normalize::normalize(p), None))
 }
 
 /// The `(set-info :source ...)` text: input and options.
@@ -131,13 +150,27 @@ pub fn check(input: &str, cfg: &Config, opts: &CheckOptions) -> Result<Report> {
             _ => {}
         }
     }
-    let p = sequential(input, cfg)?;
+    let (p, info) = sequential(input, cfg)?;
     let t0 = Instant::now();
     let (outcome, trace) = match opts.backend {
         Backend::Cbmc => check_cbmc(&p, cfg, opts)?,
         b => check_smt(&p, input, cfg, opts, b)?,
     };
-    let source_line = trace.last().and_then(|s| read_line(&s.file, s.line));
+    let k = p.rounds.as_ref().map_or(0, |r| r.k);
+    let concurrent = match (&outcome, &info) {
+        (Outcome::Violation, Some(info)) => Some(confirm(input, cfg, &trace, info, k)?),
+        _ => None,
+    };
+    let source_line = match &concurrent {
+        Some(c) => {
+            let (file, line) =
+                c.at.rsplit_once(':')
+                    .and_then(|(fl, _)| fl.rsplit_once(':'))
+                    .unwrap_or(("", ""));
+            read_line(file, line.parse().unwrap_or(0))
+        }
+        None => trace.last().and_then(|s| read_line(&s.file, s.line)),
+    };
     Ok(Report {
         outcome,
         backend: opts.backend,
@@ -145,7 +178,79 @@ pub fn check(input: &str, cfg: &Config, opts: &CheckOptions) -> Result<Report> {
         unwind: cfg.unwind,
         seconds: t0.elapsed().as_secs_f64(),
         source_line,
+        concurrent,
     })
+}
+
+/// Replays a Lal-Reps counterexample on the oracle's interpreter of the
+/// input. A violation that does not replay is seqc's error, never a bug
+/// of the input (DESIGN.md §3 rule 1).
+fn confirm(input: &str, cfg: &Config, trace: &[Step], info: &LrInfo, k: u32) -> Result<Concurrent> {
+    let (mut sched, loc) = crate::replay::schedule(trace, info, k)
+        .map_err(|w| Diagnostic::internal(format!("the counterexample makes no schedule: {w}")))?;
+    let prog = crate::driver::load(input, cfg)?;
+    let prep = crate::oracle::prepare(&prog).map_err(|d| {
+        Diagnostic::internal(format!(
+            "the counterexample cannot be replayed: the oracle refuses the input ({})",
+            d.message
+        ))
+    })?;
+    let bounds = crate::oracle::Bounds {
+        unwind: cfg.unwind,
+        threads: cfg.threads,
+        ..Default::default()
+    };
+    let replay = |s: &crate::oracle::Schedule| {
+        prep.replay(&bounds, s).map_err(|d| {
+            Diagnostic::internal(format!(
+                "the counterexample cannot be replayed: {}",
+                d.message
+            ))
+        })
+    };
+    let mut outcome = replay(&sched)?;
+    if let ReplayOutcome::NotReproduced(_) = &outcome {
+        // The values a backend drew may not line up with the oracle's
+        // draws (an uninitialised read, say): let the replay choose them.
+        sched.nondet.clear();
+        outcome = replay(&sched)?;
+    }
+    match outcome {
+        ReplayOutcome::Confirmed {
+            loc: at,
+            trace,
+            names,
+        } => {
+            let thread = trace.last().map_or(0, |s| s.thread);
+            let text = crate::oracle::render_trace(&prog, &trace, &names);
+            let json = serde_json::json!(
+                trace
+                    .iter()
+                    .map(|s| serde_json::json!({
+                        "thread": s.thread,
+                        "round": s.round,
+                        "events": s.events.iter().map(|e| serde_json::json!({
+                            "file": prog.file_name(e.loc.file),
+                            "line": e.loc.line,
+                            "what": e.what,
+                        })).collect::<Vec<_>>(),
+                    }))
+                    .collect::<Vec<_>>()
+            );
+            Ok(Concurrent {
+                at: format!("{}:{}:{}", prog.file_name(at.file), at.line, at.col),
+                thread,
+                thread_func: names.get(&thread).cloned().unwrap_or_default(),
+                text,
+                json,
+            })
+        }
+        ReplayOutcome::NotReproduced(why) => Err(Diagnostic::internal(format!(
+            "the {} counterexample for {} does not replay on the input: {why}",
+            "backend",
+            prog.describe(loc)
+        ))),
+    }
 }
 
 fn read_line(file: &str, line: u32) -> Option<String> {
@@ -163,6 +268,7 @@ fn steps(p: &Program, t: Vec<bmc::TraceStep>) -> Vec<Step> {
             col: s.loc.col,
             depth: s.depth,
             what: s.what,
+            ctx: s.ctx,
         })
         .collect()
 }
@@ -551,6 +657,11 @@ fn read_cbmc(p: &Program, out: &str) -> std::result::Result<Option<Vec<Step>>, S
             }
             let mut out = Vec::new();
             let mut depth = 0u32;
+            // Lal-Reps: the round and slot in force, and the functions
+            // on the stack (seqc's own code draws values too).
+            let lr = p.rounds.is_some();
+            let mut ctx = (0u32, 0u32);
+            let mut stack: Vec<String> = Vec::new();
             for s in r
                 .get("trace")
                 .and_then(|t| t.as_array())
@@ -569,16 +680,19 @@ fn read_cbmc(p: &Program, out: &str) -> std::result::Result<Option<Vec<Step>>, S
                     .unwrap_or(0);
                 let ours = files.contains(&file);
                 let d = depth;
+                let c = lr.then_some(ctx);
                 let step = |what| Step {
                     file: file.to_string(),
                     line,
                     col,
                     depth: d,
                     what,
+                    ctx: c,
                 };
                 match s["stepType"].as_str().unwrap_or("") {
                     "function-call" => {
                         let name = s["function"]["displayName"].as_str().unwrap_or("");
+                        stack.push(name.to_string());
                         if p.func_by_name(name)
                             .is_some_and(|f| p.func(f).body.is_some())
                         {
@@ -588,6 +702,7 @@ fn read_cbmc(p: &Program, out: &str) -> std::result::Result<Option<Vec<Step>>, S
                     }
                     "function-return" => {
                         let name = s["function"]["displayName"].as_str().unwrap_or("");
+                        stack.pop();
                         if p.func_by_name(name)
                             .is_some_and(|f| p.func(f).body.is_some())
                         {
@@ -602,6 +717,33 @@ fn read_cbmc(p: &Program, out: &str) -> std::result::Result<Option<Vec<Step>>, S
                         let lhs = s["lhs"].as_str().unwrap_or("");
                         let hidden = s["hidden"].as_bool().unwrap_or(false)
                             || s["internal"].as_bool().unwrap_or(false);
+                        let val = s["value"]["data"].as_str().unwrap_or("?");
+                        if lr && !hidden {
+                            let n = crate::replay::int_value(val);
+                            let seqc_code = stack
+                                .last()
+                                .is_some_and(|f| f == "main" || f.starts_with("__seqc_cs"));
+                            match lhs {
+                                "__seqc_r" => ctx.0 = n.unwrap_or(0) as u32,
+                                "__seqc_tid" => ctx.1 = n.unwrap_or(0) as u32,
+                                _ if lhs.starts_with("return_value___VERIFIER_nondet_")
+                                    && !seqc_code =>
+                                {
+                                    if let Some(v) = n {
+                                        out.push(step(TraceWhat::Nondet(v)));
+                                    }
+                                }
+                                _ if lhs == crate::passes::lal_reps::ERROR
+                                    || lhs.starts_with("__seqc_site_n[") =>
+                                {
+                                    out.push(step(TraceWhat::Assign(
+                                        lhs.to_string(),
+                                        val.to_string(),
+                                    )));
+                                }
+                                _ => {}
+                            }
+                        }
                         if !ours
                             || hidden
                             || lhs.starts_with("__")
@@ -649,12 +791,28 @@ fn step_text(s: &Step) -> String {
         TraceWhat::Fail(AssertKind::Assert) => "assertion fails".into(),
         TraceWhat::Fail(AssertKind::ReachError) => "error reached".into(),
         TraceWhat::Cut => "the unwinding bound cuts this path".to_string(),
+        TraceWhat::Nondet(v) => format!("nondet value {v}"),
     }
 }
 
 pub fn render(r: &Report) -> String {
     let mut s = verdict_line(r);
     s.push('\n');
+    if let Some(c) = &r.concurrent {
+        s.push_str(&format!(
+            "\n{}: assertion fails in thread {} ({})\n",
+            c.at, c.thread, c.thread_func
+        ));
+        if let Some(src) = &r.source_line {
+            s.push_str(&format!("  {src}\n"));
+        }
+        s.push_str(&format!(
+            "Concurrent trace ({}, replayed on the input):\n",
+            r.backend.name()
+        ));
+        s.push_str(&c.text);
+        return s;
+    }
     if r.trace.is_empty() {
         return s;
     }
@@ -711,6 +869,10 @@ pub fn render_json(r: &Report) -> String {
                 TraceWhat::Cut => {
                     m.insert("kind".into(), json!("cut"));
                 }
+                TraceWhat::Nondet(v) => {
+                    m.insert("kind".into(), json!("nondet"));
+                    m.insert("value".into(), json!(v.to_string()));
+                }
             }
             o
         })
@@ -731,6 +893,15 @@ pub fn render_json(r: &Report) -> String {
     });
     if let Outcome::Unknown(w) = &r.outcome {
         o["reason"] = json!(w);
+    }
+    if let Some(c) = &r.concurrent {
+        o["concurrent"] = json!({
+            "at": c.at,
+            "thread": c.thread,
+            "function": c.thread_func,
+            "replayed": true,
+            "trace": c.json,
+        });
     }
     let mut s = serde_json::to_string_pretty(&o).unwrap();
     s.push('\n');

@@ -13,6 +13,9 @@ pub enum DiagKind {
     Unsupported,
     /// A feature of a later milestone: exit 1.
     NotYet,
+    /// seqc contradicted itself (a counterexample that does not replay):
+    /// exit 3. Never reported as a verdict.
+    Internal,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -53,6 +56,15 @@ impl Diagnostic {
         }
     }
 
+    pub fn internal(what: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            kind: DiagKind::Internal,
+            message: format!("internal error: {}", what.into()),
+            pos: None,
+            source_line: None,
+        }
+    }
+
     pub fn at(mut self, path: impl Into<String>, line: u32, col: u32) -> Diagnostic {
         self.pos = Some((path.into(), line, col));
         self
@@ -67,6 +79,7 @@ impl Diagnostic {
         match self.kind {
             DiagKind::Input | DiagKind::NotYet => 1,
             DiagKind::Unsupported => 2,
+            DiagKind::Internal => 3,
         }
     }
 }

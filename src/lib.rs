@@ -15,3 +15,4 @@ pub mod generate;
 pub mod ir;
 pub mod oracle;
 pub mod passes;
+pub mod replay;

@@ -95,7 +95,11 @@ fn replay_checks_the_schedule() {
     let prog = load(Path::new("tests/oracle/lost_update.c"));
     let prep = oracle::prepare(&prog).unwrap();
     let b = Bounds::default();
-    let seg = |thread, steps| Segment { thread, steps };
+    let seg = |thread, steps| Segment {
+        thread,
+        round: None,
+        steps,
+    };
     // main alone: the threads never run, so the assertion waits on joins.
     let only_main = Schedule {
         segments: vec![seg(0, None)],
@@ -144,6 +148,7 @@ fn replay_uses_given_nondet_values() {
     let b = Bounds::default();
     let with = |v: i128| Schedule {
         segments: vec![Segment {
+            round: None,
             thread: 0,
             steps: None,
         }],

@@ -31,6 +31,8 @@ pub struct Event {
     pub loc: Loc,
     pub depth: u32,
     pub kind: EventKind,
+    /// Lal-Reps: the round and thread slot the event happens in.
+    pub ctx: Option<(T, T)>,
 }
 
 #[derive(Clone, Debug)]
@@ -41,6 +43,9 @@ pub enum EventKind {
     Return(String, Option<(Ty, T)>),
     /// Failure number `.0` is checked here.
     Assert(usize),
+    /// A nondeterministic value the input drew (Lal-Reps only: the
+    /// replay on the oracle forces these values).
+    Nondet(T),
 }
 
 #[derive(Clone, Debug)]
@@ -181,8 +186,14 @@ impl Encoding {
         for e in &self.events {
             add(&e.guard);
             match &e.kind {
-                EventKind::Assign(_, _, v) | EventKind::Return(_, Some((_, v))) => add(v),
+                EventKind::Assign(_, _, v)
+                | EventKind::Return(_, Some((_, v)))
+                | EventKind::Nondet(v) => add(v),
                 _ => {}
+            }
+            if let Some((r, t)) = &e.ctx {
+                add(r);
+                add(t);
             }
         }
         out
@@ -248,7 +259,15 @@ impl Encoding {
             if !truth(&e.guard) {
                 continue;
             }
+            let ctx = e
+                .ctx
+                .as_ref()
+                .and_then(|(r, t)| Some((num(r)?.0 as u32, num(t)?.0 as u32)));
             let what = match &e.kind {
+                EventKind::Nondet(v) => match num(v) {
+                    Some((x, w)) => TraceWhat::Nondet(term::signed(x, w)),
+                    None => continue,
+                },
                 EventKind::Assign(lhs, ty, v) => TraceWhat::Assign(
                     lhs.clone(),
                     num(v).map(|(x, w)| show(p, ty, x, w)).unwrap_or("?".into()),
@@ -266,6 +285,7 @@ impl Encoding {
                             loc: e.loc,
                             depth: e.depth,
                             what: TraceWhat::Fail(f.kind),
+                            ctx,
                         });
                         break;
                     }
@@ -276,6 +296,7 @@ impl Encoding {
                 loc: e.loc,
                 depth: e.depth,
                 what,
+                ctx,
             });
         }
         if goal == Goal::BoundTooSmall
@@ -285,6 +306,7 @@ impl Encoding {
                 loc: *loc,
                 depth: 0,
                 what: TraceWhat::Cut,
+                ctx: None,
             });
         }
         out
@@ -296,6 +318,8 @@ pub struct TraceStep {
     pub loc: Loc,
     pub depth: u32,
     pub what: TraceWhat,
+    /// Lal-Reps: (round, thread slot).
+    pub ctx: Option<(u32, u32)>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -306,6 +330,8 @@ pub enum TraceWhat {
     Fail(AssertKind),
     /// A loop or recursion bound cut this path.
     Cut,
+    /// The input drew this nondeterministic value.
+    Nondet(i128),
 }
 
 /// `#x..`, `#b..`, `(_ bvN W)`.

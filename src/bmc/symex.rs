@@ -126,6 +126,8 @@ pub(super) struct Symex<'p> {
     malloc_elem: Option<Ty>,
     /// Lal-Reps rounds (`Program::rounds`): the round global and K.
     rounds: Option<(GlobalId, u32)>,
+    /// Lal-Reps: the global holding the running thread's slot.
+    tid: Option<GlobalId>,
     /// The next address for a local in memory when rounds are on (above
     /// every shared object, so never shifted).
     local_next: u64,
@@ -183,6 +185,12 @@ impl<'p> Symex<'p> {
             arr_defs: HashMap::new(),
             malloc_elem: None,
             rounds: p.rounds.as_ref().map(|r| (r.round, r.k)),
+            tid: p.rounds.as_ref().and_then(|_| {
+                p.globals
+                    .iter()
+                    .position(|g| g.name == crate::passes::lal_reps::TID)
+                    .map(|i| GlobalId(i as u32))
+            }),
             local_next: 1u64 << (pw - 1),
             guess: HashMap::new(),
             round_reads: Vec::new(),
@@ -291,12 +299,28 @@ impl<'p> Symex<'p> {
         if st.guard.is_false() {
             return;
         }
+        let ctx = match (self.rounds, self.tid) {
+            (Some((r, _)), Some(t)) => {
+                Some((self.get(st, Var::Global(r)), self.get(st, Var::Global(t))))
+            }
+            _ => None,
+        };
         self.events.push(Event {
             guard: st.guard.clone(),
             loc,
             depth: self.stack.len() as u32,
             kind,
+            ctx,
         });
+    }
+
+    /// A value the input draws, for the replay (Lal-Reps only; seqc's own
+    /// draws have generated locations). Pointers draw nothing: the
+    /// oracle's nondet pointer is NULL.
+    fn nondet_event(&mut self, st: &State, loc: Loc, t: &T) {
+        if self.rounds.is_some() && !loc.generated {
+            self.event(st, loc, EventKind::Nondet(t.clone()));
+        }
     }
 
     // ---- path control --------------------------------------------------
@@ -552,6 +576,11 @@ impl<'p> Symex<'p> {
             } else {
                 Some(self.nondet(&ret_ty, loc)?)
             };
+            if let Some(Val::S(t)) = &v
+                && !ret_ty.is_pointer()
+            {
+                self.nondet_event(&st, loc, t);
+            }
             return Ok((Some(st), v));
         }
         let active = self.stack.iter().filter(|&&g| g == f).count() as u32;
@@ -1299,7 +1328,11 @@ impl<'p> Symex<'p> {
                 if t == T::B(false) {
                     // Read before any definition on this path: any value.
                     let w = regions::leaf_width(self.p.data_model, ty).unwrap_or(32);
-                    return Ok(Val::S(self.fresh("undef", line, Sort::Bv(w))));
+                    let t = self.fresh("undef", line, Sort::Bv(w));
+                    if !ty.is_pointer() {
+                        self.nondet_event(st, self.cur_loc, &t);
+                    }
+                    return Ok(Val::S(t));
                 }
                 Ok(Val::S(t))
             }
@@ -1597,7 +1630,15 @@ impl<'p> Symex<'p> {
                     _ => return Err(("a conditional of mixed kinds".into(), e.loc)),
                 }
             }
-            ExprKind::Nondet => self.nondet(&e.ty, e.loc)?,
+            ExprKind::Nondet => {
+                let v = self.nondet(&e.ty, e.loc)?;
+                if let Val::S(t) = &v
+                    && !e.ty.is_pointer()
+                {
+                    self.nondet_event(st, e.loc, t);
+                }
+                v
+            }
         })
     }
 

@@ -132,7 +132,7 @@ pub fn bv(v: i128, w: u32) -> T {
     T::V((v as u128) & mask(w), w)
 }
 
-fn signed(v: u128, w: u32) -> i128 {
+pub fn signed(v: u128, w: u32) -> i128 {
     if w == 0 {
         return 0;
     }

@@ -216,6 +216,7 @@ impl<'p> Prepared<'p> {
                 Some(s) if s.thread == *t => s.steps = s.steps.map(|k| k + 1),
                 _ => sched.segments.push(Segment {
                     thread: *t,
+                    round: None,
                     steps: Some(1),
                 }),
             }
@@ -258,7 +259,7 @@ impl<'p> Prepared<'p> {
             seg: usize,
             done: u32,
             cursors: Vec<usize>,
-            path: Vec<(u32, Vec<u32>, Vec<i128>)>,
+            path: Vec<(u32, Vec<u32>, Vec<i128>, usize)>,
         }
         let mut stack = vec![RNode {
             st: init.clone(),
@@ -361,11 +362,11 @@ impl<'p> Prepared<'p> {
                     StepEnd::Failed(loc, _) => {
                         if sched.expect.is_none_or(|e| e == loc) {
                             let mut path = n.path.clone();
-                            path.push((t, used.clone(), taken));
+                            path.push((t, used.clone(), taken, n.seg));
                             // Rerun with the values actually taken, for
                             // the trace.
-                            let trace = self.replay_trace(&mt, &init, &path);
-                            return Ok(ReplayOutcome::Confirmed { loc, trace });
+                            let (trace, names) = self.replay_trace(&mt, &init, &path, sched);
+                            return Ok(ReplayOutcome::Confirmed { loc, trace, names });
                         }
                         note(
                             n.seg,
@@ -384,7 +385,7 @@ impl<'p> Prepared<'p> {
                         }
                         cursors[t as usize] += consumed;
                         let mut path = n.path.clone();
-                        path.push((t, used.clone(), taken));
+                        path.push((t, used.clone(), taken, n.seg));
                         stack.push(RNode {
                             st,
                             seg: n.seg,
@@ -416,13 +417,19 @@ impl<'p> Prepared<'p> {
         &self,
         m: &Machine,
         init: &State,
-        path: &[(u32, Vec<u32>, Vec<i128>)],
-    ) -> Vec<Step> {
+        path: &[(u32, Vec<u32>, Vec<i128>, usize)],
+        sched: &Schedule,
+    ) -> (Vec<Step>, BTreeMap<u32, String>) {
         let mut st = init.clone();
         let mut out = Vec::new();
         let threads: Vec<u32> = path.iter().map(|p| p.0).collect();
         let rounds = rounds_of(&threads);
-        for ((t, _, vals), round) in path.iter().zip(rounds) {
+        for ((t, _, vals, seg), round) in path.iter().zip(rounds) {
+            let round = sched
+                .segments
+                .get(*seg)
+                .and_then(|s| s.round)
+                .unwrap_or(round);
             let mut forced: VecDeque<i128> = vals.iter().copied().collect();
             let mut ch = Chooser::new(&[]);
             ch.forced = Some(&mut forced);
@@ -449,7 +456,13 @@ impl<'p> Prepared<'p> {
                 events: ev,
             });
         }
-        out
+        let names = st
+            .threads
+            .iter()
+            .enumerate()
+            .map(|(i, th)| (i as u32, self.prog.func(th.func).name.clone()))
+            .collect();
+        (out, names)
     }
 }
 
@@ -474,13 +487,21 @@ pub struct Schedule {
 #[derive(Clone, Copy, Debug)]
 pub struct Segment {
     pub thread: u32,
+    /// The round to show for this segment's steps (`None`: the oracle's
+    /// round-robin count).
+    pub round: Option<u32>,
     /// Visible steps in this segment; `None`: any number.
     pub steps: Option<u32>,
 }
 
 #[derive(Clone, Debug)]
 pub enum ReplayOutcome {
-    Confirmed { loc: Loc, trace: Vec<Step> },
+    Confirmed {
+        loc: Loc,
+        trace: Vec<Step>,
+        /// The start routine of each thread id.
+        names: BTreeMap<u32, String>,
+    },
     NotReproduced(String),
 }
 
