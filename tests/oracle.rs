@@ -132,7 +132,7 @@ fn replay_checks_the_schedule() {
         ..Default::default()
     };
     match prep.replay(&b, &lost).unwrap() {
-        ReplayOutcome::Confirmed { loc, trace } => {
+        ReplayOutcome::Confirmed { loc, trace, .. } => {
             assert_eq!(loc.line, 22);
             let threads: Vec<u32> = trace.iter().map(|s| s.thread).collect();
             assert_eq!(oracle::rounds_of(&threads).last(), Some(&3));
