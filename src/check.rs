@@ -215,6 +215,27 @@ fn confirm(input: &str, cfg: &Config, trace: &[Step], info: &LrInfo, k: u32) -> 
         sched.nondet.clear();
         outcome = replay(&sched)?;
     }
+    if let ReplayOutcome::NotReproduced(_) = &outcome {
+        // The schedule read off the trace did not reproduce the failure.
+        // The oracle's own search for it, within K rounds, is still an
+        // independent confirmation that the bug is real.
+        let caps = crate::oracle::MeasureCaps {
+            rounds: k,
+            switches: 12,
+        };
+        if let Ok(x) = prep.explore(&bounds, Some(caps))
+            && let Some(f) = x
+                .failures
+                .into_iter()
+                .find(|f| f.loc == loc && f.rounds.is_some_and(|r| r <= k))
+        {
+            outcome = ReplayOutcome::Confirmed {
+                loc: f.loc,
+                trace: f.trace,
+                names: x.thread_funcs,
+            };
+        }
+    }
     match outcome {
         ReplayOutcome::Confirmed {
             loc: at,

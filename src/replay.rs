@@ -123,3 +123,78 @@ pub fn schedule(steps: &[Step], info: &LrInfo, k: u32) -> Result<(Schedule, Loc)
         loc,
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::{AssertKind, FileId};
+
+    fn step(what: TraceWhat, round: u32, slot: u32) -> Step {
+        Step {
+            file: "t.c".into(),
+            line: 1,
+            col: 1,
+            depth: 1,
+            what,
+            ctx: Some((round, slot)),
+        }
+    }
+
+    fn assign(l: &str, v: &str) -> TraceWhat {
+        TraceWhat::Assign(l.into(), v.into())
+    }
+
+    #[test]
+    fn round_robin_order_creation_ids_and_the_failing_pair() {
+        let loc = Loc {
+            file: FileId(0),
+            line: 9,
+            col: 3,
+            generated: false,
+        };
+        let info = LrInfo {
+            asserts: vec![(loc, AssertKind::Assert)],
+            slot_funcs: vec![],
+            threads: 2,
+        };
+        // Site 0 holds slots 1 and 2, site 1 holds 3 and 4. Main creates
+        // slot 3 in round 0 and slot 1 in round 1; slot 3 draws a value,
+        // slot 1 fails in round 1; main's round 2 and the sink do not count.
+        let steps = vec![
+            step(assign("__seqc_site_n[1l]", "1u"), 0, 0),
+            step(assign("__seqc_site_n[0]", "1"), 1, 0),
+            step(assign("x", "1"), 2, 0),
+            step(TraceWhat::Nondet(7), 0, 3),
+            step(TraceWhat::Nondet(8), 3, 3),
+            step(assign("y", "1"), 1, 3),
+            step(assign(ERROR, "1"), 1, 1),
+        ];
+        let (s, at) = schedule(&steps, &info, 3).unwrap();
+        assert_eq!(at, loc);
+        let segs: Vec<(u32, Option<u32>)> =
+            s.segments.iter().map(|g| (g.thread, g.round)).collect();
+        // Slot 3 is thread 1 (created first), slot 1 is thread 2.
+        assert_eq!(
+            segs,
+            vec![(0, Some(1)), (1, Some(1)), (0, Some(2)), (2, Some(2))]
+        );
+        assert_eq!(s.nondet.get(&1), Some(&vec![7]));
+        assert_eq!(s.expect, Some(loc));
+    }
+
+    #[test]
+    fn no_error_write_is_no_schedule() {
+        let info = LrInfo::default();
+        let steps = vec![step(assign("x", "1"), 0, 0)];
+        assert!(schedule(&steps, &info, 2).is_err());
+    }
+
+    #[test]
+    fn values_as_backends_print_them() {
+        assert_eq!(int_value("7u"), Some(7));
+        assert_eq!(int_value("-1l"), Some(-1));
+        assert_eq!(int_value("TRUE"), Some(1));
+        assert_eq!(int_value("0x10"), Some(0));
+        assert_eq!(int_value("?"), None);
+    }
+}

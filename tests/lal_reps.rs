@@ -17,6 +17,8 @@ fn measure(path: &Path) -> Option<u32> {
     x.failures.iter().filter_map(|f| f.rounds).min()
 }
 
+/// The exit code of `seqc check`; a violation must come with the run of
+/// the input it was replayed as.
 fn check(path: &Path, k: u32, backend: &str) -> i32 {
     let out = Command::cargo_bin("seqc")
         .unwrap()
@@ -25,7 +27,16 @@ fn check(path: &Path, k: u32, backend: &str) -> i32 {
         .arg(path)
         .output()
         .unwrap();
-    out.status.code().unwrap_or(-1)
+    let code = out.status.code().unwrap_or(-1);
+    let text = String::from_utf8_lossy(&out.stdout);
+    if code == 10 {
+        assert!(
+            text.contains("replayed on the input") && text.contains("  round 1\n"),
+            "{}: a violation without its concurrent run:\n{text}",
+            path.display()
+        );
+    }
+    code
 }
 
 fn agree(path: &Path, backends: &[&str]) -> Vec<String> {
@@ -73,17 +84,37 @@ fn generated_programs_against_the_oracle() {
     let n: u64 = std::env::var("SEQC_LR_PROGRAMS")
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or(25);
+        .unwrap_or(300);
     let dir = tempfile::tempdir().unwrap();
-    let mut bad = Vec::new();
-    let mut bugs = 0;
-    for seed in 1..=n {
-        let g = seqc::generate::generate(seed);
-        let path = dir.path().join(format!("gen_{seed}.c"));
-        std::fs::write(&path, &g.text).unwrap();
-        bugs += measure(&path).is_some() as u32;
-        bad.extend(agree(&path, &["z3"]));
-    }
+    // Two workers: each program runs the oracle and three checks.
+    let next = std::sync::atomic::AtomicU64::new(1);
+    let results: Vec<(u32, Vec<String>)> = std::thread::scope(|sc| {
+        let workers: Vec<_> = (0..2)
+            .map(|_| {
+                sc.spawn(|| {
+                    let mut out = Vec::new();
+                    loop {
+                        let seed = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                        if seed > n {
+                            break;
+                        }
+                        let g = seqc::generate::generate(seed);
+                        let path = dir.path().join(format!("gen_{seed}.c"));
+                        std::fs::write(&path, &g.text).unwrap();
+                        let bug = measure(&path).is_some() as u32;
+                        out.push((bug, agree(&path, &["z3"])));
+                    }
+                    out
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap())
+            .collect()
+    });
+    let bugs: u32 = results.iter().map(|r| r.0).sum();
+    let bad: Vec<String> = results.into_iter().flat_map(|r| r.1).collect();
     assert!(bugs > 0, "the sample has no bug at all");
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }

@@ -36,7 +36,8 @@
 //! (assume, a failed lock or join, a bound cut, exit, abort, an exhausted
 //! pool or thread bound) sets the round to K: it stops the thread, never
 //! the run (rule 4). Assertions record the first failure in
-//! `__seqc_error`, checked after the consistency assumptions (rule 5).
+//! `__seqc_error`, checked after the consistency assumptions (rule 5),
+//! and stop the failing thread: what it did after a failure is no run.
 
 use crate::diag::{Diagnostic, Result};
 use crate::ir::sites::{self, Site};
@@ -703,7 +704,11 @@ impl Rewriter {
                     vec![],
                     loc,
                 );
-                let fails = if_(not(c, loc), vec![set], vec![], loc);
+                // A failed assertion ends the run: the thread stops, so
+                // nothing it does afterwards can make another assertion
+                // fail (seqc records the first failure in slot order,
+                // which need not be the first of the run).
+                let fails = if_(not(c, loc), vec![set, self.stop(p, loc)], vec![], loc);
                 out.push(if_(self.alive(p, loc), vec![fails], vec![], loc));
             }
             StmtKind::Assume(c) => {
