@@ -76,6 +76,8 @@ pub struct Step {
 pub struct Concurrent {
     /// Where the assertion fails: `file:line:col`.
     pub at: String,
+    /// The failing assertion's source line, when readable.
+    pub source_line: Option<String>,
     pub thread: u32,
     pub thread_func: String,
     /// The (round, thread) segments, as text and as JSON.
@@ -162,13 +164,7 @@ pub fn check(input: &str, cfg: &Config, opts: &CheckOptions) -> Result<Report> {
         _ => None,
     };
     let source_line = match &concurrent {
-        Some(c) => {
-            let (file, line) =
-                c.at.rsplit_once(':')
-                    .and_then(|(fl, _)| fl.rsplit_once(':'))
-                    .unwrap_or(("", ""));
-            read_line(file, line.parse().unwrap_or(0))
-        }
+        Some(c) => c.source_line.clone(),
         None => trace.last().and_then(|s| read_line(&s.file, s.line)),
     };
     Ok(Report {
@@ -260,6 +256,7 @@ fn confirm(input: &str, cfg: &Config, trace: &[Step], info: &LrInfo, k: u32) -> 
             );
             Ok(Concurrent {
                 at: format!("{}:{}:{}", prog.file_name(at.file), at.line, at.col),
+                source_line: read_line(prog.file_name(at.file), at.line),
                 thread,
                 thread_func: names.get(&thread).cloned().unwrap_or_default(),
                 text,
@@ -267,8 +264,7 @@ fn confirm(input: &str, cfg: &Config, trace: &[Step], info: &LrInfo, k: u32) -> 
             })
         }
         ReplayOutcome::NotReproduced(why) => Err(Diagnostic::internal(format!(
-            "the {} counterexample for {} does not replay on the input: {why}",
-            "backend",
+            "the backend's counterexample for {} does not replay on the input: {why}",
             prog.describe(loc)
         ))),
     }
