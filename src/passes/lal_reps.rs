@@ -65,6 +65,8 @@ pub struct LrInfo {
 pub const ROUND: &str = "__seqc_r";
 pub const TID: &str = "__seqc_tid";
 pub const ERROR: &str = "__seqc_error";
+/// Elements of a heap object whose size is known only at run time.
+pub const HEAP_CAP: u64 = 16;
 
 pub fn lal_reps(mut p: Program, o: &LrOptions) -> Result<(Program, LrInfo)> {
     let k = o.rounds.max(1);
@@ -1057,13 +1059,6 @@ impl Rewriter {
                     Op::Malloc => const_of(&arg(0)),
                     _ => const_of(&arg(0)).zip(const_of(&arg(1))).map(|(a, b)| a * b),
                 };
-                let Some(size) = size else {
-                    self.fail(
-                        format!("{} of a size that is not a constant", op.c_name()),
-                        loc,
-                    );
-                    return;
-                };
                 let dty = dest
                     .as_ref()
                     .map(|d| d.ty.clone())
@@ -1076,12 +1071,35 @@ impl Rewriter {
                     elem = ty.pointee().filter(|t| !t.is_void()).cloned();
                 }
                 let esz = elem.as_ref().and_then(|t| p.size_of(t)).unwrap_or(0);
-                let (ety, count) = match elem {
-                    Some(t) if esz > 0 && (size as u64).is_multiple_of(esz) && size > 0 => {
+                let (ety, count) = match (elem, size) {
+                    // A size known only at run time gets an object of
+                    // HEAP_CAP elements; a larger request stops the thread
+                    // below (a bound cut, rule 4), so no run is reported
+                    // that the real size could not make.
+                    (Some(t), None) if esz > 0 => (t, HEAP_CAP),
+                    (_, None) => (Ty::Int(IntKind::UChar), HEAP_CAP),
+                    (Some(t), Some(size))
+                        if esz > 0 && (size as u64).is_multiple_of(esz) && size > 0 =>
+                    {
                         (t, size as u64 / esz)
                     }
-                    _ => (Ty::Int(IntKind::UChar), (size.max(1)) as u64),
+                    (_, Some(size)) => (Ty::Int(IntKind::UChar), (size.max(1)) as u64),
                 };
+                if size.is_none() {
+                    let ul = Ty::ULONG;
+                    let lim = int((HEAP_CAP * esz.max(1)) as i128, ul.clone(), loc);
+                    let wide = |e: Expr| cast(e, ul.clone(), loc);
+                    let mut sizes = vec![wide(arg(0))];
+                    if op == Op::Calloc {
+                        // Each factor first, so the product cannot wrap.
+                        sizes.push(wide(arg(1)));
+                        sizes.push(bin(BinOp::Mul, wide(arg(0)), wide(arg(1)), ul.clone(), loc));
+                    }
+                    for e in sizes {
+                        let c = cmp(BinOp::Gt, e, lim.clone(), loc);
+                        out.push(if_(c, vec![self.stop(p, loc)], vec![], loc));
+                    }
+                }
                 if count > 4096 {
                     self.fail(format!("{} of {count} elements", op.c_name()), loc);
                     return;
