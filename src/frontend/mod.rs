@@ -58,8 +58,48 @@ fn load_preprocessed_timed(path: &str, text: String, dm: DataModel) -> Result<(P
     }
 }
 
+/// The library models (templates/models.c), one per `/* model: NAME */`.
+const MODELS: &str = include_str!("../../templates/models.c");
+
+/// Appends, as a system header, the model of every library function the
+/// text calls by name (a word followed by `(`); the lowering drops a
+/// model the input defines itself, and lowers the rest only when used.
+fn with_models(mut text: String, dm: DataModel) -> String {
+    let size_t = match dm {
+        DataModel::Ilp32 => "unsigned int",
+        _ => "unsigned long",
+    };
+    let called = |name: &str| {
+        let b = text.as_bytes();
+        text.match_indices(name).any(|(i, _)| {
+            let before = i.checked_sub(1).map(|j| b[j]);
+            let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+            !before.is_some_and(ident) && text[i + name.len()..].trim_start().starts_with('(')
+        })
+    };
+    let mut add = String::new();
+    for m in MODELS.split("/* model: ").skip(1) {
+        let Some((name, body)) = m.split_once(" */") else {
+            continue;
+        };
+        if called(name) {
+            add.push_str(&body.replace("SIZE_T", size_t));
+        }
+    }
+    if !add.is_empty() {
+        text.push_str("\n# 1 \"<seqc library models>\" 3\n");
+        text.push_str(
+            "int __VERIFIER_nondet_int(void); long __VERIFIER_nondet_long(void); \
+             void __VERIFIER_assume(int);",
+        );
+        text.push_str(&add);
+    }
+    text
+}
+
 fn parse_and_lower(path: &str, text: String, dm: DataModel) -> Result<(Program, Timings)> {
     let t = Instant::now();
+    let text = with_models(text, dm);
     let map = SourceMap::new(&text, path);
     let mut cfg = lang_c::driver::Config::with_gcc();
     cfg.cpp_options.clear();

@@ -781,6 +781,115 @@ impl Rewriter {
         )]
     }
 
+    /// memset / memcpy as element-wise stores through the pointer, typed
+    /// by what the pointer pointed to before its cast to `void *`, so each
+    /// store goes to the current round's copy like any other. One visible
+    /// step, as the oracle runs it. A size known only at run time is
+    /// handled up to HEAP_CAP elements; beyond that, or for part of an
+    /// element, the thread stops (a bound cut).
+    fn mem_op(
+        &mut self,
+        p: &Program,
+        op: Op,
+        args: &[Expr],
+        loc: Loc,
+    ) -> std::result::Result<Vec<Stmt>, String> {
+        let name = op.c_name();
+        let pointee = |e: &Expr| {
+            strip_cast(e)
+                .ty
+                .pointee()
+                .filter(|t| !t.is_void() && !matches!(t.unqual(), Ty::Func(_)))
+                .cloned()
+        };
+        let mut ety = pointee(&args[0]);
+        if op == Op::Memcpy && ety.is_none() {
+            ety = pointee(&args[1]);
+        }
+        let ety = ety.unwrap_or(Ty::Int(IntKind::UChar));
+        let esz = p
+            .size_of(&ety)
+            .filter(|s| *s > 0)
+            .ok_or_else(|| format!("{name} of an incomplete type"))?;
+        let n = &args[2];
+        let ul = Ty::ULONG;
+        let (count, guard) = match const_of(n) {
+            Some(n) if !(n as u64).is_multiple_of(esz) => {
+                return Err(format!("{name} of part of an element"));
+            }
+            Some(n) => (n as u64 / esz, false),
+            None => (HEAP_CAP, true),
+        };
+        if count > 4096 {
+            return Err(format!("{name} of {count} elements"));
+        }
+        let tp = ety.clone().ptr();
+        let base = |e: &Expr| cast(strip_cast(e).clone(), tp.clone(), loc);
+        let (dp, sp) = (base(&args[0]), base(&args[1]));
+        let at = |b: &Expr, i: u64| {
+            deref(
+                bin(
+                    BinOp::PtrAdd,
+                    b.clone(),
+                    int(i as i128, Ty::LONG, loc),
+                    tp.clone(),
+                    loc,
+                ),
+                loc,
+            )
+        };
+        let byte = match op {
+            Op::Memset => Some(
+                const_of(&args[1])
+                    .ok_or_else(|| "memset with a byte that is not a constant".to_string())?
+                    & 0xff,
+            ),
+            _ => None,
+        };
+        let mut out = Vec::new();
+        let nw = cast(n.clone(), ul.clone(), loc);
+        if guard {
+            let big = cmp(
+                BinOp::Gt,
+                nw.clone(),
+                int((count * esz) as i128, ul.clone(), loc),
+                loc,
+            );
+            let part = cmp(
+                BinOp::Ne,
+                bin(
+                    BinOp::Rem,
+                    nw.clone(),
+                    int(esz as i128, ul.clone(), loc),
+                    ul.clone(),
+                    loc,
+                ),
+                int(0, ul.clone(), loc),
+                loc,
+            );
+            let c = bin(BinOp::LogOr, big, part, Ty::INT, loc);
+            out.push(if_(c, vec![self.stop(p, loc)], vec![], loc));
+        }
+        let mut budget = 4096usize;
+        for i in 0..count {
+            let mut v = match byte {
+                Some(b) => fill(p, at(&dp, i), b, &mut budget, loc)?,
+                None => vec![assign(at(&dp, i), at(&sp, i), loc)],
+            };
+            if guard {
+                let inside = cmp(
+                    BinOp::Lt,
+                    int((i * esz) as i128, ul.clone(), loc),
+                    nw.clone(),
+                    loc,
+                );
+                v = vec![if_(inside, v, vec![], loc)];
+            }
+            out.extend(v);
+        }
+        Ok(out)
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn op(
         &mut self,
@@ -1111,13 +1220,88 @@ impl Rewriter {
                 set_dest(out, lv_local(pv, ety.ptr(), loc));
             }
             Op::Free => {}
-            Op::Memset | Op::Memcpy => self.fail(op.c_name(), loc),
+            Op::Memset | Op::Memcpy => match self.mem_op(p, op, &args, loc) {
+                Ok(v) => {
+                    out.extend(v);
+                    set_dest(out, arg(0));
+                }
+                Err(why) => self.fail(why, loc),
+            },
             Op::Abort | Op::Exit => {
                 let v = self.stop_and_return(p, loc);
                 out.extend(v);
             }
             Op::RoundInit | Op::RoundCheck => {}
         }
+    }
+}
+
+/// Stores that give every leaf of `lv` the bytes `b` (memset).
+fn fill(
+    p: &Program,
+    lv: Expr,
+    b: i128,
+    budget: &mut usize,
+    loc: Loc,
+) -> std::result::Result<Vec<Stmt>, String> {
+    let ty = lv.ty.unqual().clone();
+    match ty {
+        Ty::Array(t, Some(n)) => {
+            let mut v = Vec::new();
+            for j in 0..n {
+                let e = Expr::new(
+                    ExprKind::Index(
+                        Box::new(lv.clone()),
+                        Box::new(int(j as i128, Ty::LONG, loc)),
+                    ),
+                    (*t).clone(),
+                    loc,
+                );
+                v.extend(fill(p, e, b, budget, loc)?);
+            }
+            Ok(v)
+        }
+        Ty::Comp(c) => {
+            let d = p.comp(c);
+            let mut v = Vec::new();
+            for (fi, f) in d.fields.iter().enumerate() {
+                if f.name.is_empty() && f.bit_width.is_some() {
+                    continue;
+                }
+                let e = Expr::new(
+                    ExprKind::Member(Box::new(lv.clone()), fi as u32),
+                    f.ty.clone(),
+                    loc,
+                );
+                v.extend(fill(p, e, b, budget, loc)?);
+                if d.kind == CompKind::Union {
+                    break;
+                }
+            }
+            Ok(v)
+        }
+        Ty::Int(_) | Ty::Bool | Ty::Ptr(_) | Ty::Float(_) | Ty::Pthread(_) => {
+            if *budget == 0 {
+                return Err("memset of more than 4096 leaves".into());
+            }
+            *budget -= 1;
+            let w = p.size_of(&ty).unwrap_or(1);
+            let bits = match ty {
+                Ty::Bool if b > 1 => {
+                    return Err("memset of a _Bool with a byte other than 0 or 1".into());
+                }
+                Ty::Ptr(_) | Ty::Float(_) | Ty::Pthread(_) if b != 0 => {
+                    return Err("memset of a pointer or floating value with a non-zero byte".into());
+                }
+                _ => (0..w.min(8)).fold(0i128, |x, _| (x << 8) | b),
+            };
+            Ok(vec![assign(
+                lv,
+                int(bits, Ty::Int(IntKind::ULongLong), loc),
+                loc,
+            )])
+        }
+        _ => Err("memset of a value of this type".into()),
     }
 }
 

@@ -127,6 +127,12 @@ pub(super) fn lower(
     for ext in &unit.0 {
         l.external(ext)?;
     }
+    // Calls seen before a definition that is lowered on use (the library
+    // models come after the input).
+    let early: Vec<FuncId> = l.extern_calls.iter().map(|(f, _)| *f).collect();
+    for f in early {
+        l.use_function(f);
+    }
     while let Some(f) = l.queue.pop() {
         if let Some(def) = l.pending.remove(&f) {
             l.function_body(f, def)?;
@@ -422,6 +428,11 @@ impl<'a> Lowerer<'a> {
         };
         if !fd.node.declarations.is_empty() {
             return self.unsupported(fd.span, "K&R-style function definition");
+        }
+        if system && self.defined.contains(&name) {
+            // A library model (or a header body) after the input's own
+            // definition: the input's wins.
+            return Ok(());
         }
         let loc = self.loc(fd.node.declarator.span);
         let f = self.declare_function(&name, (**sig).clone(), specs.is_static, loc);
