@@ -172,7 +172,42 @@ impl<'a> Lowerer<'a> {
                 };
                 self.emit(StmtKind::Return(v), loc);
             }
-            ast::Statement::Asm(_) => return self.unsupported(s.span, "inline assembly"),
+            ast::Statement::Asm(a) => self.asm(a, loc)?,
+        }
+        Ok(())
+    }
+
+    /// Inline assembly, as far as a sequentially consistent C program can
+    /// see it: `ud2` (the kernel's BUG()) stops the thread like abort();
+    /// every output operand gets an unknown value; inputs, clobbers and
+    /// barriers change nothing else. Kernel drivers use it for port I/O
+    /// and fences.
+    fn asm(&mut self, a: &'a Node<ast::AsmStatement>, loc: Loc) -> Result<()> {
+        let (template, outputs) = match &a.node {
+            ast::AsmStatement::GnuBasic(t) => (&t.node, &[][..]),
+            ast::AsmStatement::GnuExtended(x) => (&x.template.node, &x.outputs[..]),
+        };
+        if template.iter().any(|t| t.contains("ud2")) {
+            self.emit(
+                StmtKind::Op {
+                    dest: None,
+                    op: Op::Abort,
+                    args: vec![],
+                },
+                loc,
+            );
+            return Ok(());
+        }
+        for o in outputs {
+            let lv = self.expr(&o.node.variable_name, Want::Value)?;
+            let ty = lv.ty.unqual().clone();
+            if !(ty.is_integer() || ty.is_pointer()) {
+                return self.unsupported(o.span, "inline assembly with a non-scalar output");
+            }
+            self.emit(
+                StmtKind::Assign(lv, Expr::new(ExprKind::Nondet, ty, loc)),
+                loc,
+            );
         }
         Ok(())
     }

@@ -235,17 +235,17 @@ impl<'a> Lowerer<'a> {
             // `struct s` without a body: the visible tag, or a new incomplete one.
             (Some(t), None) => match self.tags.iter().rev().find_map(|m| m.get(t)) {
                 Some(Tag::Comp(c)) => *c,
-                _ => self.new_comp(kind, t.clone(), loc, true),
+                _ => self.new_comp(kind, t.clone(), loc, Some(true)),
             },
             // A definition: a new type in this scope, unless it completes a
             // forward declaration of the same scope.
             (Some(t), Some(_)) => match self.tags.last().unwrap().get(t) {
                 Some(Tag::Comp(c)) if !self.prog.comp(*c).complete => *c,
-                _ => self.new_comp(kind, t.clone(), loc, false),
+                _ => self.new_comp(kind, t.clone(), loc, Some(false)),
             },
             (None, _) => {
                 let name = format!("__anon{}", self.prog.comps.len());
-                self.new_comp(kind, name, loc, false)
+                self.new_comp(kind, name, loc, None)
             }
         };
         if let Some(decls) = &st.node.declarations {
@@ -294,7 +294,15 @@ impl<'a> Lowerer<'a> {
         Ok(Ty::Comp(id))
     }
 
-    fn new_comp(&mut self, kind: CompKind, name: String, loc: Loc, forward: bool) -> CompId {
+    /// A new struct/union; `forward` is None for an anonymous one (no tag
+    /// to bind: CIL's own tags such as `__anonstruct_atomic_t_6` are real).
+    fn new_comp(
+        &mut self,
+        kind: CompKind,
+        name: String,
+        loc: Loc,
+        forward: Option<bool>,
+    ) -> CompId {
         let id = CompId(self.prog.comps.len() as u32);
         self.prog.comps.push(CompDef {
             kind,
@@ -303,7 +311,7 @@ impl<'a> Lowerer<'a> {
             complete: false,
             loc,
         });
-        if !name.starts_with("__anon") {
+        if let Some(forward) = forward {
             // A tag first met in a use (`struct s *p`) belongs to file scope
             // (gcc warns for parameter lists; CIL output relies on it).
             let scope = if forward { 0 } else { self.tags.len() - 1 };
