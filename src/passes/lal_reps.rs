@@ -156,6 +156,14 @@ pub fn lal_reps(mut p: Program, o: &LrOptions) -> Result<(Program, LrInfo)> {
             arr(vptr.clone(), nslots),
             true,
         ),
+        key_n: add_global(&mut p, &mut copied, "__seqc_key_n", Ty::UINT, false),
+        keys: add_global(
+            &mut p,
+            &mut copied,
+            "__seqc_keys",
+            arr(vptr.clone(), nslots * KEYS),
+            false,
+        ),
     };
     // Thread-local globals: one copy per slot, indexed by the running thread.
     let mut tls = HashSet::new();
@@ -309,7 +317,14 @@ struct Globals {
     created: GlobalId,
     done: GlobalId,
     ret: GlobalId,
+    /// pthread keys made so far, and each slot's values for them: data of
+    /// one thread only, so no round copies (like `_Thread_local`).
+    key_n: GlobalId,
+    keys: GlobalId,
 }
+
+/// pthread keys a program may create (POSIX guarantees 128; tasks use 1-2).
+const KEYS: u64 = 8;
 
 struct PassErr {
     what: String,
@@ -1085,8 +1100,66 @@ impl Rewriter {
                 ));
                 set_dest(out, zero);
             }
-            Op::KeyCreate | Op::KeyDelete | Op::GetSpecific | Op::SetSpecific => {
-                self.fail(op.c_name(), loc)
+            Op::KeyCreate => {
+                // The key is the next number; past KEYS the thread stops
+                // (a bound cut), as creation fails only with EAGAIN.
+                let n = glob(p, self.g.key_n, loc);
+                let lim = int(KEYS as i128, Ty::UINT, loc);
+                out.push(if_(
+                    cmp(BinOp::Ge, n.clone(), lim, loc),
+                    vec![
+                        self.stop(p, loc),
+                        assign(n.clone(), int(0, Ty::UINT, loc), loc),
+                    ],
+                    vec![],
+                    loc,
+                ));
+                let pk = cast(strip_cast(&arg(0)).clone(), Ty::UINT.ptr(), loc);
+                out.push(assign(deref(pk, loc), n.clone(), loc));
+                out.push(assign(
+                    n.clone(),
+                    bin(BinOp::Add, n, int(1, Ty::UINT, loc), Ty::UINT, loc),
+                    loc,
+                ));
+                set_dest(out, zero);
+            }
+            Op::KeyDelete => set_dest(out, zero),
+            Op::GetSpecific | Op::SetSpecific => {
+                // A key that was never made is undefined: the thread stops.
+                let key = cast(arg(0), Ty::UINT, loc);
+                out.push(if_(
+                    cmp(BinOp::Ge, key.clone(), glob(p, self.g.key_n, loc), loc),
+                    vec![self.stop(p, loc)],
+                    vec![],
+                    loc,
+                ));
+                let u = Ty::UINT;
+                let at = bin(
+                    BinOp::Add,
+                    bin(
+                        BinOp::Mul,
+                        glob(p, self.g.tid, loc),
+                        int(KEYS as i128, u.clone(), loc),
+                        u.clone(),
+                        loc,
+                    ),
+                    bin(
+                        BinOp::Rem,
+                        key,
+                        int(KEYS as i128, u.clone(), loc),
+                        u.clone(),
+                        loc,
+                    ),
+                    u,
+                    loc,
+                );
+                let cell = index(glob(p, self.g.keys, loc), at, loc);
+                if op == Op::GetSpecific {
+                    set_dest(out, cell);
+                } else {
+                    out.push(assign(cell, arg(1), loc));
+                    set_dest(out, zero);
+                }
             }
             Op::AtomicBegin => out.push(assign(glob(p, self.g.atomic, loc), one, loc)),
             Op::AtomicEnd => out.push(assign(glob(p, self.g.atomic, loc), zero, loc)),
