@@ -1289,6 +1289,10 @@ impl<'p> Symex<'p> {
     ) -> R<()> {
         let r = self.region(k, ty, line)?;
         let m = self.get(st, Var::Mem(r));
+        // A stored value is named once: a later select folded through this
+        // store returns it, and inlining its text each time grows the
+        // script exponentially (a 355 MB script on pthread/queue).
+        let v = self.def("stored", line, v);
         let round = self.round_of(st, addr);
         let zero = term::bv(0, 32);
         if let Some(round) = &round
@@ -1308,7 +1312,8 @@ impl<'p> Symex<'p> {
         let v = match &round {
             Some(round) if *round != zero => {
                 let old = self.select(&m, addr, 0);
-                term::ite(&term::eq(round, &zero), &v, &old)
+                let v = term::ite(&term::eq(round, &zero), &v, &old);
+                self.def("stored", line, v)
             }
             _ => v,
         };
