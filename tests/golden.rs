@@ -53,10 +53,16 @@ fn config_name(opts: &[String]) -> String {
         .position(|o| o == "--method")
         .map(|i| opts[i + 1].as_str())
         .unwrap_or("lal-reps");
+    let num = |flag: &str, default: &str| {
+        opts.iter()
+            .position(|o| o == flag)
+            .map(|i| opts[i + 1].clone())
+            .unwrap_or_else(|| default.to_string())
+    };
     match method {
         "none" => "none".into(),
-        "kiss" => "kiss".into(),
-        _ => "lr".into(),
+        "kiss" => format!("kiss{}", num("--ts", "1")),
+        _ => format!("lr{}", num("--rounds", "2")),
     }
 }
 

@@ -555,8 +555,13 @@ impl Rewriter {
         if self.ret_ty.is_void() {
             v.push(st(StmtKind::Return(None), loc));
         } else {
-            let t = self.temp("__seqc_any", self.ret_ty.clone());
-            v.push(st(StmtKind::Decl(t, None), loc));
+            // The value is never used (the thread has stopped); a scalar
+            // gets 0 so the C reads no uninitialised variable.
+            let ty = self.ret_ty.clone();
+            let t = self.temp("__seqc_any", ty.clone());
+            let init = (ty.is_integer() || ty.is_pointer())
+                .then(|| Init::Expr(cast(int(0, Ty::INT, loc), ty.clone(), loc)));
+            v.push(st(StmtKind::Decl(t, init), loc));
             v.push(st(
                 StmtKind::Return(Some(lv_local(t, self.ret_ty.clone(), loc))),
                 loc,
@@ -960,15 +965,11 @@ impl Rewriter {
                     assign(idx(self.g.created), one.clone(), loc),
                 ];
                 let pt = arg(0);
-                if !matches!(pt.kind, ExprKind::Int(0)) {
-                    let ptd = deref(pt.clone(), loc);
-                    made.push(if_(
-                        cmp(BinOp::Ne, pt, int(0, Ty::INT, loc), loc),
-                        vec![assign(ptd, tv.clone(), loc)],
-                        vec![],
-                        loc,
-                    ));
-                }
+                made.extend(if_nonnull(
+                    &pt,
+                    vec![assign(deref(pt.clone(), loc), tv.clone(), loc)],
+                    loc,
+                ));
                 let mut body = vec![if_(
                     cmp(BinOp::Ge, n, int(self.threads as i128, Ty::UINT, loc), loc),
                     vec![self.stop(p, loc)],
@@ -994,17 +995,13 @@ impl Rewriter {
                 let idx = |a: GlobalId| index(glob(p, a, loc), tv.clone(), loc);
                 let mut ok = Vec::new();
                 let rp = arg(1);
-                if !matches!(rp.kind, ExprKind::Int(0)) {
-                    ok.push(if_(
-                        cmp(BinOp::Ne, rp.clone(), int(0, Ty::INT, loc), loc),
-                        vec![assign(
-                            deref(cast(rp, Ty::Void.ptr().ptr(), loc), loc),
-                            idx(self.g.ret),
-                            loc,
-                        )],
-                        vec![],
+                {
+                    let store = assign(
+                        deref(cast(rp.clone(), Ty::Void.ptr().ptr(), loc), loc),
+                        idx(self.g.ret),
                         loc,
-                    ));
+                    );
+                    ok.extend(if_nonnull(&rp, vec![store], loc));
                 }
                 set_dest(&mut ok, zero.clone());
                 let bad = cmp(BinOp::Ge, tv.clone(), int(nslots, Ty::UINT, loc), loc);
@@ -1375,6 +1372,21 @@ fn fill(
             )])
         }
         _ => Err("memset of a value of this type".into()),
+    }
+}
+
+/// `then` under `p != 0`: nothing for a null constant, no test for an
+/// address (`&x`, an array), the test otherwise.
+fn if_nonnull(p: &Expr, then: Vec<Stmt>, loc: Loc) -> Vec<Stmt> {
+    match &strip_cast(p).kind {
+        ExprKind::Int(0) => vec![],
+        ExprKind::AddrOf(_) | ExprKind::Decay(_) => then,
+        _ => vec![if_(
+            cmp(BinOp::Ne, p.clone(), int(0, Ty::INT, loc), loc),
+            then,
+            vec![],
+            loc,
+        )],
     }
 }
 
