@@ -605,6 +605,13 @@ fn check_cbmc(p: &Program, cfg: &Config, opts: &CheckOptions) -> Result<(Outcome
         if p.data_model == DataModel::Ilp32 {
             args.push("--32");
         }
+        if p.rounds.is_some() {
+            // The sequentialized program's only property is main's check
+            // of __seqc_error. CBMC adds function-pointer checks even with
+            // --no-standard-checks, and a stopped thread may call through
+            // a pointer read from the sink round's unconstrained copy.
+            args.extend(["--property", "main.assertion.1"]);
+        }
         let out = run(&exe, &args, opts.timeout)?;
         if out.timed_out {
             return Ok((

@@ -31,7 +31,26 @@ pub fn thread_sites(p: &Program) -> std::result::Result<Vec<Site>, (String, Loc)
                 Some(g) => {
                     calls[fi].insert(g);
                 }
-                None => calls[fi].extend(indirect.iter().copied()),
+                // A call through a pointer may reach any address-taken
+                // function of a matching type (return type and arity):
+                // with every one, a driver's callback table would make
+                // each thread "create" every other and no order exists.
+                None => {
+                    let sig = match callee.ty.pointee().or(Some(&callee.ty)) {
+                        Some(Ty::Func(sig)) => Some(sig),
+                        _ => None,
+                    };
+                    calls[fi].extend(indirect.iter().copied().filter(|g| {
+                        let gs = &p.func(*g).sig;
+                        sig.is_none_or(|s| {
+                            s.unprototyped
+                                || gs.unprototyped
+                                || s.variadic
+                                || gs.variadic
+                                || (s.ret == gs.ret && s.params.len() == gs.params.len())
+                        })
+                    }))
+                }
             },
             StmtKind::Op {
                 op: Op::ThreadCreate,
