@@ -1188,13 +1188,26 @@ impl<'p> Symex<'p> {
     /// The round a memory access at `addr` uses: `None` when rounds are
     /// off or the address is a local's (locals are never shifted).
     fn round_of(&mut self, st: &State, addr: &T) -> Option<T> {
-        let (g, _) = self.rounds?;
-        if let T::V(a, _) = addr
-            && *a as u64 >= 1u64 << (self.pw - 1)
-        {
-            return None;
+        let (g, k) = self.rounds?;
+        let local = 1u64 << (self.pw - 1);
+        if let T::V(a, _) = addr {
+            if *a as u64 >= local {
+                return None;
+            }
+            return Some(self.get(st, Var::Global(g)));
         }
-        Some(self.get(st, Var::Global(g)))
+        // A symbolic address (a local array at a computed index) is
+        // thread-local memory when it lies in the locals' half: round 0,
+        // the unshifted copy, whatever the round. Giving it round copies
+        // made a thread's own array read back a guessed value. A stopped
+        // thread (the sink, round K) keeps its own copy: its wild writes,
+        // never checked, must not reach another thread's locals.
+        let r = self.get(st, Var::Global(g));
+        let is_local = term::and(
+            &term::cmp("bvuge", addr, &term::bv(local as i128, self.pw)),
+            &term::not(&term::eq(&r, &term::bv(k as i128, 32))),
+        );
+        Some(term::ite(&is_local, &term::bv(0, 32), &r))
     }
 
     /// Bits that hold a round number 0..=K.
