@@ -97,23 +97,18 @@ pub fn compile(p: &Program) -> R<Code> {
     }
     // String literals in global initialisers (`.name = "nvram"`) need an
     // object too; the machine finds them by their bytes.
-    fn init_strings(i: &Init, out: &mut Vec<Vec<u8>>) {
-        match i {
-            Init::Expr(e) => e.walk(&mut |x| {
-                if let ExprKind::Str(b) = &x.kind
-                    && !out.contains(b)
-                {
-                    out.push(b.clone());
-                }
-            }),
-            Init::Array(items) => items.iter().for_each(|(_, i)| init_strings(i, out)),
-            Init::Comp(items) => items.iter().for_each(|(_, i)| init_strings(i, out)),
-            Init::Str(_) => {}
-        }
-    }
     for g in &p.globals {
-        if let Some(i) = &g.init {
-            init_strings(i, &mut strings);
+        let Some(i) = &g.init else { continue };
+        let mut es = Vec::new();
+        i.exprs(&mut es);
+        for e in es {
+            e.walk(&mut |x| {
+                if let ExprKind::Str(b) = &x.kind
+                    && !strings.contains(b)
+                {
+                    strings.push(b.clone());
+                }
+            });
         }
     }
     Ok(Code { funcs, strings })
