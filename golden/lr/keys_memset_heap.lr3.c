@@ -448,8 +448,6 @@ static int __seqc_main(void)
   if (__seqc_key_n >= 8u) {
 #line 32 "golden/lr/keys_memset_heap.c"
     __seqc_r = 3u;
-#line 32 "golden/lr/keys_memset_heap.c"
-    __seqc_key_n = 0u;
   }
 #line 32 "golden/lr/keys_memset_heap.c"
   (*(unsigned int *)((char *)__seqc_mem[__seqc_r] + ((char *)(unsigned int *)&__seqc_mem0.key - (char *)&__seqc_mem0))) = __seqc_key_n;

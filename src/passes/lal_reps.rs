@@ -1102,12 +1102,11 @@ impl Rewriter {
                 // (a bound cut), as creation fails only with EAGAIN.
                 let n = glob(p, self.g.key_n, loc);
                 let lim = int(KEYS as i128, Ty::UINT, loc);
+                // The counter is never reset: a key number is never made
+                // twice, so two keys cannot share a thread's value.
                 out.push(if_(
                     cmp(BinOp::Ge, n.clone(), lim, loc),
-                    vec![
-                        self.stop(p, loc),
-                        assign(n.clone(), int(0, Ty::UINT, loc), loc),
-                    ],
+                    vec![self.stop(p, loc)],
                     vec![],
                     loc,
                 ));
