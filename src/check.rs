@@ -10,6 +10,7 @@ use crate::diag::{Diagnostic, Result};
 use crate::ir::{AssertKind, DataModel, Program};
 use crate::oracle::ReplayOutcome;
 use crate::passes;
+use crate::passes::kiss::KissInfo;
 use crate::passes::lal_reps::LrInfo;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -97,18 +98,30 @@ pub struct Report {
     pub concurrent: Option<Concurrent>,
 }
 
+/// What a sequentialization tells the replay about its output.
+pub enum SeqInfo {
+    LalReps(LrInfo),
+    Kiss(KissInfo),
+}
+
 /// Loads the input and makes the sequential program a backend checks
-/// (with the Lal-Reps pass's facts for the replay).
-pub fn sequential(input: &str, cfg: &Config) -> Result<(Program, Option<LrInfo>)> {
+/// (with the pass's facts for the replay).
+pub fn sequential(input: &str, cfg: &Config) -> Result<(Program, Option<SeqInfo>)> {
     match cfg.method {
         Method::None => {}
-        Method::Kiss => return Err(Diagnostic::not_yet("check --method kiss")),
+        Method::Kiss => {
+            let p = crate::driver::load(input, cfg)?;
+            let p = passes::normalize::normalize(p);
+            let p = passes::bound::bound(p, cfg.unwind, passes::bound::Cut::Stop);
+            let (p, info) = crate::driver::kiss(p, cfg)?;
+            return Ok((p, Some(SeqInfo::Kiss(info))));
+        }
         Method::LalReps => {
             let p = crate::driver::load(input, cfg)?;
             let p = passes::normalize::normalize(p);
             let p = passes::bound::bound(p, cfg.unwind, passes::bound::Cut::Stop);
             let (p, info) = crate::driver::lal_reps(p, cfg)?;
-            return Ok((p, Some(info)));
+            return Ok((p, Some(SeqInfo::LalReps(info))));
         }
     }
     let p = crate::driver::load(input, cfg)?;
@@ -178,13 +191,23 @@ pub fn check(input: &str, cfg: &Config, opts: &CheckOptions) -> Result<Report> {
     })
 }
 
-/// Replays a Lal-Reps counterexample on the oracle's interpreter of the
-/// input. A violation that does not replay is seqc's error, never a bug
-/// of the input (DESIGN.md §3 rule 1).
-fn confirm(input: &str, cfg: &Config, trace: &[Step], info: &LrInfo, k: u32) -> Result<Concurrent> {
-    let (mut sched, loc) = crate::replay::schedule(trace, info, k)
-        .map_err(|w| Diagnostic::internal(format!("the counterexample makes no schedule: {w}")))?;
+/// Replays a counterexample of a sequentialization on the oracle's
+/// interpreter of the input. A violation that does not replay is seqc's
+/// error, never a bug of the input (DESIGN.md §3 rule 1).
+fn confirm(
+    input: &str,
+    cfg: &Config,
+    trace: &[Step],
+    info: &SeqInfo,
+    k: u32,
+) -> Result<Concurrent> {
     let prog = crate::driver::load(input, cfg)?;
+    let made = match info {
+        SeqInfo::LalReps(info) => crate::replay::schedule(trace, info, k),
+        SeqInfo::Kiss(info) => crate::replay::kiss_schedule(trace, info, &prog),
+    };
+    let (mut sched, loc) = made
+        .map_err(|w| Diagnostic::internal(format!("the counterexample makes no schedule: {w}")))?;
     let prep = crate::oracle::prepare(&prog).map_err(|d| {
         Diagnostic::internal(format!(
             "the counterexample cannot be replayed: the oracle refuses the input ({})",
@@ -213,17 +236,18 @@ fn confirm(input: &str, cfg: &Config, trace: &[Step], info: &LrInfo, k: u32) -> 
     }
     if let ReplayOutcome::NotReproduced(_) = &outcome {
         // The schedule read off the trace did not reproduce the failure.
-        // The oracle's own search for it, within K rounds, is still an
-        // independent confirmation that the bug is real.
+        // The oracle's own search for it, within K rounds (KISS: any
+        // number), is still an independent confirmation that the bug is
+        // real.
         let caps = crate::oracle::MeasureCaps {
-            rounds: k,
+            rounds: if k == 0 { 64 } else { k },
             switches: 12,
         };
         if let Ok(x) = prep.explore(&bounds, Some(caps))
             && let Some(f) = x
                 .failures
                 .into_iter()
-                .find(|f| f.loc == loc && f.rounds.is_some_and(|r| r <= k))
+                .find(|f| f.loc == loc && (k == 0 || f.rounds.is_some_and(|r| r <= k)))
         {
             outcome = ReplayOutcome::Confirmed {
                 loc: f.loc,
@@ -300,9 +324,12 @@ fn check_smt(
     let enc = bmc::encode(
         p,
         &bmc::Options {
-            // The Lal-Reps output bounds its loops itself.
+            deadline: opts.timeout.map(|t| std::time::Instant::now() + t),
+            // A sequentialization's output bounds its loops itself.
             unwind: if p.rounds.is_some() {
                 cfg.unwind + 2
+            } else if p.thread_id.is_some() {
+                crate::driver::kiss_unwind(p, cfg)
             } else {
                 cfg.unwind
             },
@@ -310,7 +337,16 @@ fn check_smt(
             int: cfg.int,
             source: source_info(input, cfg),
         },
-    )?;
+    );
+    let enc = match enc {
+        Err(d) if d.message.starts_with(bmc::GAVE_UP) => {
+            return Ok((
+                Outcome::Unknown(format!("timed out: {}", d.message)),
+                Vec::new(),
+            ));
+        }
+        e => e?,
+    };
     let goals: &[Goal] = if opts.unwinding_assertions {
         &[Goal::Violation, Goal::BoundTooSmall]
     } else {
@@ -560,15 +596,15 @@ fn check_cbmc(p: &Program, cfg: &Config, opts: &CheckOptions) -> Result<(Outcome
     } else {
         &[passes::bound::Cut::Assume]
     };
-    let lal_reps = p.rounds.is_some();
-    let cuts = if lal_reps {
+    let sequentialized = p.thread_id.is_some();
+    let cuts = if sequentialized {
         &[passes::bound::Cut::Stop][..]
     } else {
         cuts
     };
     for &cut in cuts {
         // The Lal-Reps output is bounded already (cuts stop threads).
-        let q = if lal_reps {
+        let q = if sequentialized {
             p.clone()
         } else {
             passes::bound::bound(p.clone(), cfg.unwind, cut)
@@ -591,7 +627,11 @@ fn check_cbmc(p: &Program, cfg: &Config, opts: &CheckOptions) -> Result<(Outcome
         // seqc bounds every loop itself; CBMC's own bound only has to be
         // above it.
         let k = p.rounds.as_ref().map(|r| r.k).unwrap_or(0);
-        let unwind = (cfg.unwind + 2).max(k + 3).to_string();
+        let mut unwind = (cfg.unwind + 2).max(k + 3);
+        if p.rounds.is_none() && p.thread_id.is_some() {
+            unwind = crate::driver::kiss_unwind(p, cfg);
+        }
+        let unwind = unwind.to_string();
         let mut args = vec![
             f.as_str(),
             "--no-malloc-may-fail",
@@ -604,6 +644,17 @@ fn check_cbmc(p: &Program, cfg: &Config, opts: &CheckOptions) -> Result<(Outcome
         ];
         if p.data_model == DataModel::Ilp32 {
             args.push("--32");
+        }
+        // CBMC counts recursion past the first frame: N active frames
+        // are allowed by a limit of N - 1.
+        let limits: Vec<String> = p
+            .frame_limits
+            .iter()
+            .map(|&(f, n)| format!("{}:{}", p.func(f).name, n.saturating_sub(1)))
+            .collect();
+        let limits = limits.join(",");
+        if !limits.is_empty() {
+            args.extend(["--unwindset", limits.as_str()]);
         }
         if p.rounds.is_some() {
             // The sequentialized program's only property is main's check
@@ -683,7 +734,7 @@ fn read_cbmc(p: &Program, out: &str) -> std::result::Result<Option<Vec<Step>>, S
             let mut depth = 0u32;
             // Lal-Reps: the round and slot in force, and the functions
             // on the stack (seqc's own code draws values too).
-            let lr = p.rounds.is_some();
+            let lr = p.thread_id.is_some();
             let mut ctx = (0u32, 0u32);
             let mut stack: Vec<String> = Vec::new();
             for s in r
@@ -744,9 +795,9 @@ fn read_cbmc(p: &Program, out: &str) -> std::result::Result<Option<Vec<Step>>, S
                         let val = s["value"]["data"].as_str().unwrap_or("?");
                         if lr && !hidden {
                             let n = crate::replay::int_value(val);
-                            let seqc_code = stack
-                                .last()
-                                .is_some_and(|f| f == "main" || f.starts_with("__seqc_cs"));
+                            let seqc_code = stack.last().is_some_and(|f| {
+                                f == "main" || (f.starts_with("__seqc_") && f != "__seqc_main")
+                            });
                             match lhs {
                                 "__seqc_r" => ctx.0 = n.unwrap_or(0) as u32,
                                 "__seqc_tid" => ctx.1 = n.unwrap_or(0) as u32,

@@ -37,8 +37,7 @@ pub fn load_timed(input: &str, cfg: &Config) -> Result<(Program, frontend::Timin
 pub fn translate(input: &str, cfg: &Config) -> Result<Translation> {
     match cfg.method {
         Method::None => {}
-        Method::Kiss => return Err(Diagnostic::not_yet("--method kiss")),
-        Method::LalReps => {}
+        Method::Kiss | Method::LalReps => {}
     }
     if let Some(p) = &cfg.dump_ir_after
         && !passes::PASSES.contains(&p.as_str())
@@ -76,6 +75,15 @@ pub fn translate(input: &str, cfg: &Config) -> Result<Translation> {
         after("lal-reps", &prog, &mut dumps);
         smt_unwind = cfg.unwind + 2;
     }
+    if cfg.method == Method::Kiss {
+        let t = Instant::now();
+        prog = passes::bound::bound(prog, cfg.unwind, passes::bound::Cut::Stop);
+        after("bound", &prog, &mut dumps);
+        prog = kiss(prog, cfg)?.0;
+        timings.push(("kiss".to_string(), t.elapsed()));
+        after("kiss", &prog, &mut dumps);
+        smt_unwind = kiss_unwind(&prog, cfg);
+    }
     let t = Instant::now();
     let text = match cfg.emit {
         Emit::Ir => ir::dump::dump(&prog),
@@ -92,6 +100,7 @@ pub fn translate(input: &str, cfg: &Config) -> Result<Translation> {
             let enc = crate::bmc::encode(
                 &prog,
                 &crate::bmc::Options {
+                    deadline: None,
                     unwind: smt_unwind,
                     unwinding_assertions: false,
                     int: cfg.int,
@@ -120,4 +129,32 @@ pub fn lal_reps(prog: Program, cfg: &Config) -> Result<(Program, passes::lal_rep
             unwind: cfg.unwind,
         },
     )
+}
+
+/// The KISS pass with the configuration's bounds (on a normalised,
+/// bounded program).
+pub fn kiss(prog: Program, cfg: &Config) -> Result<(Program, passes::kiss::KissInfo)> {
+    passes::kiss::kiss(
+        prog,
+        &passes::kiss::KissOptions {
+            ts: cfg.ts,
+            threads: cfg.threads,
+        },
+    )
+}
+
+/// The SMT route's unwinding of a KISS output: seqc bounds the input's
+/// loops itself (U + 2 never cuts first), and threads nest on the one
+/// stack, at most one level per thread id.
+pub fn kiss_unwind(p: &Program, cfg: &Config) -> u32 {
+    let slots = p
+        .globals
+        .iter()
+        .find(|g| g.name == "__seqc_done")
+        .and_then(|g| match g.ty {
+            ir::Ty::Array(_, Some(n)) => Some(n as u32),
+            _ => None,
+        })
+        .unwrap_or(1);
+    (cfg.unwind + 2).max(slots + 1)
 }

@@ -1,4 +1,4 @@
-//! From a Lal-Reps counterexample to a run of the input, confirmed on the
+//! From a Lal-Reps or KISS counterexample to a run of the input, confirmed on the
 //! oracle's interpreter before anyone is told of a bug.
 //!
 //! Pre: the sequential trace a backend gave (`check::Step`s whose `ctx`
@@ -17,8 +17,9 @@
 
 use crate::bmc::TraceWhat;
 use crate::check::Step;
-use crate::ir::Loc;
+use crate::ir::{Loc, Program};
 use crate::oracle::{Schedule, Segment};
+use crate::passes::kiss::KissInfo;
 use crate::passes::lal_reps::{ERROR, LrInfo};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -119,6 +120,70 @@ pub fn schedule(steps: &[Step], info: &LrInfo, k: u32) -> Result<(Schedule, Loc)
             segments,
             nondet,
             expect: Some(loc),
+        },
+        loc,
+    ))
+}
+
+/// The schedule a KISS trace stands for, and the failing assertion.
+///
+/// The sequential program runs the input's steps in the order of a real
+/// run, each under the id of the thread that makes it (`ctx.1`); ids are
+/// creation order, as the oracle's. Each maximal stretch of one thread's
+/// steps is a segment of any length.
+pub fn kiss_schedule(
+    steps: &[Step],
+    info: &KissInfo,
+    p: &Program,
+) -> Result<(Schedule, Loc), String> {
+    let Some(last) = steps
+        .last()
+        .filter(|s| matches!(s.what, TraceWhat::Fail(_)))
+    else {
+        return Err("the trace ends at no failing assertion".into());
+    };
+    let at: Vec<Loc> = info
+        .asserts
+        .iter()
+        .map(|(l, _)| *l)
+        .filter(|l| {
+            p.file_name(l.file) == last.file
+                && l.line == last.line
+                && (last.col == 0 || l.col == last.col)
+        })
+        .collect();
+    let expect = match at.as_slice() {
+        [l] => Some(*l),
+        _ => None,
+    };
+    let mut segments: Vec<Segment> = Vec::new();
+    let mut nondet: BTreeMap<u32, Vec<i128>> = BTreeMap::new();
+    for s in steps {
+        let Some((_, t)) = s.ctx else { continue };
+        if segments.last().is_none_or(|g| g.thread != t) {
+            segments.push(Segment {
+                thread: t,
+                round: None,
+                steps: None,
+            });
+        }
+        if let TraceWhat::Nondet(v) = s.what {
+            nondet.entry(t).or_default().push(v);
+        }
+    }
+    if segments.is_empty() {
+        segments.push(Segment {
+            thread: 0,
+            round: None,
+            steps: None,
+        });
+    }
+    let loc = expect.unwrap_or(Loc::NONE);
+    Ok((
+        Schedule {
+            segments,
+            nondet,
+            expect,
         },
         loc,
     ))

@@ -23,7 +23,13 @@ pub struct Options {
     pub int: bool,
     /// For `(set-info :source ...)`: the input and options.
     pub source: String,
+    /// Give up encoding past this instant (`check --timeout`).
+    pub deadline: Option<std::time::Instant>,
 }
+
+/// The start of the message of an encoding that ran past its deadline or
+/// size budget: `check` answers UNKNOWN for it, not an error.
+pub const GAVE_UP: &str = "gave up encoding";
 
 #[derive(Clone, Debug)]
 pub struct Event {
@@ -133,7 +139,13 @@ pub fn encode(p: &Program, opts: &Options) -> Result<Encoding, Diagnostic> {
     let regions = regions::Regions::analyse(p).map_err(err)?;
     let mode = term::IntMode::set(opts.int);
     let mut sx = symex::Symex::new(p, regions, opts.unwind, opts.unwinding_assertions);
-    sx.run().map_err(err)?;
+    sx.deadline = opts.deadline;
+    if let Err((m, l)) = sx.run() {
+        if m.starts_with(GAVE_UP) {
+            return Err(Diagnostic::input(m));
+        }
+        return Err(err((m, l)));
+    }
     if let Some(what) = mode.refused() {
         return Err(Diagnostic::unsupported(format!(
             "{what} in integer mode (--int); the bit-vector mode encodes it"

@@ -85,12 +85,16 @@ pub(super) struct Frame {
     pub objs: HashMap<LocalId, u64>,
 }
 
+/// The largest SMT-LIB text an encoding may reach.
+const OUT_BUDGET: usize = 256 << 20;
+
 pub type R<X> = std::result::Result<X, (String, Loc)>;
 
 pub(super) struct Symex<'p> {
     pub p: &'p Program,
     pub unwind: u32,
     pub unwinding_assertions: bool,
+    pub deadline: Option<std::time::Instant>,
     pub pw: u32,
     pub regions: Regions,
     codes: HashMap<FuncId, Rc<super::goto::GotoFn>>,
@@ -162,6 +166,7 @@ impl<'p> Symex<'p> {
             p,
             unwind,
             unwinding_assertions,
+            deadline: None,
             pw,
             regions,
             codes: HashMap::new(),
@@ -185,12 +190,7 @@ impl<'p> Symex<'p> {
             arr_defs: HashMap::new(),
             malloc_elem: None,
             rounds: p.rounds.as_ref().map(|r| (r.round, r.k)),
-            tid: p.rounds.as_ref().and_then(|_| {
-                p.globals
-                    .iter()
-                    .position(|g| g.name == crate::passes::lal_reps::TID)
-                    .map(|i| GlobalId(i as u32))
-            }),
+            tid: p.thread_id,
             local_next: 1u64 << (pw - 1),
             guess: HashMap::new(),
             round_reads: Vec::new(),
@@ -303,6 +303,7 @@ impl<'p> Symex<'p> {
             (Some((r, _)), Some(t)) => {
                 Some((self.get(st, Var::Global(r)), self.get(st, Var::Global(t))))
             }
+            (None, Some(t)) => Some((term::bv(0, 32), self.get(st, Var::Global(t)))),
             _ => None,
         };
         self.events.push(Event {
@@ -318,7 +319,7 @@ impl<'p> Symex<'p> {
     /// draws have generated locations). Pointers draw nothing: the
     /// oracle's nondet pointer is NULL.
     fn nondet_event(&mut self, st: &State, loc: Loc, t: &T) {
-        if self.rounds.is_some() && !loc.generated {
+        if self.tid.is_some() && !loc.generated {
             self.event(st, loc, EventKind::Nondet(t.clone()));
         }
     }
@@ -584,9 +585,29 @@ impl<'p> Symex<'p> {
             return Ok((Some(st), v));
         }
         let active = self.stack.iter().filter(|&&g| g == f).count() as u32;
-        if active >= self.unwind.max(1) {
+        let limit = p
+            .frame_limits
+            .iter()
+            .find(|(g, _)| *g == f)
+            .map_or(self.unwind.max(1), |&(_, n)| n);
+        if active >= limit {
             self.cut(&st, loc);
             return Ok((None, None));
+        }
+        // Inlining is where an encoding grows without end (KISS nests
+        // every thread inside every step of another).
+        if self.out.len() > OUT_BUDGET {
+            return Err((
+                format!(
+                    "{} at {} MB of SMT-LIB (inlined too much)",
+                    super::GAVE_UP,
+                    OUT_BUDGET >> 20
+                ),
+                loc,
+            ));
+        }
+        if self.deadline.is_some_and(|d| std::time::Instant::now() > d) {
+            return Err((format!("{}: the timeout passed", super::GAVE_UP), loc));
         }
         let code = self.code(f)?;
         let id = self.frames;

@@ -655,6 +655,14 @@ pub struct Program {
     pub functions: Vec<Function>,
     /// Set by the Lal-Reps pass: shared memory has round copies.
     pub rounds: Option<Rounds>,
+    /// Set by a sequentialization: the global that holds the running
+    /// thread's id, so traces can say which thread made each step.
+    pub thread_id: Option<GlobalId>,
+    /// Set by a sequentialization: at most this many active frames of a
+    /// function on any path, because the transformed program cannot nest
+    /// it deeper (KISS: one `__seqc_run` per thread on the stack). A
+    /// checker's own recursion bound would otherwise inline every level.
+    pub frame_limits: Vec<(FuncId, u32)>,
 }
 
 /// Shared memory in K round copies (plus a sink copy K that a stopped
@@ -679,6 +687,8 @@ impl Program {
             globals: Vec::new(),
             functions: Vec::new(),
             rounds: None,
+            thread_id: None,
+            frame_limits: Vec::new(),
         }
     }
 

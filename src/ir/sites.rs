@@ -130,3 +130,104 @@ pub fn strip(e: &Expr) -> Option<FuncId> {
         _ => None,
     }
 }
+
+/// Per site, in the order given: true when the site can make at most one
+/// thread in any execution. Such a site needs one thread slot, not
+/// `--threads`; KISS's nesting bound (and with it the size of what a
+/// bounded model checker inlines) follows the slot count.
+///
+/// A site is single-shot when it is outside every loop of a function
+/// without labels (no backward `goto`) that itself runs at most once:
+/// `main` (when nothing calls it), or a function whose only mention in
+/// the program is one direct call or one start-routine argument at a
+/// single-shot position. The analysis is a least fixpoint, so functions
+/// on a call cycle are never single-shot.
+pub fn single_shot(p: &Program, sites: &[Site]) -> Vec<bool> {
+    let nf = p.functions.len();
+    // Every mention of a function: a direct call, a start routine, or any
+    // other use (a pointer that may be called any number of times).
+    let mut mentions = vec![0u32; nf];
+    p.walk_exprs(&mut |e| {
+        if let ExprKind::Func(f) = e.kind {
+            mentions[f.index()] += 1;
+        }
+    });
+    // (used function, position's function, inside a loop) per direct use.
+    let mut uses: Vec<Vec<(FuncId, bool)>> = vec![Vec::new(); nf];
+    let mut messy = vec![false; nf];
+    let mut site_pos: HashMap<(FuncId, Loc), (u32, bool)> = HashMap::new();
+    for (fi, f) in p.functions.iter().enumerate() {
+        let Some(b) = &f.body else { continue };
+        let me = FuncId(fi as u32);
+        scan(b, false, &mut |s, in_loop| match &s.kind {
+            StmtKind::Goto(_) | StmtKind::Label(_) => messy[fi] = true,
+            StmtKind::Call { callee, .. } => {
+                if let ExprKind::Func(g) = callee.kind {
+                    uses[g.index()].push((me, in_loop));
+                }
+            }
+            StmtKind::Op {
+                op: op @ (Op::ThreadCreate | Op::Once),
+                args,
+                ..
+            } => {
+                let create = *op == Op::ThreadCreate;
+                let start = args.get(if create { 2 } else { 1 });
+                if let Some(g) = start.and_then(strip) {
+                    uses[g.index()].push((me, in_loop));
+                }
+                if create {
+                    let e = site_pos.entry((me, s.loc)).or_insert((0, in_loop));
+                    e.0 += 1;
+                }
+            }
+            _ => {}
+        });
+    }
+    let mut once = vec![false; nf];
+    if let Some(m) = p.func_by_name("main") {
+        once[m.index()] = mentions[m.index()] == 0;
+    }
+    loop {
+        let mut changed = false;
+        for g in 0..nf {
+            if once[g] || uses[g].len() != 1 || mentions[g] != 1 {
+                continue;
+            }
+            let (caller, in_loop) = uses[g][0];
+            if !in_loop && once[caller.index()] && !messy[caller.index()] {
+                once[g] = true;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    sites
+        .iter()
+        .map(|s| {
+            let f = s.in_func.index();
+            once[f] && !messy[f] && matches!(site_pos.get(&(s.in_func, s.loc)), Some(&(1, false)))
+        })
+        .collect()
+}
+
+/// Calls `f` on every statement with whether it sits inside a loop.
+fn scan(b: &Block, in_loop: bool, f: &mut impl FnMut(&Stmt, bool)) {
+    for s in &b.0 {
+        f(s, in_loop);
+        match &s.kind {
+            StmtKind::If(_, a, c) => {
+                scan(a, in_loop, f);
+                scan(c, in_loop, f);
+            }
+            StmtKind::Loop { body, latch } => {
+                scan(body, true, f);
+                scan(latch, true, f);
+            }
+            StmtKind::Switch(_, a) | StmtKind::Block(a) => scan(a, in_loop, f),
+            _ => {}
+        }
+    }
+}

@@ -285,6 +285,7 @@ pub fn lal_reps(mut p: Program, o: &LrOptions) -> Result<(Program, LrInfo)> {
         threads: o.threads,
     };
     make_driver(&mut p, &rw, user_main, nslots);
+    p.thread_id = Some(rw.g.tid);
     p.rounds = Some(Rounds {
         round: rw.g.round,
         k,
@@ -324,7 +325,7 @@ struct Globals {
 }
 
 /// pthread keys a program may create (POSIX guarantees 128; tasks use 1-2).
-const KEYS: u64 = 8;
+pub(crate) const KEYS: u64 = 8;
 
 struct PassErr {
     what: String,
@@ -369,28 +370,28 @@ struct Rewriter {
 
 // ---- small IR builders ----
 
-fn st(kind: StmtKind, loc: Loc) -> Stmt {
+pub(crate) fn st(kind: StmtKind, loc: Loc) -> Stmt {
     Stmt { kind, loc }
 }
 
-fn int(v: i128, ty: Ty, loc: Loc) -> Expr {
+pub(crate) fn int(v: i128, ty: Ty, loc: Loc) -> Expr {
     Expr::int(v, ty, loc)
 }
 
-fn glob(p: &Program, g: GlobalId, loc: Loc) -> Expr {
+pub(crate) fn glob(p: &Program, g: GlobalId, loc: Loc) -> Expr {
     Expr::new(ExprKind::Global(g), p.global(g).ty.clone(), loc)
 }
 
-fn lv_local(v: LocalId, ty: Ty, loc: Loc) -> Expr {
+pub(crate) fn lv_local(v: LocalId, ty: Ty, loc: Loc) -> Expr {
     Expr::new(ExprKind::Local(v), ty, loc)
 }
 
-fn deref(e: Expr, loc: Loc) -> Expr {
+pub(crate) fn deref(e: Expr, loc: Loc) -> Expr {
     let ty = e.ty.pointee().cloned().unwrap_or(Ty::Void);
     Expr::new(ExprKind::Deref(Box::new(e)), ty, loc)
 }
 
-fn index(a: Expr, i: Expr, loc: Loc) -> Expr {
+pub(crate) fn index(a: Expr, i: Expr, loc: Loc) -> Expr {
     let ty = match a.ty.unqual() {
         Ty::Array(t, _) => (**t).clone(),
         _ => Ty::INT,
@@ -398,35 +399,35 @@ fn index(a: Expr, i: Expr, loc: Loc) -> Expr {
     Expr::new(ExprKind::Index(Box::new(a), Box::new(i)), ty, loc)
 }
 
-fn bin(op: BinOp, a: Expr, b: Expr, ty: Ty, loc: Loc) -> Expr {
+pub(crate) fn bin(op: BinOp, a: Expr, b: Expr, ty: Ty, loc: Loc) -> Expr {
     Expr::new(ExprKind::Binary(op, Box::new(a), Box::new(b)), ty, loc)
 }
 
-fn cmp(op: BinOp, a: Expr, b: Expr, loc: Loc) -> Expr {
+pub(crate) fn cmp(op: BinOp, a: Expr, b: Expr, loc: Loc) -> Expr {
     bin(op, a, b, Ty::INT, loc)
 }
 
-fn not(a: Expr, loc: Loc) -> Expr {
+pub(crate) fn not(a: Expr, loc: Loc) -> Expr {
     Expr::new(ExprKind::Unary(UnOp::LogNot, Box::new(a)), Ty::INT, loc)
 }
 
-fn cast(e: Expr, ty: Ty, loc: Loc) -> Expr {
+pub(crate) fn cast(e: Expr, ty: Ty, loc: Loc) -> Expr {
     if e.ty == ty {
         return e;
     }
     Expr::new(ExprKind::Cast(Box::new(e)), ty, loc)
 }
 
-fn assign(a: Expr, b: Expr, loc: Loc) -> Stmt {
+pub(crate) fn assign(a: Expr, b: Expr, loc: Loc) -> Stmt {
     let b = cast(b, a.ty.clone(), loc);
     st(StmtKind::Assign(a, b), loc)
 }
 
-fn if_(c: Expr, a: Vec<Stmt>, b: Vec<Stmt>, loc: Loc) -> Stmt {
+pub(crate) fn if_(c: Expr, a: Vec<Stmt>, b: Vec<Stmt>, loc: Loc) -> Stmt {
     st(StmtKind::If(c, Block(a), Block(b)), loc)
 }
 
-fn addr_of(e: Expr, loc: Loc) -> Expr {
+pub(crate) fn addr_of(e: Expr, loc: Loc) -> Expr {
     let ty = e.ty.clone().ptr();
     Expr::new(ExprKind::AddrOf(Box::new(e)), ty, loc)
 }
@@ -1376,7 +1377,7 @@ fn fill(
 
 /// `then` under `p != 0`: nothing for a null constant, no test for an
 /// address (`&x`, an array), the test otherwise.
-fn if_nonnull(p: &Expr, then: Vec<Stmt>, loc: Loc) -> Vec<Stmt> {
+pub(crate) fn if_nonnull(p: &Expr, then: Vec<Stmt>, loc: Loc) -> Vec<Stmt> {
     match &strip_cast(p).kind {
         ExprKind::Int(0) => vec![],
         ExprKind::AddrOf(_) | ExprKind::Decay(_) => then,
@@ -1389,14 +1390,14 @@ fn if_nonnull(p: &Expr, then: Vec<Stmt>, loc: Loc) -> Vec<Stmt> {
     }
 }
 
-fn strip_cast(e: &Expr) -> &Expr {
+pub(crate) fn strip_cast(e: &Expr) -> &Expr {
     match &e.kind {
         ExprKind::Cast(a) => strip_cast(a),
         _ => e,
     }
 }
 
-fn const_of(e: &Expr) -> Option<i128> {
+pub(crate) fn const_of(e: &Expr) -> Option<i128> {
     match &e.kind {
         ExprKind::Int(v) => Some(*v),
         ExprKind::Cast(a) => const_of(a),
@@ -1424,7 +1425,7 @@ fn accesses(e: &Expr, addr: bool, copied: &[bool]) -> bool {
 
 /// Applies `f` to every sub-expression, parents first, not descending
 /// into a node `f` replaced.
-fn rewrite_expr(e: &mut Expr, f: &mut impl FnMut(&mut Expr)) {
+pub(crate) fn rewrite_expr(e: &mut Expr, f: &mut impl FnMut(&mut Expr)) {
     let before = std::mem::discriminant(&e.kind);
     f(e);
     if std::mem::discriminant(&e.kind) != before {
@@ -1539,7 +1540,7 @@ fn fix_init(p: &Program, init: &mut Init, ty: &Ty) {
     }
 }
 
-fn retype_program(p: &mut Program) {
+pub(crate) fn retype_program(p: &mut Program) {
     for gi in 0..p.globals.len() {
         if let Some(mut init) = p.globals[gi].init.take() {
             let ty = p.globals[gi].ty.clone();

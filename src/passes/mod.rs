@@ -2,8 +2,9 @@
 //! comment. The IR verifier runs after every pass in debug builds and tests.
 
 pub mod bound;
+pub mod kiss;
 pub mod lal_reps;
 pub mod normalize;
 
 /// Pass names accepted by `--dump-ir-after`, in pipeline order.
-pub const PASSES: &[&str] = &["lower", "normalize", "bound", "lal-reps"];
+pub const PASSES: &[&str] = &["lower", "normalize", "bound", "lal-reps", "kiss"];

@@ -1,0 +1,181 @@
+//! KISS end to end (DESIGN.md §1, §3, §6), against the oracle:
+//! - every violation `seqc check --method kiss` reports is a failure of
+//!   the input (the oracle has one, and the reported run replayed on it);
+//! - with two threads (main and one single-shot child), every failure the
+//!   oracle reaches with at most 2 context switches is found with ts >= 1
+//!   (the KISS paper's coverage claim).
+//!
+//! The hand-analysed programs run through z3 and CBMC; generated programs
+//! through z3.
+
+use assert_cmd::Command;
+use seqc::config::Config;
+use seqc::oracle::{self, Bounds, MeasureCaps};
+use std::path::{Path, PathBuf};
+
+struct Truth {
+    fails: bool,
+    /// Fewest context switches of any failure.
+    switches: Option<u32>,
+    /// main and exactly one thread, created once.
+    two_threads: bool,
+}
+
+fn truth(path: &Path) -> Truth {
+    let prog = seqc::driver::load(path.to_str().unwrap(), &Config::default()).unwrap();
+    let sites = seqc::ir::sites::thread_sites(&prog).unwrap();
+    let two_threads = sites.len() == 1 && seqc::ir::sites::single_shot(&prog, &sites)[0];
+    let prep = oracle::prepare(&prog).unwrap();
+    let x = prep
+        .explore(&Bounds::default(), Some(MeasureCaps::default()))
+        .unwrap();
+    Truth {
+        fails: !x.failures.is_empty(),
+        switches: x.failures.iter().filter_map(|f| f.switches).min(),
+        two_threads,
+    }
+}
+
+/// The exit code of `seqc check --method kiss` and its output.
+fn check(path: &Path, ts: u32, backend: &str) -> (i32, String) {
+    let out = Command::cargo_bin("seqc")
+        .unwrap()
+        .args(["check", "--method", "kiss", "--ts", &ts.to_string()])
+        .args(["--backend", backend, "--timeout", "30"])
+        .arg(path)
+        .output()
+        .unwrap();
+    let mut text = String::from_utf8_lossy(&out.stdout).to_string();
+    text.push_str(&String::from_utf8_lossy(&out.stderr));
+    (out.status.code().unwrap_or(-1), text)
+}
+
+#[derive(Default)]
+struct Tally {
+    runs: u32,
+    violations: u32,
+    unknown: u32,
+    unsupported: u32,
+    bad: Vec<String>,
+}
+
+fn judge(path: &Path, t: &Truth, backends: &[&str], tally: &mut Tally) {
+    for ts in 0..=2 {
+        for b in backends {
+            let (code, text) = check(path, ts, b);
+            tally.runs += 1;
+            let what = format!("{} ts={ts} {b}", path.display());
+            match code {
+                10 => {
+                    tally.violations += 1;
+                    if !t.fails {
+                        tally
+                            .bad
+                            .push(format!("{what}: a violation the oracle does not have"));
+                    } else if !text.contains("replayed on the input") {
+                        tally
+                            .bad
+                            .push(format!("{what}: a violation without its run:\n{text}"));
+                    }
+                }
+                0 => {
+                    let owed = ts >= 1 && t.two_threads && t.switches.is_some_and(|s| s <= 2);
+                    if owed {
+                        tally.bad.push(format!(
+                            "{what}: missed a failure with {:?} switches in a two-thread program",
+                            t.switches
+                        ));
+                    }
+                }
+                // A backend that timed out says so; it reports nothing.
+                20 if text.contains("timed out") => tally.unknown += 1,
+                // The SMT route names what it cannot encode.
+                2 if *b != "cbmc" && text.contains("unsupported") => tally.unsupported += 1,
+                _ => tally.bad.push(format!("{what}: exit {code}:\n{text}")),
+            }
+        }
+    }
+}
+
+fn have(tool: &str) -> bool {
+    seqc::check::find_tool(tool).is_some()
+}
+
+#[test]
+fn hand_programs_both_routes() {
+    assert!(have("z3") && have("cbmc"), "run scripts/install-checkers");
+    let mut progs: Vec<PathBuf> = std::fs::read_dir("tests/oracle")
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "c"))
+        .collect();
+    progs.sort();
+    assert!(progs.len() >= 10);
+    let mut tally = Tally::default();
+    for p in &progs {
+        judge(p, &truth(p), &["z3", "cbmc"], &mut tally);
+    }
+    assert!(tally.bad.is_empty(), "{}", tally.bad.join("\n"));
+    assert!(tally.violations > 0);
+    // Only the larger programs may time out, and never most runs.
+    assert!(
+        tally.unknown * 10 < tally.runs,
+        "{} of {} runs timed out",
+        tally.unknown,
+        tally.runs
+    );
+    eprintln!(
+        "kiss hand programs: {} runs, {} violations (all real), {} timed out, {} unsupported on SMT",
+        tally.runs, tally.violations, tally.unknown, tally.unsupported
+    );
+}
+
+#[test]
+fn generated_programs_against_the_oracle() {
+    assert!(have("z3"), "run scripts/install-checkers");
+    let n: u64 = std::env::var("SEQC_KISS_PROGRAMS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(300);
+    let dir = tempfile::tempdir().unwrap();
+    let next = std::sync::atomic::AtomicU64::new(1);
+    let tallies: Vec<(Tally, u32, u32)> = std::thread::scope(|sc| {
+        let workers: Vec<_> = (0..2)
+            .map(|_| {
+                sc.spawn(|| {
+                    let mut tally = Tally::default();
+                    let (mut two, mut owed) = (0, 0);
+                    loop {
+                        let seed = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                        if seed > n {
+                            break;
+                        }
+                        let g = seqc::generate::generate(seed);
+                        let path = dir.path().join(format!("gen_{seed}.c"));
+                        std::fs::write(&path, &g.text).unwrap();
+                        let t = truth(&path);
+                        two += t.two_threads as u32;
+                        owed += (t.two_threads && t.switches.is_some_and(|s| s <= 2)) as u32;
+                        judge(&path, &t, &["z3"], &mut tally);
+                    }
+                    (tally, two, owed)
+                })
+            })
+            .collect();
+        workers.into_iter().map(|w| w.join().unwrap()).collect()
+    });
+    let mut bad = Vec::new();
+    let (mut violations, mut two, mut owed, mut unknown) = (0, 0, 0, 0);
+    for (t, tw, ow) in tallies {
+        bad.extend(t.bad);
+        violations += t.violations;
+        unknown += t.unknown;
+        two += tw;
+        owed += ow;
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+    assert!(violations > 0 && owed > 0, "the sample exercises nothing");
+    eprintln!(
+        "kiss generated: {n} programs, {violations} violations (all real), {two} two-thread programs, {owed} with a failure within 2 switches (all found), {unknown} timed out"
+    );
+}
