@@ -1,0 +1,18 @@
+// seqc: --method kiss --ts 1
+typedef unsigned long pthread_t;
+typedef union { char __size[40]; long __align; } pthread_mutex_t;
+typedef union { char __size[48]; long long __align; } pthread_cond_t;
+typedef union { char __size[56]; long __align; } pthread_attr_t;
+int pthread_create(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+int pthread_join(pthread_t, void **);
+int pthread_mutex_lock(pthread_mutex_t *);
+int pthread_mutex_unlock(pthread_mutex_t *);
+void __VERIFIER_assert(int);
+int __VERIFIER_nondet_int(void);
+void __VERIFIER_assume(int);
+typedef _Atomic int atomic_int;
+atomic_int counter;
+_Atomic long hits;
+int plain;
+void *t(void *a) { counter++; hits += 2; plain = atomic_load(&counter); atomic_store(&counter, 5); int old = atomic_fetch_add(&counter, 1); int exp = 6; atomic_compare_exchange_strong(&counter, &exp, 7); return (void *)(long)old; }
+int main(void) { pthread_t x; pthread_create(&x, 0, t, 0); pthread_join(x, 0); __VERIFIER_assert(counter == 7); return 0; }
