@@ -321,10 +321,12 @@ fn check_smt(
     opts: &CheckOptions,
     b: Backend,
 ) -> Result<(Outcome, Vec<Step>)> {
+    // One budget for encoding and solving together.
+    let deadline = opts.timeout.map(|t| std::time::Instant::now() + t);
     let enc = bmc::encode(
         p,
         &bmc::Options {
-            deadline: opts.timeout.map(|t| std::time::Instant::now() + t),
+            deadline,
             // A sequentialization's output bounds its loops itself.
             unwind: if p.rounds.is_some() {
                 cfg.unwind + 2
@@ -354,7 +356,11 @@ fn check_smt(
     };
     for &goal in goals {
         let script = enc.script(goal, None, true);
-        match solve(b, &script, opts.timeout)? {
+        let left = deadline.map(|d| {
+            d.saturating_duration_since(std::time::Instant::now())
+                .max(std::time::Duration::from_secs(1))
+        });
+        match solve(b, &script, left)? {
             Answer::Sat(values) => {
                 let trace = steps(p, enc.trace(p, goal, &values));
                 let o = match goal {

@@ -5,8 +5,8 @@
 //!   oracle reaches with at most 2 context switches is found with ts >= 1
 //!   (the KISS paper's coverage claim).
 //!
-//! The hand-analysed programs run through z3 and CBMC; generated programs
-//! through z3.
+//! The hand-analysed programs run through z3 and CBMC; generated
+//! two-thread programs through z3.
 
 use assert_cmd::Command;
 use seqc::config::Config;
@@ -41,7 +41,7 @@ fn check(path: &Path, ts: u32, backend: &str) -> (i32, String) {
     let out = Command::cargo_bin("seqc")
         .unwrap()
         .args(["check", "--method", "kiss", "--ts", &ts.to_string()])
-        .args(["--backend", backend, "--timeout", "30"])
+        .args(["--backend", backend, "--timeout", "10"])
         .arg(path)
         .output()
         .unwrap();
@@ -139,6 +139,7 @@ fn generated_programs_against_the_oracle() {
         .unwrap_or(300);
     let dir = tempfile::tempdir().unwrap();
     let next = std::sync::atomic::AtomicU64::new(1);
+    let picked = std::sync::atomic::AtomicU64::new(0);
     let tallies: Vec<(Tally, u32, u32)> = std::thread::scope(|sc| {
         let workers: Vec<_> = (0..2)
             .map(|_| {
@@ -147,10 +148,16 @@ fn generated_programs_against_the_oracle() {
                     let (mut two, mut owed) = (0, 0);
                     loop {
                         let seed = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-                        if seed > n {
+                        let g = seqc::generate::generate(seed);
+                        // Two-thread programs only: with more threads the
+                        // nesting KISS inlines makes most runs time out
+                        // (scripts/kiss-diff measures those).
+                        if g.text.matches("pthread_create(").count() != 1 {
+                            continue;
+                        }
+                        if picked.fetch_add(1, std::sync::atomic::Ordering::SeqCst) >= n {
                             break;
                         }
-                        let g = seqc::generate::generate(seed);
                         let path = dir.path().join(format!("gen_{seed}.c"));
                         std::fs::write(&path, &g.text).unwrap();
                         let t = truth(&path);
@@ -176,6 +183,6 @@ fn generated_programs_against_the_oracle() {
     assert!(bad.is_empty(), "{}", bad.join("\n"));
     assert!(violations > 0 && owed > 0, "the sample exercises nothing");
     eprintln!(
-        "kiss generated: {n} programs, {violations} violations (all real), {two} two-thread programs, {owed} with a failure within 2 switches (all found), {unknown} timed out"
+        "kiss generated: {n} two-thread programs ({two} checked), {violations} violations (all real), {owed} with a failure within 2 switches (all found), {unknown} timed out"
     );
 }
