@@ -73,7 +73,11 @@ pub fn emit(p: &Program, opts: &COptions) -> String {
     let includes: String = e
         .includes
         .iter()
-        .map(|h| format!("#include <{h}>\n"))
+        .map(|h| match *h {
+            "memset" => "void *memset(void *, int, __SIZE_TYPE__);\n".to_string(),
+            "memcpy" => "void *memcpy(void *, const void *, __SIZE_TYPE__);\n".to_string(),
+            h => format!("#include <{h}>\n"),
+        })
         .collect();
     let head = PRELUDE
         .replace("{{VERSION}}", &opts.version)
@@ -82,6 +86,7 @@ pub fn emit(p: &Program, opts: &COptions) -> String {
             p.files.first().map(String::as_str).unwrap_or("-"),
         )
         .replace("{{OPTIONS}}", &opts.options_text)
+        .replace("{{CHECKER_NOTE}}", &checker_note(p))
         .replace("{{INCLUDES}}", includes.trim_end())
         .replace("{{DECLARATIONS}}", decls.trim_end());
     format!("{}\n\n{}", head.trim_end(), body)
@@ -898,7 +903,10 @@ impl<'p> Emitter<'p> {
                 self.with_dest(dest, c)
             }
             Op::Memset | Op::Memcpy => {
-                self.includes.insert("string.h");
+                // A declaration, not string.h: the library models appended
+                // to the output define strlen and friends themselves.
+                self.includes
+                    .insert(if op == Op::Memset { "memset" } else { "memcpy" });
                 let c = self.call_text(op.c_name(), args);
                 self.with_dest(dest, c)
             }
@@ -1315,4 +1323,19 @@ pub fn c_string(b: &[u8]) -> String {
     }
     s.push('"');
     s
+}
+
+/// How deep a checker must nest the functions the transformation bounds
+/// (`Program::frame_limits`), in CBMC's terms: one frame fewer.
+fn checker_note(p: &Program) -> String {
+    p.frame_limits
+        .iter()
+        .map(|&(f, n)| {
+            format!(
+                "\n   No path nests {name} more than {n} deep: with CBMC,\n   --unwindset {name}:{m} keeps the unfolding to that.",
+                name = p.func(f).name,
+                m = n.saturating_sub(1)
+            )
+        })
+        .collect()
 }
