@@ -126,7 +126,7 @@ fn unknown_option_and_value() {
 fn later_features_say_not_supported_yet() {
     let (_d, p) = temp_file("ok.c", b"int main(void) { return 0; }\n");
     for args in [
-        vec!["translate", "--method", "kiss"],
+        vec!["translate", "--method", "kiss", "--property", "race"],
         vec!["refine", "--method", "none"],
         vec!["translate", "--method", "none", "--property", "deadlock"],
     ] {
