@@ -23,7 +23,7 @@ fn check(path: &Path, k: u32, backend: &str) -> i32 {
     let out = Command::cargo_bin("seqc")
         .unwrap()
         .args(["check", "--method", "lal-reps", "--rounds", &k.to_string()])
-        .args(["--backend", backend, "--timeout", "120"])
+        .args(["--backend", backend, "--timeout", "300"])
         .arg(path)
         .output()
         .unwrap();
