@@ -71,10 +71,27 @@ fn hand_programs_both_routes() {
         .collect();
     progs.sort();
     assert!(progs.len() >= 10);
-    let bad: Vec<String> = progs
-        .iter()
-        .flat_map(|p| agree(p, &["z3", "cbmc"]))
-        .collect();
+    // Two workers: CBMC on heap_var_size alone takes a minute at K = 3.
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let bad: Vec<String> = std::thread::scope(|sc| {
+        let workers: Vec<_> = (0..2)
+            .map(|_| {
+                sc.spawn(|| {
+                    let mut out = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                        let Some(p) = progs.get(i) else { break };
+                        out.extend(agree(p, &["z3", "cbmc"]));
+                    }
+                    out
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap())
+            .collect()
+    });
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
 

@@ -83,11 +83,14 @@ void *t1(void *a)
     void *__seqc_any5 = (void *)0;
     return __seqc_any5;
   }
+  int __seqc_was_atomic6 = __seqc_atomic;
+  __seqc_atomic = 1;
 #line 17 "golden/kiss/atomic_sections_ts2.c"
   __VERIFIER_atomic_swap();
+  __seqc_atomic = __seqc_was_atomic6;
   if (__seqc_raise != 0) {
-    void *__seqc_any6 = (void *)0;
-    return __seqc_any6;
+    void *__seqc_any7 = (void *)0;
+    return __seqc_any7;
   }
 #line 17 "golden/kiss/atomic_sections_ts2.c"
   return (void *)0;

@@ -87,8 +87,11 @@ void *t1(void *a)
 #line 17 "golden/lr/atomic_sections.c"
   __seqc_atomic = 0;
   __seqc_cs();
+  int __seqc_was_atomic1 = __seqc_atomic;
+  __seqc_atomic = 1;
 #line 17 "golden/lr/atomic_sections.c"
   __VERIFIER_atomic_swap();
+  __seqc_atomic = __seqc_was_atomic1;
 #line 17 "golden/lr/atomic_sections.c"
   return (void *)0;
 }

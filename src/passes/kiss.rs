@@ -35,8 +35,8 @@ use crate::diag::{Diagnostic, Result};
 use crate::ir::sites::{self, Site};
 use crate::ir::*;
 use crate::passes::lal_reps::{
-    KEYS, assign, bin, cast, cmp, deref, glob, if_, if_nonnull, index, int, lv_local, not,
-    retype_program, st, strip_cast,
+    KEYS, assign, atomic_call, bin, calls_atomic, cast, cmp, deref, glob, if_, if_nonnull, index,
+    int, lv_local, not, retype_program, st, strip_cast,
 };
 use crate::passes::normalize::{escaping_locals, placeholder};
 use std::collections::HashSet;
@@ -800,7 +800,16 @@ impl Rewriter {
                     Some(f) => self.has_body[f.index()],
                     None => true,
                 };
-                out.push(st(StmtKind::Call { dest, callee, args }, loc));
+                let call = st(StmtKind::Call { dest, callee, args }, loc);
+                let (save, restore) = if !self.atomic_fn && calls_atomic(&call, &self.atomic_fns) {
+                    let t = self.temp("__seqc_was_atomic", Ty::INT);
+                    atomic_call(p, self.g.atomic, t, loc)
+                } else {
+                    (vec![], vec![])
+                };
+                out.extend(save);
+                out.push(call);
+                out.extend(restore);
                 if may_stop {
                     let s = self.propagate(p, loc.generated());
                     out.push(s);

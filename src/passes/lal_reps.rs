@@ -370,6 +370,37 @@ struct Rewriter {
 
 // ---- small IR builders ----
 
+/// Does `call` call a `__VERIFIER_atomic_*` function?
+pub(crate) fn calls_atomic(call: &Stmt, atomic_fns: &[bool]) -> bool {
+    let StmtKind::Call { callee, .. } = &call.kind else {
+        return false;
+    };
+    matches!(
+        crate::ir::sites::strip(callee),
+        Some(f) if atomic_fns.get(f.index()).copied().unwrap_or(false)
+    )
+}
+
+/// The statements before and after a call of an atomic function from
+/// code that is not atomic: the whole call is one step, so the non-atomic
+/// functions it calls must see the atomic flag set (and get no switch
+/// points). The flag is saved in `t` and restored, so an enclosing atomic
+/// section stays atomic.
+pub(crate) fn atomic_call(
+    p: &Program,
+    flag: GlobalId,
+    t: LocalId,
+    loc: Loc,
+) -> (Vec<Stmt>, Vec<Stmt>) {
+    let l = loc.generated();
+    let save = vec![
+        st(StmtKind::Decl(t, Some(Init::Expr(glob(p, flag, l)))), l),
+        assign(glob(p, flag, l), int(1, Ty::INT, l), l),
+    ];
+    let restore = vec![assign(glob(p, flag, l), lv_local(t, Ty::INT, l), l)];
+    (save, restore)
+}
+
 pub(crate) fn st(kind: StmtKind, loc: Loc) -> Stmt {
     Stmt { kind, loc }
 }
@@ -738,8 +769,25 @@ impl Rewriter {
                 out.push(if_(not(c, loc), vec![self.stop(p, loc)], vec![], loc));
             }
             StmtKind::Op { dest, op, args } => self.op(p, dest, op, args, loc, out, next),
+            StmtKind::Call { dest, callee, args } => {
+                let call = st(StmtKind::Call { dest, callee, args }, loc);
+                let (a, b) = self.atomic_call(p, &call, loc);
+                out.extend(a);
+                out.push(call);
+                out.extend(b);
+            }
             kind => out.push(st(kind, loc)),
         }
+    }
+
+    /// Around a call of a `__VERIFIER_atomic_*` function from code that
+    /// is not atomic (see `atomic_call`).
+    fn atomic_call(&mut self, p: &Program, call: &Stmt, loc: Loc) -> (Vec<Stmt>, Vec<Stmt>) {
+        if self.atomic_fn || !calls_atomic(call, &self.atomic_fns) {
+            return (vec![], vec![]);
+        }
+        let t = self.temp("__seqc_was_atomic", Ty::INT);
+        atomic_call(p, self.g.atomic, t, loc)
     }
 
     /// `pv = &pool[next]` for a fresh object of `count` × `ty`.
