@@ -84,6 +84,18 @@ pub struct Concurrent {
     /// The (round, thread) segments, as text and as JSON.
     pub text: String,
     pub json: serde_json::Value,
+    /// Race mode: the two conflicting accesses, first recorded first.
+    pub race: Option<[RaceAccess; 2]>,
+}
+
+#[derive(Clone, Debug)]
+pub struct RaceAccess {
+    pub thread: u32,
+    pub thread_func: String,
+    /// `file:line:col`.
+    pub at: String,
+    pub write: bool,
+    pub source_line: Option<String>,
 }
 
 pub struct Report {
@@ -107,6 +119,7 @@ pub enum SeqInfo {
 /// Loads the input and makes the sequential program a backend checks
 /// (with the pass's facts for the replay).
 pub fn sequential(input: &str, cfg: &Config) -> Result<(Program, Option<SeqInfo>)> {
+    crate::driver::race_needs_kiss(cfg)?;
     match cfg.method {
         Method::None => {}
         Method::Kiss => {
@@ -234,7 +247,23 @@ fn confirm(
         sched.nondet.clear();
         outcome = replay(&sched)?;
     }
-    if let ReplayOutcome::NotReproduced(_) = &outcome {
+    if let (ReplayOutcome::NotReproduced(_), Some(((ta, la), (tb, lb)))) = (&outcome, sched.race) {
+        // The oracle's own search for a race between the same two lines.
+        let line = |a: crate::ir::Loc, b: crate::ir::Loc| a.file == b.file && a.line == b.line;
+        if let Ok(x) = prep.races(&bounds)
+            && let Some(r) = x.races.into_iter().find(|r| {
+                (line(r.a.loc, la) && line(r.b.loc, lb)) || (line(r.a.loc, lb) && line(r.b.loc, la))
+            })
+        {
+            let _ = (ta, tb);
+            outcome = ReplayOutcome::Confirmed {
+                loc: lb,
+                trace: r.trace,
+                names: x.thread_funcs,
+            };
+        }
+    }
+    if let (ReplayOutcome::NotReproduced(_), None) = (&outcome, sched.race) {
         // The schedule read off the trace did not reproduce the failure.
         // The oracle's own search for it, within K rounds (KISS: any
         // number), is still an independent confirmation that the bug is
@@ -278,7 +307,23 @@ fn confirm(
                     }))
                     .collect::<Vec<_>>()
             );
+            let race = sched.race.map(|((ta, la), (tb, lb))| {
+                let sites = match info {
+                    SeqInfo::Kiss(k) => k.race_sites.clone().unwrap_or_default(),
+                    SeqInfo::LalReps(_) => Vec::new(),
+                };
+                let side = |t: u32, l: crate::ir::Loc| RaceAccess {
+                    thread: t,
+                    thread_func: names.get(&t).cloned().unwrap_or_default(),
+                    at: prog.describe(l),
+                    write: sites.iter().any(|s| s.loc == l && s.write),
+                    source_line: read_line(prog.file_name(l.file), l.line),
+                };
+                [side(ta, la), side(tb, lb)]
+            });
+            let thread = race.as_ref().map_or(thread, |r| r[1].thread);
             Ok(Concurrent {
+                race,
                 at: format!("{}:{}:{}", prog.file_name(at.file), at.line, at.col),
                 source_line: read_line(prog.file_name(at.file), at.line),
                 thread,
@@ -815,6 +860,7 @@ fn read_cbmc(p: &Program, out: &str) -> std::result::Result<Option<Vec<Step>>, S
                                     }
                                 }
                                 _ if lhs == crate::passes::lal_reps::ERROR
+                                    || lhs == crate::passes::kiss::RACE_SITE
                                     || lhs.starts_with("__seqc_site_n[") =>
                                 {
                                     out.push(step(TraceWhat::Assign(
@@ -880,12 +926,28 @@ pub fn render(r: &Report) -> String {
     let mut s = verdict_line(r);
     s.push('\n');
     if let Some(c) = &r.concurrent {
-        s.push_str(&format!(
-            "\n{}: assertion fails in thread {} ({})\n",
-            c.at, c.thread, c.thread_func
-        ));
-        if let Some(src) = &r.source_line {
-            s.push_str(&format!("  {src}\n"));
+        if let Some(race) = &c.race {
+            s.push_str("\ndata race:\n");
+            for a in race {
+                s.push_str(&format!(
+                    "  {}: thread {} ({}) {}\n",
+                    a.at,
+                    a.thread,
+                    a.thread_func,
+                    if a.write { "writes" } else { "reads" }
+                ));
+                if let Some(src) = &a.source_line {
+                    s.push_str(&format!("    {src}\n"));
+                }
+            }
+        } else {
+            s.push_str(&format!(
+                "\n{}: assertion fails in thread {} ({})\n",
+                c.at, c.thread, c.thread_func
+            ));
+            if let Some(src) = &r.source_line {
+                s.push_str(&format!("  {src}\n"));
+            }
         }
         s.push_str(&format!(
             "Concurrent trace ({}, replayed on the input):\n",
@@ -983,6 +1045,18 @@ pub fn render_json(r: &Report) -> String {
             "replayed": true,
             "trace": c.json,
         });
+        if let Some(race) = &c.race {
+            o["race"] = json!(
+                race.iter()
+                    .map(|a| json!({
+                        "at": a.at,
+                        "thread": a.thread,
+                        "function": a.thread_func,
+                        "access": if a.write { "write" } else { "read" },
+                    }))
+                    .collect::<Vec<_>>()
+            );
+        }
     }
     let mut s = serde_json::to_string_pretty(&o).unwrap();
     s.push('\n');

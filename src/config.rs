@@ -20,6 +20,17 @@ pub enum Emit {
     Ir,
 }
 
+/// What `check` looks for.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub enum Property {
+    /// Assertions and `reach_error()`.
+    #[default]
+    Assert,
+    /// Data races: on any shared location (`None`), or on one region
+    /// (`count`, `struct s.f`, `*int`).
+    Race(Option<String>),
+}
+
 #[derive(Clone, Debug)]
 pub struct Config {
     pub method: Method,
@@ -40,6 +51,7 @@ pub struct Config {
     pub unwinding_assertions: bool,
     /// `--int`: SMT integers instead of bit-vectors.
     pub int: bool,
+    pub property: Property,
 }
 
 impl Default for Config {
@@ -59,6 +71,7 @@ impl Default for Config {
             options_text: String::new(),
             unwinding_assertions: false,
             int: false,
+            property: Property::Assert,
         }
     }
 }

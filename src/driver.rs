@@ -33,12 +33,24 @@ pub fn load_timed(input: &str, cfg: &Config) -> Result<(Program, frontend::Timin
     frontend::load_timed(input, &opts)
 }
 
+/// Race checking is KISS's (§5): the other methods check assertions.
+pub fn race_needs_kiss(cfg: &Config) -> Result<()> {
+    if matches!(cfg.property, crate::config::Property::Race(_)) && cfg.method != Method::Kiss {
+        return Err(Diagnostic::not_yet(format!(
+            "--property race with --method {} (race checking is built on KISS: use --method kiss)",
+            if cfg.method == Method::None {
+                "none"
+            } else {
+                "lal-reps"
+            }
+        )));
+    }
+    Ok(())
+}
+
 /// `seqc translate`.
 pub fn translate(input: &str, cfg: &Config) -> Result<Translation> {
-    match cfg.method {
-        Method::None => {}
-        Method::Kiss | Method::LalReps => {}
-    }
+    race_needs_kiss(cfg)?;
     if let Some(p) = &cfg.dump_ir_after
         && !passes::PASSES.contains(&p.as_str())
     {
@@ -139,6 +151,10 @@ pub fn kiss(prog: Program, cfg: &Config) -> Result<(Program, passes::kiss::KissI
         &passes::kiss::KissOptions {
             ts: cfg.ts,
             threads: cfg.threads,
+            race: match &cfg.property {
+                crate::config::Property::Race(t) => Some(t.clone()),
+                crate::config::Property::Assert => None,
+            },
         },
     )
 }

@@ -3,7 +3,7 @@
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use seqc::backend::c::Dialect;
-use seqc::config::{Config, Emit, Method};
+use seqc::config::{Config, Emit, Method, Property};
 use seqc::diag::Diagnostic;
 use seqc::ir::DataModel;
 use std::io::Write;
@@ -175,10 +175,23 @@ impl Common {
                     "unknown property '{p}' (expected assert, race, race=LOC, locks or deadlock)"
                 )));
             }
-            if p != "assert" {
+            if p == "locks" || p == "deadlock" {
                 return Err(Diagnostic::not_yet(format!("--property {p}")));
             }
         }
+        let property = match self.property.as_deref() {
+            Some("race") => Property::Race(None),
+            Some(p) if p.starts_with("race=") => {
+                let r = p["race=".len()..].trim();
+                if r.is_empty() {
+                    return Err(Diagnostic::input(
+                        "--property race=LOC needs a location (a global, `struct s.f` or `*T`)",
+                    ));
+                }
+                Property::Race(Some(r.to_string()))
+            }
+            _ => Property::Assert,
+        };
         if self.track.as_deref().is_some_and(|t| t != "all") {
             return Err(Diagnostic::not_yet("--track"));
         }
@@ -195,6 +208,11 @@ impl Common {
                 Method::LalReps => "lal-reps",
             }
         )];
+        match &property {
+            Property::Assert => {}
+            Property::Race(None) => opts.push("--property race".into()),
+            Property::Race(Some(r)) => opts.push(format!("--property 'race={r}'")),
+        }
         let data_model = match self.data_model {
             DataModelArg::Ilp32 => DataModel::Ilp32,
             DataModelArg::Lp64 => DataModel::Lp64,
@@ -228,6 +246,7 @@ impl Common {
             options_text: opts.join(" "),
             unwinding_assertions: self.unwinding_assertions,
             int: self.int,
+            property,
         })
     }
 }
@@ -363,6 +382,20 @@ fn explore(c: &Common) -> ExitCode {
         max_states: c.max_states,
         nondet,
     };
+    if matches!(cfg.property, Property::Race(_)) {
+        let x = match prepared.races(&bounds) {
+            Ok(x) => x,
+            Err(d) => return fail(&d),
+        };
+        print!("{}", seqc::oracle::render_races(&prog, &x, c.json));
+        return ExitCode::from(if !x.races.is_empty() {
+            10
+        } else if x.complete {
+            0
+        } else {
+            20
+        });
+    }
     let x = match prepared.explore(&bounds, Some(Default::default())) {
         Ok(x) => x,
         Err(d) => return fail(&d),

@@ -120,6 +120,7 @@ pub fn schedule(steps: &[Step], info: &LrInfo, k: u32) -> Result<(Schedule, Loc)
             segments,
             nondet,
             expect: Some(loc),
+            race: None,
         },
         loc,
     ))
@@ -142,19 +143,47 @@ pub fn kiss_schedule(
     else {
         return Err("the trace ends at no failing assertion".into());
     };
-    let at: Vec<Loc> = info
-        .asserts
-        .iter()
-        .map(|(l, _)| *l)
-        .filter(|l| {
-            p.file_name(l.file) == last.file
-                && l.line == last.line
-                && (last.col == 0 || l.col == last.col)
-        })
-        .collect();
-    let expect = match at.as_slice() {
-        [l] => Some(*l),
-        _ => None,
+    let same = |l: &Loc| {
+        p.file_name(l.file) == last.file
+            && l.line == last.line
+            && (last.col == 0 || l.col == last.col)
+    };
+    let mut race = None;
+    let expect = if let Some(sites) = &info.race_sites {
+        // Race mode: the failing check is the second access; the first is
+        // the site the trace last recorded, in the thread that recorded it.
+        let Some((id, ctx)) = steps.iter().rev().find_map(|s| match (&s.what, s.ctx) {
+            (TraceWhat::Assign(l, v), Some(ctx)) if l == crate::passes::kiss::RACE_SITE => {
+                int_value(v).filter(|&id| id > 0).map(|id| (id, ctx))
+            }
+            _ => None,
+        }) else {
+            return Err("the trace records no first access of the race".into());
+        };
+        let Some(first) = sites.get(id as usize - 1) else {
+            return Err(format!(
+                "the trace names race site {id}, which does not exist"
+            ));
+        };
+        let Some(second) = sites.iter().find(|s| same(&s.loc)) else {
+            return Err("the race check that fails is at no instrumented access".into());
+        };
+        let Some((_, tb)) = last.ctx else {
+            return Err("the trace does not say which thread made the second access".into());
+        };
+        race = Some(((ctx.1, first.loc), (tb, second.loc)));
+        None
+    } else {
+        let at: Vec<Loc> = info
+            .asserts
+            .iter()
+            .map(|(l, _)| *l)
+            .filter(|l| same(l))
+            .collect();
+        match at.as_slice() {
+            [l] => Some(*l),
+            _ => None,
+        }
     };
     let mut segments: Vec<Segment> = Vec::new();
     let mut nondet: BTreeMap<u32, Vec<i128>> = BTreeMap::new();
@@ -178,12 +207,13 @@ pub fn kiss_schedule(
             steps: None,
         });
     }
-    let loc = expect.unwrap_or(Loc::NONE);
+    let loc = expect.or(race.map(|r| r.1.1)).unwrap_or(Loc::NONE);
     Ok((
         Schedule {
             segments,
             nondet,
             expect,
+            race,
         },
         loc,
     ))

@@ -161,6 +161,26 @@ impl Default for Bounds {
     }
 }
 
+/// One access to shared memory, as the next action of a thread.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Access {
+    pub obj: u32,
+    pub off: i64,
+    pub size: u64,
+    pub write: bool,
+    pub loc: Loc,
+}
+
+impl Access {
+    /// A data race: the same bytes, at least one write.
+    pub fn conflicts(&self, o: &Access) -> bool {
+        self.obj == o.obj
+            && (self.write || o.write)
+            && self.off < o.off + o.size.max(1) as i64
+            && o.off < self.off + self.size.max(1) as i64
+    }
+}
+
 /// One thing a step did, for traces.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Event {
@@ -473,6 +493,79 @@ impl<'p> Machine<'p> {
                 }
             }
             _ => false,
+        }
+    }
+
+    /// The accesses to shared memory, outside atomic code, that thread
+    /// `t` may make next (data races are between such accesses). A thread
+    /// not yet at a visible action (a new one) is first run through its
+    /// invisible actions on a copy, under every choice of values they draw.
+    pub fn next_accesses(&self, st: &State, t: u32) -> Vec<Access> {
+        let Some(th) = st.threads.get(t as usize) else {
+            return vec![];
+        };
+        if th.status != Status::Running {
+            return vec![];
+        }
+        if self.next_visible(st, t) {
+            return self.access_at(st, t).into_iter().collect();
+        }
+        let mut out = Vec::new();
+        let mut script: Vec<u32> = Vec::new();
+        for _ in 0..256 {
+            let mut s = st.clone();
+            let mut ch = Chooser::new(&script);
+            for _ in 0..10_000 {
+                if s.threads[t as usize].status != Status::Running {
+                    break;
+                }
+                if self.next_visible(&s, t) {
+                    out.extend(self.access_at(&s, t));
+                    break;
+                }
+                if self.exec(&mut s, t, &mut ch, &mut Vec::new()).is_err() {
+                    break;
+                }
+            }
+            let used: Vec<u32> = (0..ch.arities.len())
+                .map(|i| script.get(i).copied().unwrap_or(0))
+                .collect();
+            match super::search::next_script(used, &ch.arities) {
+                Some(n) => script = n,
+                None => break,
+            }
+        }
+        out.sort_by_key(|a| (a.obj, a.off, a.size, a.write, a.loc));
+        out.dedup();
+        out
+    }
+
+    fn access_at(&self, st: &State, t: u32) -> Option<Access> {
+        let th = &st.threads[t as usize];
+        if self.in_atomic(th) {
+            return None;
+        }
+        let f = th.frames.last()?;
+        let code = self.code.funcs[f.func.index()].as_ref()?;
+        let (m, loc) = &code.ops[f.pc as usize];
+        let (a, size, write) = match m {
+            Mop::Load(_, a, ty) => (a, self.p.size_of(ty.unqual()).unwrap_or(0), false),
+            Mop::Store(a, _, ty) => (a, self.p.size_of(ty.unqual()).unwrap_or(0), true),
+            Mop::Zero(a, n) => (a, *n, true),
+            _ => return None,
+        };
+        let mut ch = Chooser::new(&[]);
+        match self.eval_in(st, t, &f.regs, &f.locals, a, *loc, &mut ch) {
+            Ok(RVal::S(Value::Ptr(o, off))) if st.objects.get(&o).is_some_and(|x| x.shared) => {
+                Some(Access {
+                    obj: o,
+                    off,
+                    size,
+                    write,
+                    loc: *loc,
+                })
+            }
+            _ => None,
         }
     }
 

@@ -73,6 +73,31 @@ pub struct Exploration {
     pub bounds: Bounds,
 }
 
+/// One side of a data race.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RaceSide {
+    pub thread: u32,
+    pub loc: Loc,
+    pub write: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct Race {
+    pub a: RaceSide,
+    pub b: RaceSide,
+    /// A run to the state where both accesses are next.
+    pub trace: Vec<Step>,
+}
+
+#[derive(Clone, Debug)]
+pub struct RaceExploration {
+    pub races: Vec<Race>,
+    pub states: u64,
+    /// False when the state budget stopped the search.
+    pub complete: bool,
+    pub thread_funcs: BTreeMap<u32, String>,
+}
+
 /// How far the measure searches look.
 #[derive(Clone, Copy, Debug)]
 pub struct MeasureCaps {
@@ -202,6 +227,43 @@ impl<'p> Prepared<'p> {
         })
     }
 
+    /// Every data race within the bounds: pairs of threads whose next
+    /// actions are conflicting accesses to shared memory outside atomic
+    /// code, one per pair of source locations, with a run to that state.
+    pub fn races(&self, b: &Bounds) -> Result<RaceExploration, Diagnostic> {
+        let m = self.machine(b, false);
+        let mt = self.machine(b, true);
+        let init = self.initial(&m)?;
+        let r = search::races(&m, init.clone());
+        if let Some((w, l)) = r.unsupported {
+            return Err(unsupported(self.prog, &w, l));
+        }
+        let mut thread_funcs = BTreeMap::new();
+        let races = r
+            .races
+            .into_values()
+            .map(|f| {
+                let (trace, _) = self.trace(&mt, &init, &f.path, &mut thread_funcs);
+                let side = |(t, a): (u32, machine::Access)| RaceSide {
+                    thread: t,
+                    loc: a.loc,
+                    write: a.write,
+                };
+                Race {
+                    a: side(f.a),
+                    b: side(f.b),
+                    trace,
+                }
+            })
+            .collect();
+        Ok(RaceExploration {
+            races,
+            states: r.states,
+            complete: r.complete,
+            thread_funcs,
+        })
+    }
+
     fn trace(
         &self,
         m: &Machine,
@@ -287,6 +349,26 @@ impl<'p> Prepared<'p> {
             if !visited.insert(key) {
                 continue;
             }
+            if let Some(((ta, la), (tb, lb))) = sched.race {
+                let at = |t: u32, l: Loc| -> Vec<machine::Access> {
+                    m.next_accesses(&n.st, t)
+                        .into_iter()
+                        .filter(|a| a.loc.file == l.file && a.loc.line == l.line)
+                        .collect()
+                };
+                let (xa, xb) = (at(ta, la), at(tb, lb));
+                if let Some(b) = xb
+                    .iter()
+                    .find(|b| ta != tb && xa.iter().any(|a| a.conflicts(b)))
+                {
+                    let (trace, names) = self.replay_trace(&mt, &init, &n.path, sched);
+                    return Ok(ReplayOutcome::Confirmed {
+                        loc: b.loc,
+                        trace,
+                        names,
+                    });
+                }
+            }
             let Some(seg) = sched.segments.get(n.seg) else {
                 ran_out = true;
                 continue;
@@ -360,7 +442,7 @@ impl<'p> Prepared<'p> {
                     ),
                     StepEnd::Unsupported(w, l) => return Err(unsupported(self.prog, &w, l)),
                     StepEnd::Failed(loc, _) => {
-                        if sched.expect.is_none_or(|e| e == loc) {
+                        if sched.race.is_none() && sched.expect.is_none_or(|e| e == loc) {
                             let mut path = n.path.clone();
                             path.push((t, used.clone(), taken, n.seg));
                             // Rerun with the values actually taken, for
@@ -482,6 +564,10 @@ pub struct Schedule {
     pub nondet: BTreeMap<u32, Vec<i128>>,
     /// The assertion that must fail (any, if `None`).
     pub expect: Option<Loc>,
+    /// Instead of a failing assertion: a state where these two threads'
+    /// next actions are conflicting accesses at these source lines (a
+    /// data race).
+    pub race: Option<((u32, Loc), (u32, Loc))>,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -554,6 +640,63 @@ pub fn render(prog: &Program, x: &Exploration) -> String {
         s.push_str(&x.cuts.iter().cloned().collect::<Vec<_>>().join("; "));
         s.push('\n');
     }
+    s
+}
+
+/// `explore --property race`: every race found, with the run to it.
+pub fn render_races(prog: &Program, x: &RaceExploration, json: bool) -> String {
+    let side = |s: &RaceSide| {
+        format!(
+            "thread {} ({}) {} at {}",
+            s.thread,
+            x.thread_funcs.get(&s.thread).map_or("?", |n| n.as_str()),
+            if s.write { "writes" } else { "reads" },
+            prog.describe(s.loc)
+        )
+    };
+    if json {
+        let j = |s: &RaceSide| {
+            serde_json::json!({
+                "thread": s.thread,
+                "file": prog.file_name(s.loc.file),
+                "line": s.loc.line,
+                "col": s.loc.col,
+                "write": s.write,
+            })
+        };
+        let v = serde_json::json!({
+            "verdict": if !x.races.is_empty() { "race" } else if x.complete { "no-race" } else { "unknown" },
+            "states": x.states,
+            "races": x.races.iter().map(|r| serde_json::json!({"a": j(&r.a), "b": j(&r.b)})).collect::<Vec<_>>(),
+        });
+        return format!("{v}\n");
+    }
+    let mut s = String::new();
+    for r in &x.races {
+        s.push_str(&format!(
+            "DATA RACE: {}\n       and {}\n",
+            side(&r.a),
+            side(&r.b)
+        ));
+        s.push_str(&render_trace(prog, &r.trace, &x.thread_funcs));
+    }
+    s.push_str(&if !x.races.is_empty() {
+        format!(
+            "VERIFICATION FAILED ({} data race(s); {} states)\n",
+            x.races.len(),
+            x.states
+        )
+    } else if x.complete {
+        format!(
+            "VERIFICATION SUCCESSFUL (no data race in any interleaving: {} states)\n",
+            x.states
+        )
+    } else {
+        format!(
+            "VERIFICATION UNKNOWN (the state budget ran out after {} states)\n",
+            x.states
+        )
+    });
     s
 }
 

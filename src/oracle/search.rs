@@ -10,7 +10,7 @@
 //! layer, so the first time a state (with its extra component) is seen it
 //! is seen at its least cost, and each failure's least cost is exact.
 
-use super::machine::{Chooser, Event, Machine, State, Status, StepEnd};
+use super::machine::{Access, Chooser, Event, Machine, State, Status, StepEnd};
 use crate::ir::{AssertKind, Loc};
 use std::collections::{BTreeMap, HashSet};
 use std::hash::{Hash, Hasher};
@@ -347,4 +347,94 @@ pub fn rounds_of(threads: &[u32]) -> Vec<u32> {
             r
         })
         .collect()
+}
+
+/// A data race the search found: two threads whose next actions are
+/// conflicting accesses to the same bytes, and the schedule to that state.
+pub struct RaceFound {
+    pub a: (u32, Access),
+    pub b: (u32, Access),
+    pub path: Vec<(u32, Vec<u32>)>,
+}
+
+pub struct RaceSearch {
+    /// One race per pair of source locations (the first found).
+    pub races: BTreeMap<(Loc, Loc), RaceFound>,
+    pub states: u64,
+    pub complete: bool,
+    pub unsupported: Option<(String, Loc)>,
+}
+
+/// The conflicting pairs of next accesses in `st`, lower thread first.
+pub fn races_in(m: &Machine, st: &State) -> Vec<((u32, Access), (u32, Access))> {
+    let acc: Vec<(u32, Access)> = (0..st.threads.len() as u32)
+        .flat_map(|t| m.next_accesses(st, t).into_iter().map(move |a| (t, a)))
+        .collect();
+    let mut out = Vec::new();
+    for (i, x) in acc.iter().enumerate() {
+        for y in &acc[i + 1..] {
+            if x.0 != y.0 && x.1.conflicts(&y.1) {
+                out.push((*x, *y));
+            }
+        }
+    }
+    out
+}
+
+/// Every reachable state, depth first, looking for data races.
+pub fn races(m: &Machine, init: State) -> RaceSearch {
+    let mut res = RaceSearch {
+        races: BTreeMap::new(),
+        states: 0,
+        complete: true,
+        unsupported: None,
+    };
+    let mut paths: Vec<(u32, u32, Vec<u32>)> = Vec::new();
+    let mut visited: HashSet<u128> = HashSet::new();
+    let mut stack = vec![(Rc::new(init), u32::MAX)];
+    while let Some((st, at)) = stack.pop() {
+        if !visited.insert(fingerprint(&st, 0)) {
+            continue;
+        }
+        res.states += 1;
+        if res.states > m.b.max_states {
+            res.complete = false;
+            break;
+        }
+        for (a, b) in races_in(m, &st) {
+            let key = (a.1.loc.min(b.1.loc), a.1.loc.max(b.1.loc));
+            res.races.entry(key).or_insert_with(|| {
+                let mut path = Vec::new();
+                let mut i = at;
+                while i != u32::MAX {
+                    let (p, t, s) = &paths[i as usize];
+                    path.push((*t, s.clone()));
+                    i = *p;
+                }
+                path.reverse();
+                RaceFound { a, b, path }
+            });
+        }
+        for t in 0..st.threads.len() as u32 {
+            if st.threads[t as usize].status != Status::Running {
+                continue;
+            }
+            for (s2, script, end) in successors(m, &st, t) {
+                match end {
+                    StepEnd::Unsupported(w, l) => {
+                        res.unsupported = Some((w, l));
+                        res.complete = false;
+                        return res;
+                    }
+                    // A failed assertion ends the run (abort).
+                    StepEnd::Blocked(_) | StepEnd::Failed(..) => {}
+                    StepEnd::Ran => {
+                        paths.push((at, t, script));
+                        stack.push((Rc::new(s2), paths.len() as u32 - 1));
+                    }
+                }
+            }
+        }
+    }
+    res
 }

@@ -35,8 +35,8 @@ use crate::diag::{Diagnostic, Result};
 use crate::ir::sites::{self, Site};
 use crate::ir::*;
 use crate::passes::lal_reps::{
-    KEYS, assign, atomic_call, bin, calls_atomic, cast, cmp, deref, glob, if_, if_nonnull, index,
-    int, lv_local, not, retype_program, st, strip_cast,
+    KEYS, addr_of, assign, atomic_call, bin, calls_atomic, cast, cmp, deref, glob, if_, if_nonnull,
+    index, int, lv_local, not, retype_program, st, strip_cast,
 };
 use crate::passes::normalize::{escaping_locals, placeholder};
 use std::collections::HashSet;
@@ -46,13 +46,31 @@ pub struct KissOptions {
     pub ts: u32,
     /// Threads per creation site.
     pub threads: u32,
+    /// Race mode: look for data races (on one region, if named) instead
+    /// of failing assertions.
+    pub race: Option<Option<String>>,
 }
+
+/// One access the race mode instruments: where, and whether it writes.
+#[derive(Clone, Debug)]
+pub struct RaceSite {
+    pub loc: Loc,
+    pub write: bool,
+    /// The region (DESIGN.md §1) the access is to, as `--property
+    /// race=LOC` names it.
+    pub region: String,
+}
+
+pub const RACE_SITE: &str = "__seqc_race_site";
 
 /// What the pass made, for traces.
 #[derive(Clone, Debug, Default)]
 pub struct KissInfo {
     /// Every assertion of the input.
     pub asserts: Vec<(Loc, AssertKind)>,
+    /// Race mode: the instrumented accesses; site `i` is recorded as
+    /// `__seqc_race_site = i + 1`.
+    pub race_sites: Option<Vec<RaceSite>>,
 }
 
 pub const RAISE: &str = "__seqc_raise";
@@ -78,6 +96,17 @@ struct Globals {
     ret: GlobalId,
     key_n: GlobalId,
     keys: GlobalId,
+}
+
+/// Race mode's globals: `acc` 0 nothing recorded, 1 a read, 2 a write;
+/// `addr` the address recorded; `site` the site recorded (from 1).
+struct RaceMode {
+    target: Option<String>,
+    acc: GlobalId,
+    addr: GlobalId,
+    site: GlobalId,
+    pick: FuncId,
+    sites: Vec<RaceSite>,
 }
 
 pub fn kiss(mut p: Program, o: &KissOptions) -> Result<(Program, KissInfo)> {
@@ -170,7 +199,19 @@ pub fn kiss(mut p: Program, o: &KissOptions) -> Result<(Program, KissInfo)> {
     let step_f = FuncId(nfuncs as u32);
     let sched_f = FuncId(nfuncs as u32 + 1);
     let run_f = FuncId(nfuncs as u32 + 2);
+    let race = o.race.clone().map(|target| RaceMode {
+        target,
+        acc: add(&mut p, "__seqc_race_acc", Ty::INT),
+        addr: add(&mut p, "__seqc_race_addr", vptr.clone()),
+        site: add(&mut p, RACE_SITE, Ty::UINT),
+        pick: FuncId(nfuncs as u32 + 3),
+        sites: Vec::new(),
+    });
     let mut rw = Rewriter {
+        race,
+        regions: std::collections::BTreeSet::new(),
+        cur_fn: FuncId(0),
+        cur_name: String::new(),
         g,
         step_f,
         run_f,
@@ -198,6 +239,8 @@ pub fn kiss(mut p: Program, o: &KissOptions) -> Result<(Program, KissInfo)> {
         rw.escaping = escaping_locals(&f);
         rw.ret_ty = f.sig.ret.clone();
         rw.atomic_fn = f.atomic;
+        rw.cur_fn = FuncId(fi as u32);
+        rw.cur_name = f.name.clone();
         let body = f.body.take().unwrap();
         let out = rw.block(&mut p, body);
         if let Some((what, loc)) = rw.err.take() {
@@ -211,6 +254,24 @@ pub fn kiss(mut p: Program, o: &KissOptions) -> Result<(Program, KissInfo)> {
     p.functions.push(make_step(&p, &g, sched_f));
     p.functions.push(make_schedule(&p, &g, max, run_f));
     p.functions.push(make_run(&p, &g, &site_list));
+    if rw.race.is_some() {
+        p.functions.push(make_pick(&p, &g));
+    }
+    if let Some(RaceMode {
+        target: Some(t), ..
+    }) = &rw.race
+        && !rw.regions.contains(t)
+    {
+        let known: Vec<&str> = rw.regions.iter().map(String::as_str).collect();
+        return Err(Diagnostic::input(format!(
+            "--property race={t}: no shared access of the program is to region '{t}' (its regions: {})",
+            if known.is_empty() {
+                "none".to_string()
+            } else {
+                known.join(", ")
+            }
+        )));
+    }
     p.functions[user_main.index()].name = "__seqc_main".into();
     p.functions[user_main.index()].is_static = true;
     make_driver(&mut p, &g, user_main, sched_f);
@@ -223,6 +284,7 @@ pub fn kiss(mut p: Program, o: &KissOptions) -> Result<(Program, KissInfo)> {
         p,
         KissInfo {
             asserts: rw.asserts,
+            race_sites: rw.race.map(|r| r.sites),
         },
     ))
 }
@@ -309,6 +371,32 @@ fn make_step(p: &Program, g: &Globals, sched: FuncId) -> Function {
         ),
     ];
     func("__seqc_step", void_sig(vec![]), vec![], vec![], body)
+}
+
+/// `int __seqc_race_pick(void)`: race mode's choice at an access, never
+/// inside atomic code (atomic accesses do not race).
+fn make_pick(p: &Program, g: &Globals) -> Function {
+    let loc = Loc::NONE;
+    let zero = int(0, Ty::INT, loc);
+    let body = vec![
+        if_(
+            cmp(BinOp::Ne, glob(p, g.atomic, loc), zero.clone(), loc),
+            vec![st(StmtKind::Return(Some(zero.clone())), loc)],
+            vec![],
+            loc,
+        ),
+        st(
+            StmtKind::Return(Some(cmp(BinOp::Ne, nondet(Ty::INT, loc), zero, loc))),
+            loc,
+        ),
+    ];
+    let sig = FnSig {
+        ret: Ty::INT,
+        params: vec![],
+        variadic: false,
+        unprototyped: false,
+    };
+    func("__seqc_race_pick", sig, vec![], vec![], body)
 }
 
 /// `void __seqc_schedule(void)`: up to `max` times, take any pending
@@ -589,6 +677,11 @@ fn make_driver(p: &mut Program, g: &Globals, user_main: FuncId, sched: FuncId) {
 
 struct Rewriter {
     g: Globals,
+    race: Option<RaceMode>,
+    /// Race mode: the regions of the instrumented accesses.
+    regions: std::collections::BTreeSet<String>,
+    cur_fn: FuncId,
+    cur_name: String,
     step_f: FuncId,
     run_f: FuncId,
     max: u32,
@@ -750,6 +843,208 @@ impl Rewriter {
         s.exprs().iter().any(|e| self.accesses(e, false))
     }
 
+    /// Is the lvalue `lv` memory another thread can see?
+    fn lv_shared(&self, lv: &Expr) -> bool {
+        match &lv.kind {
+            ExprKind::Global(g) => self.shared.get(g.index()).copied().unwrap_or(false),
+            ExprKind::Local(v) => self.escaping.contains(v),
+            ExprKind::Deref(_) => !matches!(lv.ty.unqual(), Ty::Func(_)),
+            ExprKind::Member(a, _) | ExprKind::Index(a, _) => self.lv_shared(a),
+            _ => false,
+        }
+    }
+
+    /// The shared lvalues `e` reads (as a value).
+    fn reads(&self, e: &Expr, out: &mut Vec<(Expr, bool)>) {
+        match &e.kind {
+            ExprKind::Global(_)
+            | ExprKind::Local(_)
+            | ExprKind::Deref(_)
+            | ExprKind::Member(..)
+            | ExprKind::Index(..) => {
+                if self.lv_shared(e) {
+                    out.push((e.clone(), false));
+                }
+                self.addr_reads(e, out);
+            }
+            ExprKind::AddrOf(a) | ExprKind::Decay(a) => self.addr_reads(a, out),
+            ExprKind::Unary(_, a) | ExprKind::Cast(a) => self.reads(a, out),
+            ExprKind::Binary(_, a, b) => {
+                self.reads(a, out);
+                self.reads(b, out);
+            }
+            ExprKind::Cond(a, b, c) => {
+                self.reads(a, out);
+                self.reads(b, out);
+                self.reads(c, out);
+            }
+            _ => {}
+        }
+    }
+
+    /// The shared lvalues read to compute the address of `lv`.
+    fn addr_reads(&self, lv: &Expr, out: &mut Vec<(Expr, bool)>) {
+        match &lv.kind {
+            ExprKind::Deref(x) => self.reads(x, out),
+            ExprKind::Member(a, _) => self.addr_reads(a, out),
+            ExprKind::Index(a, i) => {
+                self.addr_reads(a, out);
+                self.reads(i, out);
+            }
+            _ => {}
+        }
+    }
+
+    /// The accesses to shared data a (normalised, visible) statement
+    /// makes, `(lvalue, writes)`. Atomic operations, memset/memcpy and
+    /// thread operations on their objects are not data accesses here.
+    fn data_accesses(&self, p: &Program, s: &Stmt) -> Vec<(Expr, bool)> {
+        let mut out = Vec::new();
+        let write = |d: &Expr, out: &mut Vec<(Expr, bool)>| {
+            self.addr_reads(d, out);
+            if self.lv_shared(d) {
+                out.push((d.clone(), true));
+            }
+        };
+        match &s.kind {
+            StmtKind::Assign(l, r) => {
+                self.reads(r, &mut out);
+                write(l, &mut out);
+            }
+            StmtKind::Decl(_, Some(Init::Expr(e))) => self.reads(e, &mut out),
+            StmtKind::Call { dest, callee, args } => {
+                self.reads(callee, &mut out);
+                for a in args {
+                    self.reads(a, &mut out);
+                }
+                if let Some(d) = dest {
+                    write(d, &mut out);
+                }
+            }
+            StmtKind::Op { dest, op, args } => {
+                if !op.is_atomic_step() && !matches!(op, Op::Memset | Op::Memcpy) {
+                    for a in args {
+                        self.reads(a, &mut out);
+                    }
+                }
+                if let Some(d) = dest {
+                    write(d, &mut out);
+                }
+            }
+            StmtKind::If(c, ..)
+            | StmtKind::Switch(c, _)
+            | StmtKind::Assert(c, _)
+            | StmtKind::Assume(c)
+            | StmtKind::Return(Some(c)) => self.reads(c, &mut out),
+            _ => {}
+        }
+        // An address C cannot take (a bit-field) is not instrumented.
+        out.retain(|(lv, _)| match &lv.kind {
+            ExprKind::Member(a, i) => match a.ty.unqual() {
+                Ty::Comp(c) => p.comp(*c).fields[*i as usize].bit_width.is_none(),
+                _ => true,
+            },
+            _ => true,
+        });
+        out
+    }
+
+    /// KISS §5 at one access: the thread may choose to record it (or, once
+    /// an access is recorded, check it against that one) and stop.
+    /// `check_r`/`check_w` as DESIGN.md §1 writes them, with the target
+    /// fixed by the first recorded access (see the module comment).
+    fn race_choice(&mut self, p: &Program, lv: Expr, write: bool, loc: Loc) -> Stmt {
+        // The function being rewritten is out of `p`: its locals are ours.
+        let key = match crate::bmc::regions::lvalue_key(p, self.cur_fn, &lv) {
+            Some(crate::bmc::regions::RKey::Local(_, v)) => {
+                format!("{}::{}", self.cur_name, self.locals[v.index()].name)
+            }
+            Some(k) => crate::bmc::regions::key_name(p, &k),
+            None => String::new(),
+        };
+        let root = root_global(&lv).map(|g| p.global(g).name.clone());
+        if !key.is_empty() {
+            self.regions.insert(key.clone());
+        }
+        if let Some(r) = &root {
+            self.regions.insert(r.clone());
+        }
+        let race = self.race.as_mut().unwrap();
+        let on_target = match &race.target {
+            None => true,
+            Some(t) => *t == key || root.as_ref() == Some(t),
+        };
+        race.sites.push(RaceSite {
+            loc,
+            write,
+            region: key,
+        });
+        let site = race.sites.len() as i128;
+        let (acc_g, addr_g, site_g, pick) = (race.acc, race.addr, race.site, race.pick);
+        let vptr = Ty::Void.ptr();
+        let addr = cast(addr_of(lv, loc), vptr, loc);
+        let acc = glob(p, acc_g, loc);
+        let hit = cmp(BinOp::Eq, addr.clone(), glob(p, addr_g, loc), loc);
+        let conflict = if write {
+            hit
+        } else {
+            bin(
+                BinOp::LogAnd,
+                hit,
+                cmp(BinOp::Eq, acc.clone(), int(2, Ty::INT, loc), loc),
+                Ty::INT,
+                loc,
+            )
+        };
+        let check = st(
+            StmtKind::Assert(not(conflict, loc), AssertKind::Assert),
+            loc,
+        );
+        let recorded = cmp(BinOp::Ne, acc.clone(), int(0, Ty::INT, loc), loc);
+        let mut then = if on_target {
+            vec![if_(
+                recorded,
+                vec![check],
+                vec![
+                    assign(glob(p, addr_g, loc), addr, loc),
+                    assign(acc, int(1 + write as i128, Ty::INT, loc), loc),
+                    assign(glob(p, site_g, loc), int(site, Ty::UINT, loc), loc),
+                ],
+                loc,
+            )]
+        } else {
+            vec![if_(recorded, vec![check], vec![], loc)]
+        };
+        then.extend(self.raise(p, loc));
+        let l = loc.generated();
+        let t = self.temp("__seqc_pick", Ty::INT);
+        let pick_call = call(
+            pick,
+            FnSig {
+                ret: Ty::INT,
+                params: vec![],
+                variadic: false,
+                unprototyped: false,
+            },
+            vec![],
+            Some(lv_local(t, Ty::INT, l)),
+            l,
+        );
+        st(
+            StmtKind::Block(Block(vec![
+                st(StmtKind::Decl(t, None), l),
+                pick_call,
+                if_(
+                    cmp(BinOp::Ne, lv_local(t, Ty::INT, l), int(0, Ty::INT, l), l),
+                    then,
+                    vec![],
+                    l,
+                ),
+            ])),
+            l,
+        )
+    }
+
     fn block(&mut self, p: &mut Program, b: Block) -> Block {
         let mut out = Vec::new();
         for s in b.0 {
@@ -763,8 +1058,31 @@ impl Rewriter {
         for e in s.exprs_mut() {
             self.expr(p, e);
         }
+        // `x = f()` with `x` shared: the write is a step of its own after
+        // the call's steps, not part of the step before the call.
+        if let StmtKind::Call { dest: Some(d), .. } = &s.kind
+            && !self.atomic_fn
+            && self.lv_shared(d)
+        {
+            let d = d.clone();
+            let t = self.temp("__seqc_res", d.ty.clone());
+            out.push(st(StmtKind::Decl(t, None), loc.generated()));
+            if let StmtKind::Call { dest, .. } = &mut s.kind {
+                *dest = Some(lv_local(t, d.ty.clone(), loc));
+            }
+            self.stmt(p, s, out);
+            let ty = d.ty.clone();
+            self.stmt(p, assign(d, lv_local(t, ty, loc), loc), out);
+            return;
+        }
         if self.visible(&s) {
             out.extend(self.step(p, loc));
+            if self.race.is_some() {
+                for (lv, write) in self.data_accesses(p, &s) {
+                    let r = self.race_choice(p, lv, write, loc);
+                    out.push(r);
+                }
+            }
         }
         match s.kind {
             StmtKind::If(c, a, b) => {
@@ -784,6 +1102,12 @@ impl Rewriter {
             StmtKind::Block(b) => {
                 let b = self.block(p, b);
                 out.push(st(StmtKind::Block(b), loc));
+            }
+            StmtKind::Assert(c, _) if self.race.is_some() => {
+                // Race mode: a failing assertion aborts the run, and a
+                // thread may always stop before it.
+                let s = self.raise_if(p, not(c, loc), loc);
+                out.push(s);
             }
             StmtKind::Assert(c, kind) => {
                 self.asserts.push((loc, kind));
@@ -1107,5 +1431,14 @@ impl Rewriter {
             | Op::Memcpy => out.push(st(StmtKind::Op { dest, op, args }, loc)),
             Op::RoundInit | Op::RoundCheck => {}
         }
+    }
+}
+
+/// The global an lvalue path starts from.
+fn root_global(e: &Expr) -> Option<GlobalId> {
+    match &e.kind {
+        ExprKind::Global(g) => Some(*g),
+        ExprKind::Member(a, _) | ExprKind::Index(a, _) => root_global(a),
+        _ => None,
     }
 }
