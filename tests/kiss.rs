@@ -186,3 +186,197 @@ fn generated_programs_against_the_oracle() {
         "kiss generated: {n} two-thread programs ({two} checked), {violations} violations (all real), {owed} with a failure within 2 switches (all found), {unknown} timed out"
     );
 }
+
+// ---- race mode (KISS §5) ----
+
+/// The oracle's races of a program: pairs of (file line, file line).
+fn oracle_races(path: &Path) -> Vec<(u32, u32)> {
+    let prog = seqc::driver::load(path.to_str().unwrap(), &Config::default()).unwrap();
+    let prep = oracle::prepare(&prog).unwrap();
+    let x = prep.races(&Bounds::default()).unwrap();
+    assert!(
+        x.complete,
+        "{}: the race search ran out of states",
+        path.display()
+    );
+    x.races
+        .iter()
+        .map(|r| (r.a.loc.line, r.b.loc.line))
+        .collect()
+}
+
+fn check_race(path: &Path, ts: u32, backend: &str, region: Option<&str>) -> (i32, String) {
+    let prop = match region {
+        Some(r) => format!("race={r}"),
+        None => "race".into(),
+    };
+    let out = Command::cargo_bin("seqc")
+        .unwrap()
+        .args(["check", "--method", "kiss", "--ts", &ts.to_string()])
+        .args(["--property", &prop, "--backend", backend, "--timeout", "30"])
+        .arg(path)
+        .output()
+        .unwrap();
+    let mut text = String::from_utf8_lossy(&out.stdout).to_string();
+    text.push_str(&String::from_utf8_lossy(&out.stderr));
+    (out.status.code().unwrap_or(-1), text)
+}
+
+/// The two source lines a race report names.
+fn reported_lines(text: &str) -> Vec<u32> {
+    text.lines()
+        .skip_while(|l| *l != "data race:")
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .filter(|l| !l.starts_with("    "))
+        .filter_map(|l| l.trim().split(':').nth(1)?.parse().ok())
+        .collect()
+}
+
+/// A race report must name two accesses the oracle has as a race, and
+/// say it replayed.
+fn judge_race(what: &str, text: &str, truth: &[(u32, u32)]) -> Option<String> {
+    if !text.contains("replayed on the input") {
+        return Some(format!("{what}: a race without its run:\n{text}"));
+    }
+    match reported_lines(text).as_slice() {
+        [a, b] if truth.contains(&(*a, *b)) || truth.contains(&(*b, *a)) => None,
+        lines => Some(format!(
+            "{what}: reports lines {lines:?}, the oracle's races are {truth:?}:\n{text}"
+        )),
+    }
+}
+
+#[test]
+fn race_hand_programs_both_routes() {
+    assert!(have("z3") && have("cbmc"), "run scripts/install-checkers");
+    let mut progs: Vec<PathBuf> = std::fs::read_dir("tests/race")
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "c"))
+        .collect();
+    progs.sort();
+    assert!(progs.len() >= 8);
+    let mut bad = Vec::new();
+    let (mut runs, mut found) = (0, 0);
+    for p in &progs {
+        let text = std::fs::read_to_string(p).unwrap();
+        let head = text.lines().next().unwrap_or("");
+        let expect = head.strip_prefix("// expect: ").expect("an expect line");
+        let region = expect.strip_prefix("race ").map(str::trim);
+        let truth = oracle_races(p);
+        if (expect == "no-race") != truth.is_empty() {
+            bad.push(format!("{}: the oracle finds {truth:?}", p.display()));
+            continue;
+        }
+        // Every program here is main and one thread: ts >= 1 must find
+        // every race (the racing pair is next in a run where the thread
+        // runs inside main).
+        for ts in 0..=2 {
+            for b in ["z3", "cbmc"] {
+                let (code, out) = check_race(p, ts, b, None);
+                runs += 1;
+                let what = format!("{} ts={ts} {b}", p.display());
+                match code {
+                    10 => {
+                        found += 1;
+                        bad.extend(judge_race(&what, &out, &truth));
+                    }
+                    0 if truth.is_empty() || ts == 0 => {}
+                    _ => bad.push(format!("{what}: exit {code}:\n{out}")),
+                }
+            }
+        }
+        // The named region: found there; no other region is racy here.
+        if let Some(r) = region {
+            let (code, out) = check_race(p, 1, "z3", Some(r));
+            if code != 10 {
+                bad.push(format!("{} race={r}: exit {code}:\n{out}", p.display()));
+            }
+        }
+    }
+    // A region without a race, and one the program does not have.
+    let hf = Path::new("tests/race/heap_field.c");
+    let (code, out) = check_race(hf, 2, "cbmc", Some("struct pair.a"));
+    if code != 0 {
+        bad.push(format!(
+            "heap_field race=struct pair.a: exit {code}:\n{out}"
+        ));
+    }
+    let (code, out) = check_race(hf, 1, "z3", Some("struct nope.x"));
+    if code != 1 || !out.contains("its regions: ") || !out.contains("struct pair.b") {
+        bad.push(format!(
+            "an unknown region must be an error listing the known ones: exit {code}:\n{out}"
+        ));
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+    eprintln!(
+        "kiss race hand programs: {runs} runs, {found} races (all oracle races, all replayed)"
+    );
+}
+
+#[test]
+fn race_generated_programs_against_the_oracle() {
+    assert!(have("z3"), "run scripts/install-checkers");
+    let n: u64 = std::env::var("SEQC_KISS_RACE_PROGRAMS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(300);
+    let dir = tempfile::tempdir().unwrap();
+    let next = std::sync::atomic::AtomicU64::new(1);
+    let picked = std::sync::atomic::AtomicU64::new(0);
+    // (bad, racy programs, races reported, racy programs found with ts 1)
+    let results: Vec<(Vec<String>, u32, u32, u32)> = std::thread::scope(|sc| {
+        let workers: Vec<_> = (0..2)
+            .map(|_| {
+                sc.spawn(|| {
+                    let (mut bad, mut racy, mut reported, mut found1) = (Vec::new(), 0, 0, 0);
+                    loop {
+                        let seed = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                        let g = seqc::generate::generate(seed);
+                        // Two threads: see generated_programs_against_the_oracle.
+                        if g.text.matches("pthread_create(").count() != 1 {
+                            continue;
+                        }
+                        if picked.fetch_add(1, std::sync::atomic::Ordering::SeqCst) >= n {
+                            break;
+                        }
+                        let path = dir.path().join(format!("gen_{seed}.c"));
+                        std::fs::write(&path, &g.text).unwrap();
+                        let truth = oracle_races(&path);
+                        racy += !truth.is_empty() as u32;
+                        for ts in [0, 1] {
+                            let (code, out) = check_race(&path, ts, "z3", None);
+                            let what = format!("gen_{seed} ts={ts}");
+                            match code {
+                                10 => {
+                                    reported += 1;
+                                    found1 += (ts == 1) as u32;
+                                    bad.extend(judge_race(&what, &out, &truth));
+                                }
+                                0 => {}
+                                20 if out.contains("timed out") => {}
+                                _ => bad.push(format!("{what}: exit {code}:\n{out}")),
+                            }
+                        }
+                    }
+                    (bad, racy, reported, found1)
+                })
+            })
+            .collect();
+        workers.into_iter().map(|w| w.join().unwrap()).collect()
+    });
+    let mut bad = Vec::new();
+    let (mut racy, mut reported, mut found1) = (0, 0, 0);
+    for (b, r, rep, f) in results {
+        bad.extend(b);
+        racy += r;
+        reported += rep;
+        found1 += f;
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+    assert!(racy > 0 && reported > 0, "the sample exercises nothing");
+    eprintln!(
+        "kiss race generated: {n} two-thread programs, {racy} with a race (oracle), {reported} races reported (all real, all replayed), {found1} found with ts 1"
+    );
+}

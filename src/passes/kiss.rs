@@ -31,6 +31,33 @@
 //! stops, the frame is left but its object keeps its last value in both
 //! back ends, as the blocked thread's stack would.
 
+//!
+//! Race mode (`--property race[=R]`, KISS §5). Before each shared access
+//! outside atomic code (after the schedule point), the thread may choose
+//! to stop there; if it does, and nothing is recorded yet, it records the
+//! access (address, read or write, site) — only if the access is to region
+//! R, when one is named; if an access is already recorded, it asserts
+//! that this one does not conflict with it (same address, at least one
+//! write). User assertions only stop the thread (a failing one aborts the
+//! run; a thread may always stop before it). Why a failed check is a race:
+//! the recording thread stopped right before its access and never runs
+//! again, the checking thread is right before its own, and both are real
+//! runs' next actions in the same state (rule 1 as above), so the oracle
+//! can place them next to each other; `check` replays exactly that.
+//!
+//! One query for every location. KISS's per-location query fixes the
+//! target `r` up front and records only accesses to `r`; ours records the
+//! first access the run chooses, so the target is chosen by the run. If
+//! the query for some `r` fails, the same run with every choice to record
+//! an access other than `r` replaced by a plain stop (a thread may stop at
+//! any schedule point anyway) records `r` first and fails ours. If ours
+//! fails with the first recorded address `a`, the same choices fail the
+//! query for `r = a` (the heap included: `a` is a run's address). So a
+//! race is found iff some per-location query finds one. Accesses the race
+//! mode does not see: memset/memcpy ranges, atomic operations (never
+//! racy with each other), and bit-fields (C cannot take their address);
+//! two accesses of different widths are compared by start address.
+
 use crate::diag::{Diagnostic, Result};
 use crate::ir::sites::{self, Site};
 use crate::ir::*;
@@ -954,6 +981,12 @@ impl Rewriter {
     /// `check_r`/`check_w` as DESIGN.md §1 writes them, with the target
     /// fixed by the first recorded access (see the module comment).
     fn race_choice(&mut self, p: &Program, lv: Expr, write: bool, loc: Loc) -> Stmt {
+        // Traces must show the record and the check, even for a step that
+        // normalisation made.
+        let loc = Loc {
+            generated: false,
+            ..loc
+        };
         // The function being rewritten is out of `p`: its locals are ours.
         let key = match crate::bmc::regions::lvalue_key(p, self.cur_fn, &lv) {
             Some(crate::bmc::regions::RKey::Local(_, v)) => {
