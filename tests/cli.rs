@@ -126,7 +126,7 @@ fn unknown_option_and_value() {
 fn later_features_say_not_supported_yet() {
     let (_d, p) = temp_file("ok.c", b"int main(void) { return 0; }\n");
     for args in [
-        vec!["translate", "--method", "kiss", "--property", "race"],
+        vec!["translate", "--method", "lal-reps", "--property", "race"],
         vec!["refine", "--method", "none"],
         vec!["translate", "--method", "none", "--property", "deadlock"],
     ] {
@@ -136,6 +136,25 @@ fn later_features_say_not_supported_yet() {
             String::from_utf8_lossy(&out.stderr).contains("not supported yet"),
             "{args:?}"
         );
+    }
+}
+
+#[test]
+fn race_needs_a_region_it_can_find() {
+    let (_d, p) = temp_file("ok.c", b"int g; int main(void) { g = 1; return g; }\n");
+    for (prop, says) in [
+        ("race=", "needs a location"),
+        ("race=nope", "its regions: "),
+        ("races", "unknown property"),
+    ] {
+        let out = seqc()
+            .args(["translate", "--method", "kiss", "--property", prop])
+            .arg(&p)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{prop}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(says), "{prop}: {err}");
     }
 }
 

@@ -59,11 +59,16 @@ fn config_name(opts: &[String]) -> String {
             .map(|i| opts[i + 1].clone())
             .unwrap_or_else(|| default.to_string())
     };
-    match method {
+    let race = opts
+        .iter()
+        .position(|o| o == "--property")
+        .is_some_and(|i| opts[i + 1].starts_with("race"));
+    let name = match method {
         "none" => "none".into(),
         "kiss" => format!("kiss{}", num("--ts", "1")),
         _ => format!("lr{}", num("--rounds", "2")),
-    }
+    };
+    if race { format!("{name}-race") } else { name }
 }
 
 fn check(path: &Path, actual: &str, failures: &mut Vec<String>) {
