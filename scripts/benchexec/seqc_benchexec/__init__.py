@@ -1,0 +1,1 @@
+# BenchExec tool-info package for seqc (see ../README.md).
