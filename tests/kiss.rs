@@ -8,10 +8,13 @@
 //! The hand-analysed programs run through z3 and CBMC; generated
 //! two-thread programs through z3.
 
+mod common;
+
 use assert_cmd::Command;
+use common::{c_files, generated, have, parallel, sample_size, two_threads};
 use seqc::config::Config;
 use seqc::oracle::{self, Bounds, MeasureCaps};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 struct Truth {
     fails: bool,
@@ -59,6 +62,20 @@ struct Tally {
     bad: Vec<String>,
 }
 
+impl Tally {
+    fn sum(ts: Vec<Tally>) -> Tally {
+        let mut all = Tally::default();
+        for t in ts {
+            all.runs += t.runs;
+            all.violations += t.violations;
+            all.unknown += t.unknown;
+            all.unsupported += t.unsupported;
+            all.bad.extend(t.bad);
+        }
+        all
+    }
+}
+
 fn judge(path: &Path, t: &Truth, backends: &[&str], tally: &mut Tally) {
     for ts in 0..=2 {
         for b in backends {
@@ -97,46 +114,17 @@ fn judge(path: &Path, t: &Truth, backends: &[&str], tally: &mut Tally) {
     }
 }
 
-fn have(tool: &str) -> bool {
-    seqc::check::find_tool(tool).is_some()
-}
-
 #[test]
 fn hand_programs_both_routes() {
     assert!(have("z3") && have("cbmc"), "run scripts/install-checkers");
-    let mut progs: Vec<PathBuf> = std::fs::read_dir("tests/oracle")
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "c"))
-        .collect();
-    progs.sort();
+    let progs = c_files("tests/oracle");
     assert!(progs.len() >= 10);
     // Two workers: a run that times out holds one for 10 s.
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let tallies: Vec<Tally> = std::thread::scope(|sc| {
-        let workers: Vec<_> = (0..2)
-            .map(|_| {
-                sc.spawn(|| {
-                    let mut tally = Tally::default();
-                    loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-                        let Some(p) = progs.get(i) else { break };
-                        judge(p, &truth(p), &["z3", "cbmc"], &mut tally);
-                    }
-                    tally
-                })
-            })
-            .collect();
-        workers.into_iter().map(|w| w.join().unwrap()).collect()
-    });
-    let mut tally = Tally::default();
-    for t in tallies {
-        tally.runs += t.runs;
-        tally.violations += t.violations;
-        tally.unknown += t.unknown;
-        tally.unsupported += t.unsupported;
-        tally.bad.extend(t.bad);
-    }
+    let tally = Tally::sum(parallel(&progs, |p| {
+        let mut t = Tally::default();
+        judge(p, &truth(p), &["z3", "cbmc"], &mut t);
+        t
+    }));
     assert!(tally.bad.is_empty(), "{}", tally.bad.join("\n"));
     assert!(tally.violations > 0);
     // Only the larger programs may time out, and never most runs.
@@ -155,53 +143,22 @@ fn hand_programs_both_routes() {
 #[test]
 fn generated_programs_against_the_oracle() {
     assert!(have("z3"), "run scripts/install-checkers");
-    let n: u64 = std::env::var("SEQC_KISS_PROGRAMS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(300);
+    let n = sample_size("SEQC_KISS_PROGRAMS");
     let dir = tempfile::tempdir().unwrap();
-    let next = std::sync::atomic::AtomicU64::new(1);
-    let picked = std::sync::atomic::AtomicU64::new(0);
-    let tallies: Vec<(Tally, u32, u32)> = std::thread::scope(|sc| {
-        let workers: Vec<_> = (0..2)
-            .map(|_| {
-                sc.spawn(|| {
-                    let mut tally = Tally::default();
-                    let (mut two, mut owed) = (0, 0);
-                    loop {
-                        let seed = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-                        let g = seqc::generate::generate(seed);
-                        // Two-thread programs only: with more threads the
-                        // nesting KISS inlines makes most runs time out
-                        // (scripts/kiss-diff measures those).
-                        if g.text.matches("pthread_create(").count() != 1 {
-                            continue;
-                        }
-                        if picked.fetch_add(1, std::sync::atomic::Ordering::SeqCst) >= n {
-                            break;
-                        }
-                        let path = dir.path().join(format!("gen_{seed}.c"));
-                        std::fs::write(&path, &g.text).unwrap();
-                        let t = truth(&path);
-                        two += t.two_threads as u32;
-                        owed += (t.two_threads && t.switches.is_some_and(|s| s <= 2)) as u32;
-                        judge(&path, &t, &["z3"], &mut tally);
-                    }
-                    (tally, two, owed)
-                })
-            })
-            .collect();
-        workers.into_iter().map(|w| w.join().unwrap()).collect()
+    // Two-thread programs only: with more threads the nesting KISS
+    // inlines makes most runs time out (scripts/kiss-diff measures those).
+    let progs = generated(dir.path(), n, two_threads);
+    let results = parallel(&progs, |p| {
+        let t = truth(p);
+        let mut tally = Tally::default();
+        judge(p, &t, &["z3"], &mut tally);
+        let owed = t.two_threads && t.switches.is_some_and(|s| s <= 2);
+        (tally, t.two_threads as u32, owed as u32)
     });
-    let mut bad = Vec::new();
-    let (mut violations, mut two, mut owed, mut unknown) = (0, 0, 0, 0);
-    for (t, tw, ow) in tallies {
-        bad.extend(t.bad);
-        violations += t.violations;
-        unknown += t.unknown;
-        two += tw;
-        owed += ow;
-    }
+    let two: u32 = results.iter().map(|r| r.1).sum();
+    let owed: u32 = results.iter().map(|r| r.2).sum();
+    let tally = Tally::sum(results.into_iter().map(|r| r.0).collect());
+    let (bad, violations, unknown) = (tally.bad, tally.violations, tally.unknown);
     assert!(bad.is_empty(), "{}", bad.join("\n"));
     assert!(violations > 0 && owed > 0, "the sample exercises nothing");
     eprintln!(
@@ -272,12 +229,7 @@ fn judge_race(what: &str, text: &str, truth: &[(u32, u32)]) -> Option<String> {
 #[test]
 fn race_hand_programs_both_routes() {
     assert!(have("z3") && have("cbmc"), "run scripts/install-checkers");
-    let mut progs: Vec<PathBuf> = std::fs::read_dir("tests/race")
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "c"))
-        .collect();
-    progs.sort();
+    let progs = c_files("tests/race");
     assert!(progs.len() >= 8);
     let mut bad = Vec::new();
     let (mut runs, mut found) = (0, 0);
@@ -340,62 +292,34 @@ fn race_hand_programs_both_routes() {
 #[test]
 fn race_generated_programs_against_the_oracle() {
     assert!(have("z3"), "run scripts/install-checkers");
-    let n: u64 = std::env::var("SEQC_KISS_RACE_PROGRAMS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(300);
+    let n = sample_size("SEQC_KISS_RACE_PROGRAMS");
     let dir = tempfile::tempdir().unwrap();
-    let next = std::sync::atomic::AtomicU64::new(1);
-    let picked = std::sync::atomic::AtomicU64::new(0);
-    // (bad, racy programs, races reported, racy programs found with ts 1)
-    let results: Vec<(Vec<String>, u32, u32, u32)> = std::thread::scope(|sc| {
-        let workers: Vec<_> = (0..2)
-            .map(|_| {
-                sc.spawn(|| {
-                    let (mut bad, mut racy, mut reported, mut found1) = (Vec::new(), 0, 0, 0);
-                    loop {
-                        let seed = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-                        let g = seqc::generate::generate(seed);
-                        // Two threads: see generated_programs_against_the_oracle.
-                        if g.text.matches("pthread_create(").count() != 1 {
-                            continue;
-                        }
-                        if picked.fetch_add(1, std::sync::atomic::Ordering::SeqCst) >= n {
-                            break;
-                        }
-                        let path = dir.path().join(format!("gen_{seed}.c"));
-                        std::fs::write(&path, &g.text).unwrap();
-                        let truth = oracle_races(&path);
-                        racy += !truth.is_empty() as u32;
-                        for ts in [0, 1] {
-                            let (code, out) = check_race(&path, ts, "z3", None);
-                            let what = format!("gen_{seed} ts={ts}");
-                            match code {
-                                10 => {
-                                    reported += 1;
-                                    found1 += (ts == 1) as u32;
-                                    bad.extend(judge_race(&what, &out, &truth));
-                                }
-                                0 => {}
-                                20 if out.contains("timed out") => {}
-                                _ => bad.push(format!("{what}: exit {code}:\n{out}")),
-                            }
-                        }
-                    }
-                    (bad, racy, reported, found1)
-                })
-            })
-            .collect();
-        workers.into_iter().map(|w| w.join().unwrap()).collect()
+    // Two threads: see generated_programs_against_the_oracle.
+    let progs = generated(dir.path(), n, two_threads);
+    // Per program: (problems, racy, races reported, found with ts 1).
+    let results = parallel(&progs, |p| {
+        let truth = oracle_races(p);
+        let (mut bad, mut reported, mut found1) = (Vec::new(), 0, 0);
+        for ts in [0, 1] {
+            let (code, out) = check_race(p, ts, "z3", None);
+            let what = format!("{} ts={ts}", p.display());
+            match code {
+                10 => {
+                    reported += 1;
+                    found1 += (ts == 1) as u32;
+                    bad.extend(judge_race(&what, &out, &truth));
+                }
+                0 => {}
+                20 if out.contains("timed out") => {}
+                _ => bad.push(format!("{what}: exit {code}:\n{out}")),
+            }
+        }
+        (bad, !truth.is_empty() as u32, reported, found1)
     });
-    let mut bad = Vec::new();
-    let (mut racy, mut reported, mut found1) = (0, 0, 0);
-    for (b, r, rep, f) in results {
-        bad.extend(b);
-        racy += r;
-        reported += rep;
-        found1 += f;
-    }
+    let racy: u32 = results.iter().map(|r| r.1).sum();
+    let reported: u32 = results.iter().map(|r| r.2).sum();
+    let found1: u32 = results.iter().map(|r| r.3).sum();
+    let bad: Vec<String> = results.into_iter().flat_map(|r| r.0).collect();
     assert!(bad.is_empty(), "{}", bad.join("\n"));
     assert!(racy > 0 && reported > 0, "the sample exercises nothing");
     eprintln!(

@@ -3,10 +3,13 @@
 //! rounds of some failure is at most K — on the hand-analysed programs
 //! (z3 and CBMC, so both routes agree) and on generated programs (z3).
 
+mod common;
+
 use assert_cmd::Command;
+use common::{c_files, generated, have, parallel, sample_size};
 use seqc::config::Config;
 use seqc::oracle::{self, Bounds};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 fn measure(path: &Path) -> Option<u32> {
     let prog = seqc::driver::load(path.to_str().unwrap(), &Config::default()).unwrap();
@@ -57,79 +60,26 @@ fn agree(path: &Path, backends: &[&str]) -> Vec<String> {
     bad
 }
 
-fn have(tool: &str) -> bool {
-    seqc::check::find_tool(tool).is_some()
-}
-
 #[test]
 fn hand_programs_both_routes() {
     assert!(have("z3") && have("cbmc"), "run scripts/install-checkers");
-    let mut progs: Vec<PathBuf> = std::fs::read_dir("tests/oracle")
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "c"))
-        .collect();
-    progs.sort();
+    let progs = c_files("tests/oracle");
     assert!(progs.len() >= 10);
-    // Two workers: CBMC on heap_var_size alone takes a minute at K = 3.
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let bad: Vec<String> = std::thread::scope(|sc| {
-        let workers: Vec<_> = (0..2)
-            .map(|_| {
-                sc.spawn(|| {
-                    let mut out = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-                        let Some(p) = progs.get(i) else { break };
-                        out.extend(agree(p, &["z3", "cbmc"]));
-                    }
-                    out
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .flat_map(|w| w.join().unwrap())
-            .collect()
-    });
+    // CBMC on heap_var_size alone takes a minute at K = 3.
+    let bad: Vec<String> = parallel(&progs, |p| agree(p, &["z3", "cbmc"]))
+        .into_iter()
+        .flatten()
+        .collect();
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
 
 #[test]
 fn generated_programs_against_the_oracle() {
     assert!(have("z3"), "run scripts/install-checkers");
-    let n: u64 = std::env::var("SEQC_LR_PROGRAMS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(300);
     let dir = tempfile::tempdir().unwrap();
-    // Two workers: each program runs the oracle and three checks.
-    let next = std::sync::atomic::AtomicU64::new(1);
-    let results: Vec<(u32, Vec<String>)> = std::thread::scope(|sc| {
-        let workers: Vec<_> = (0..2)
-            .map(|_| {
-                sc.spawn(|| {
-                    let mut out = Vec::new();
-                    loop {
-                        let seed = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-                        if seed > n {
-                            break;
-                        }
-                        let g = seqc::generate::generate(seed);
-                        let path = dir.path().join(format!("gen_{seed}.c"));
-                        std::fs::write(&path, &g.text).unwrap();
-                        let bug = measure(&path).is_some() as u32;
-                        out.push((bug, agree(&path, &["z3"])));
-                    }
-                    out
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .flat_map(|w| w.join().unwrap())
-            .collect()
-    });
+    let progs = generated(dir.path(), sample_size("SEQC_LR_PROGRAMS"), |_| true);
+    // Each program runs the oracle and three checks.
+    let results = parallel(&progs, |p| (measure(p).is_some() as u32, agree(p, &["z3"])));
     let bugs: u32 = results.iter().map(|r| r.0).sum();
     let bad: Vec<String> = results.into_iter().flat_map(|r| r.1).collect();
     assert!(bugs > 0, "the sample has no bug at all");

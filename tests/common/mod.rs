@@ -1,0 +1,81 @@
+//! Helpers the end-to-end test files share.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Is the checker installed (by scripts/install-checkers)?
+pub fn have(tool: &str) -> bool {
+    seqc::check::find_tool(tool).is_some()
+}
+
+/// `f` on every item, on two workers (the machines have two cores and
+/// each item runs checkers as child processes); results in item order.
+pub fn parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let next = AtomicUsize::new(0);
+    let mut out: Vec<(usize, R)> = std::thread::scope(|sc| {
+        let workers: Vec<_> = (0..2)
+            .map(|_| {
+                sc.spawn(|| {
+                    let mut done = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::SeqCst);
+                        let Some(it) = items.get(i) else { break };
+                        done.push((i, f(it)));
+                    }
+                    done
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap())
+            .collect()
+    });
+    out.sort_by_key(|(i, _)| *i);
+    out.into_iter().map(|(_, r)| r).collect()
+}
+
+/// The `.c` files of a directory, sorted.
+pub fn c_files(dir: &str) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "c"))
+        .collect();
+    v.sort();
+    v
+}
+
+/// The number of programs a generated-program test runs: the environment
+/// variable, or 300.
+pub fn sample_size(var: &str) -> usize {
+    std::env::var(var)
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(300)
+}
+
+/// Writes the first `n` generated programs (seeds from 1) that `keep`
+/// accepts into `dir`; returns their paths.
+pub fn generated(dir: &Path, n: usize, keep: impl Fn(&str) -> bool) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut seed = 1;
+    while out.len() < n {
+        let g = seqc::generate::generate(seed);
+        if keep(&g.text) {
+            let path = dir.join(format!("gen_{seed}.c"));
+            std::fs::write(&path, &g.text).unwrap();
+            out.push(path);
+        }
+        seed += 1;
+    }
+    out
+}
+
+/// Main and one thread: the programs the KISS coverage claims are about
+/// (the generator never puts a create in a loop).
+pub fn two_threads(text: &str) -> bool {
+    text.matches("pthread_create(").count() == 1
+}
