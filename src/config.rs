@@ -18,6 +18,8 @@ pub enum Emit {
     C,
     Smt,
     Ir,
+    /// The program's memory regions and their accesses.
+    Regions,
 }
 
 /// What `check` looks for.

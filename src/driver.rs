@@ -77,6 +77,14 @@ pub fn translate(input: &str, cfg: &Config) -> Result<Translation> {
     prog = passes::normalize::normalize(prog);
     timings.push(("normalize".to_string(), t.elapsed()));
     after("normalize", &prog, &mut dumps);
+    if cfg.emit == Emit::Regions {
+        // The input's regions, before any sequentialization adds its own.
+        return Ok(Translation {
+            text: ir::regions_report::report(&prog),
+            dumps,
+            timings,
+        });
+    }
     let mut smt_unwind = cfg.unwind;
     if cfg.method == Method::LalReps {
         let t = Instant::now();
@@ -98,7 +106,7 @@ pub fn translate(input: &str, cfg: &Config) -> Result<Translation> {
     }
     let t = Instant::now();
     let text = match cfg.emit {
-        Emit::Ir => ir::dump::dump(&prog),
+        Emit::Ir | Emit::Regions => ir::dump::dump(&prog),
         Emit::C => c::emit(
             &prog,
             &COptions {

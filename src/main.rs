@@ -64,6 +64,7 @@ enum EmitArg {
     C,
     Smt,
     Ir,
+    Regions,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -237,6 +238,7 @@ impl Common {
                 EmitArg::C => Emit::C,
                 EmitArg::Smt => Emit::Smt,
                 EmitArg::Ir => Emit::Ir,
+                EmitArg::Regions => Emit::Regions,
             },
             dialect,
             data_model,

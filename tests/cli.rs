@@ -140,6 +140,22 @@ fn later_features_say_not_supported_yet() {
 }
 
 #[test]
+fn emit_regions_lists_regions_and_accesses() {
+    let out = seqc()
+        .args(["translate", "--emit", "regions", "tests/race/heap_field.c"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "region          reads  writes  aliases\n\
+         main::h             1       0  with *pthread_t\n\
+         struct pair.a       0       3\n\
+         struct pair.b       1       2\n"
+    );
+}
+
+#[test]
 fn race_needs_a_region_it_can_find() {
     let (_d, p) = temp_file("ok.c", b"int g; int main(void) { g = 1; return g; }\n");
     for (prop, says) in [

@@ -7,8 +7,10 @@
 //! Architecture invariant: nothing here knows about lang-c, and nothing here
 //! does I/O.
 
+pub mod access;
 pub mod dump;
 pub mod layout;
+pub mod regions_report;
 pub mod sites;
 pub mod types;
 pub mod verify;

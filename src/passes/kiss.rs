@@ -59,6 +59,7 @@
 //! two accesses of different widths are compared by start address.
 
 use crate::diag::{Diagnostic, Result};
+use crate::ir::access::Shared;
 use crate::ir::sites::{self, Site};
 use crate::ir::*;
 use crate::passes::lal_reps::{
@@ -870,110 +871,21 @@ impl Rewriter {
         s.exprs().iter().any(|e| self.accesses(e, false))
     }
 
-    /// Is the lvalue `lv` memory another thread can see?
-    fn lv_shared(&self, lv: &Expr) -> bool {
-        match &lv.kind {
-            ExprKind::Global(g) => self.shared.get(g.index()).copied().unwrap_or(false),
-            ExprKind::Local(v) => self.escaping.contains(v),
-            ExprKind::Deref(_) => !matches!(lv.ty.unqual(), Ty::Func(_)),
-            ExprKind::Member(a, _) | ExprKind::Index(a, _) => self.lv_shared(a),
-            _ => false,
-        }
-    }
-
-    /// The shared lvalues `e` reads (as a value).
-    fn reads(&self, e: &Expr, out: &mut Vec<(Expr, bool)>) {
-        match &e.kind {
-            ExprKind::Global(_)
-            | ExprKind::Local(_)
-            | ExprKind::Deref(_)
-            | ExprKind::Member(..)
-            | ExprKind::Index(..) => {
-                if self.lv_shared(e) {
-                    out.push((e.clone(), false));
-                }
-                self.addr_reads(e, out);
-            }
-            ExprKind::AddrOf(a) | ExprKind::Decay(a) => self.addr_reads(a, out),
-            ExprKind::Unary(_, a) | ExprKind::Cast(a) => self.reads(a, out),
-            ExprKind::Binary(_, a, b) => {
-                self.reads(a, out);
-                self.reads(b, out);
-            }
-            ExprKind::Cond(a, b, c) => {
-                self.reads(a, out);
-                self.reads(b, out);
-                self.reads(c, out);
-            }
-            _ => {}
-        }
-    }
-
-    /// The shared lvalues read to compute the address of `lv`.
-    fn addr_reads(&self, lv: &Expr, out: &mut Vec<(Expr, bool)>) {
-        match &lv.kind {
-            ExprKind::Deref(x) => self.reads(x, out),
-            ExprKind::Member(a, _) => self.addr_reads(a, out),
-            ExprKind::Index(a, i) => {
-                self.addr_reads(a, out);
-                self.reads(i, out);
-            }
-            _ => {}
-        }
-    }
-
-    /// The accesses to shared data a (normalised, visible) statement
-    /// makes, `(lvalue, writes)`. Atomic operations, memset/memcpy and
-    /// thread operations on their objects are not data accesses here.
+    /// The data accesses of a visible statement (see `ir::access`).
     fn data_accesses(&self, p: &Program, s: &Stmt) -> Vec<(Expr, bool)> {
-        let mut out = Vec::new();
-        let write = |d: &Expr, out: &mut Vec<(Expr, bool)>| {
-            self.addr_reads(d, out);
-            if self.lv_shared(d) {
-                out.push((d.clone(), true));
-            }
-        };
-        match &s.kind {
-            StmtKind::Assign(l, r) => {
-                self.reads(r, &mut out);
-                write(l, &mut out);
-            }
-            StmtKind::Decl(_, Some(Init::Expr(e))) => self.reads(e, &mut out),
-            StmtKind::Call { dest, callee, args } => {
-                self.reads(callee, &mut out);
-                for a in args {
-                    self.reads(a, &mut out);
-                }
-                if let Some(d) = dest {
-                    write(d, &mut out);
-                }
-            }
-            StmtKind::Op { dest, op, args } => {
-                if !op.is_atomic_step() && !matches!(op, Op::Memset | Op::Memcpy) {
-                    for a in args {
-                        self.reads(a, &mut out);
-                    }
-                }
-                if let Some(d) = dest {
-                    write(d, &mut out);
-                }
-            }
-            StmtKind::If(c, ..)
-            | StmtKind::Switch(c, _)
-            | StmtKind::Assert(c, _)
-            | StmtKind::Assume(c)
-            | StmtKind::Return(Some(c)) => self.reads(c, &mut out),
-            _ => {}
+        Shared {
+            globals: &self.shared,
+            escaping: &self.escaping,
         }
-        // An address C cannot take (a bit-field) is not instrumented.
-        out.retain(|(lv, _)| match &lv.kind {
-            ExprKind::Member(a, i) => match a.ty.unqual() {
-                Ty::Comp(c) => p.comp(*c).fields[*i as usize].bit_width.is_none(),
-                _ => true,
-            },
-            _ => true,
-        });
-        out
+        .stmt(p, s)
+    }
+
+    fn lv_shared(&self, lv: &Expr) -> bool {
+        Shared {
+            globals: &self.shared,
+            escaping: &self.escaping,
+        }
+        .lvalue(lv)
     }
 
     /// KISS §5 at one access: the thread may choose to record it (or, once
