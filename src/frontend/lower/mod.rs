@@ -46,6 +46,10 @@ pub(super) struct FnState {
     ret: Ty,
     locals: Vec<Local>,
     names: HashSet<String>,
+    /// Per name: the suffix to try first when it is taken again (every
+    /// smaller one is taken already: names are never freed), so a
+    /// function with many `for (int j ...)` loops renames in linear time.
+    suffix: HashMap<String, u32>,
     labels: HashMap<String, LabelId>,
     label_names: Vec<String>,
     defined_labels: HashSet<String>,
@@ -64,6 +68,7 @@ impl FnState {
             ret,
             locals: Vec::new(),
             names: HashSet::default(),
+            suffix: HashMap::default(),
             labels: HashMap::default(),
             label_names: Vec::new(),
             defined_labels: HashSet::default(),
@@ -534,10 +539,23 @@ impl<'a> Lowerer<'a> {
                 || s.func_index.contains_key(n)
         };
         let mut n = name.to_string();
-        let mut i = 1;
-        while taken(self, &n) {
-            n = format!("{name}_{i}");
-            i += 1;
+        if taken(self, &n) {
+            let mut i = self
+                .fs
+                .as_ref()
+                .unwrap()
+                .suffix
+                .get(name)
+                .copied()
+                .unwrap_or(1);
+            loop {
+                n = format!("{name}_{i}");
+                i += 1;
+                if !taken(self, &n) {
+                    break;
+                }
+            }
+            self.fs().suffix.insert(name.to_string(), i);
         }
         let fs = self.fs();
         fs.names.insert(n.clone());
