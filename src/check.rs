@@ -120,6 +120,10 @@ pub enum SeqInfo {
 /// (with the pass's facts for the replay).
 pub fn sequential(input: &str, cfg: &Config) -> Result<(Program, Option<SeqInfo>)> {
     crate::driver::race_needs_kiss(cfg)?;
+    if let Some(t) = &cfg.track {
+        let p = passes::normalize::normalize(crate::driver::load(input, cfg)?);
+        crate::ir::regions_report::check_track(&p, t)?;
+    }
     match cfg.method {
         Method::None => {}
         Method::Kiss => {

@@ -54,6 +54,8 @@ pub struct Config {
     /// `--int`: SMT integers instead of bit-vectors.
     pub int: bool,
     pub property: Property,
+    /// `--track R1,R2,...`: the regions field slicing keeps (`None`: all).
+    pub track: Option<Vec<String>>,
 }
 
 impl Default for Config {
@@ -74,6 +76,7 @@ impl Default for Config {
             unwinding_assertions: false,
             int: false,
             property: Property::Assert,
+            track: None,
         }
     }
 }

@@ -77,6 +77,9 @@ pub fn translate(input: &str, cfg: &Config) -> Result<Translation> {
     prog = passes::normalize::normalize(prog);
     timings.push(("normalize".to_string(), t.elapsed()));
     after("normalize", &prog, &mut dumps);
+    if let Some(t) = &cfg.track {
+        ir::regions_report::check_track(&prog, t)?;
+    }
     if cfg.emit == Emit::Regions {
         // The input's regions, before any sequentialization adds its own.
         return Ok(Translation {

@@ -193,9 +193,16 @@ impl Common {
             }
             _ => Property::Assert,
         };
-        if self.track.as_deref().is_some_and(|t| t != "all") {
-            return Err(Diagnostic::not_yet("--track"));
-        }
+        // `all` (the default) tracks every region: no slicing.
+        let track: Option<Vec<String>> = match self.track.as_deref().map(str::trim) {
+            None | Some("all") => None,
+            Some(t) => Some(
+                t.split(',')
+                    .map(|r| r.trim().to_string())
+                    .filter(|r| !r.is_empty())
+                    .collect(),
+            ),
+        };
         let method = match self.method {
             MethodArg::None => Method::None,
             MethodArg::Kiss => Method::Kiss,
@@ -249,6 +256,7 @@ impl Common {
             unwinding_assertions: self.unwinding_assertions,
             int: self.int,
             property,
+            track,
         })
     }
 }

@@ -156,6 +156,25 @@ fn emit_regions_lists_regions_and_accesses() {
 }
 
 #[test]
+fn track_names_known_regions() {
+    let out = seqc()
+        .args([
+            "translate",
+            "--track",
+            "struct pair.b,nope",
+            "tests/race/heap_field.c",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("no region 'nope'") && err.contains("struct pair.a, struct pair.b"),
+        "{err}"
+    );
+}
+
+#[test]
 fn race_needs_a_region_it_can_find() {
     let (_d, p) = temp_file("ok.c", b"int g; int main(void) { g = 1; return g; }\n");
     for (prop, says) in [
