@@ -2025,3 +2025,32 @@ impl<'a> Chooser<'a> {
         v
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn acc(obj: u32, off: i64, size: u64, write: bool) -> Access {
+        Access {
+            obj,
+            off,
+            size,
+            write,
+            loc: Loc::NONE,
+        }
+    }
+
+    #[test]
+    fn a_race_needs_the_same_bytes_and_a_write() {
+        // Same int, one write.
+        assert!(acc(1, 0, 4, true).conflicts(&acc(1, 0, 4, false)));
+        // Two reads never race.
+        assert!(!acc(1, 0, 4, false).conflicts(&acc(1, 0, 4, false)));
+        // Neighbouring fields do not overlap.
+        assert!(!acc(1, 0, 4, true).conflicts(&acc(1, 4, 4, true)));
+        // A byte inside an int does.
+        assert!(acc(1, 0, 4, true).conflicts(&acc(1, 3, 1, false)));
+        // Other objects never.
+        assert!(!acc(1, 0, 4, true).conflicts(&acc(2, 0, 4, true)));
+    }
+}
