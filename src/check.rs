@@ -12,6 +12,7 @@ use crate::oracle::ReplayOutcome;
 use crate::passes;
 use crate::passes::kiss::KissInfo;
 use crate::passes::lal_reps::LrInfo;
+use crate::passes::slice::SliceInfo;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -108,6 +109,12 @@ pub struct Report {
     pub source_line: Option<String>,
     /// Lal-Reps: the run of the input the violation stands for.
     pub concurrent: Option<Concurrent>,
+    /// `--track`: what slicing did.
+    pub slice: Option<SliceInfo>,
+    /// `--track`: the counterexample did not replay on the input; the
+    /// sliced classes its havocs read, nearest to the failure first, each
+    /// with whether its value could decide something.
+    pub spurious: Option<Vec<(String, bool)>>,
 }
 
 /// What a sequentialization tells the replay about its output.
@@ -119,40 +126,42 @@ pub enum SeqInfo {
 /// Loads the input and makes the sequential program a backend checks
 /// (with the pass's facts for the replay).
 pub fn sequential(input: &str, cfg: &Config) -> Result<(Program, Option<SeqInfo>)> {
+    sequential_sliced(input, cfg).map(|(p, i, _)| (p, i))
+}
+
+/// `sequential`, with what field slicing did (`--track`).
+pub fn sequential_sliced(
+    input: &str,
+    cfg: &Config,
+) -> Result<(Program, Option<SeqInfo>, Option<SliceInfo>)> {
     crate::driver::race_needs_kiss(cfg)?;
-    if let Some(t) = &cfg.track {
-        let p = passes::normalize::normalize(crate::driver::load(input, cfg)?);
-        crate::ir::regions_report::check_track(&p, t)?;
+    if cfg.method == Method::None {
+        let p = crate::driver::load(input, cfg)?;
+        // A sequential checker must not see threads: CBMC would run them
+        // with its own concurrency model, which is not what `none` means.
+        if let Some((op, loc)) = bmc::thread_op(&p) {
+            let mut d = Diagnostic::unsupported(format!(
+                "{} in a sequential program (use --method lal-reps or --method kiss for threads)",
+                op.c_name()
+            ));
+            d.pos = Some((p.file_name(loc.file).to_string(), loc.line, loc.col));
+            return Err(d);
+        }
     }
+    let (p, sl) = crate::driver::front(input, cfg)?;
     match cfg.method {
-        Method::None => {}
+        Method::None => Ok((p, None, sl)),
         Method::Kiss => {
-            let p = crate::driver::load(input, cfg)?;
-            let p = passes::normalize::normalize(p);
             let p = passes::bound::bound(p, cfg.unwind, passes::bound::Cut::Stop);
             let (p, info) = crate::driver::kiss(p, cfg)?;
-            return Ok((p, Some(SeqInfo::Kiss(info))));
+            Ok((p, Some(SeqInfo::Kiss(info)), sl))
         }
         Method::LalReps => {
-            let p = crate::driver::load(input, cfg)?;
-            let p = passes::normalize::normalize(p);
             let p = passes::bound::bound(p, cfg.unwind, passes::bound::Cut::Stop);
             let (p, info) = crate::driver::lal_reps(p, cfg)?;
-            return Ok((p, Some(SeqInfo::LalReps(info))));
+            Ok((p, Some(SeqInfo::LalReps(info)), sl))
         }
     }
-    let p = crate::driver::load(input, cfg)?;
-    // A sequential checker must not see threads: CBMC would run them
-    // with its own concurrency model, which is not what `none` means.
-    if let Some((op, loc)) = bmc::thread_op(&p) {
-        let mut d = Diagnostic::unsupported(format!(
-            "{} in a sequential program (use --method lal-reps or --method kiss for threads)",
-            op.c_name()
-        ));
-        d.pos = Some((p.file_name(loc.file).to_string(), loc.line, loc.col));
-        return Err(d);
-    }
-    Ok((passes::normalize::normalize(p), None))
 }
 
 /// The `(set-info :source ...)` text: input and options.
@@ -182,15 +191,61 @@ pub fn check(input: &str, cfg: &Config, opts: &CheckOptions) -> Result<Report> {
             _ => {}
         }
     }
-    let (p, info) = sequential(input, cfg)?;
+    let (p, info, sliced) = sequential_sliced(input, cfg)?;
     let t0 = Instant::now();
-    let (outcome, trace) = match opts.backend {
+    let (mut outcome, trace) = match opts.backend {
         Backend::Cbmc => check_cbmc(&p, cfg, opts)?,
         b => check_smt(&p, input, cfg, opts, b)?,
     };
     let k = p.rounds.as_ref().map_or(0, |r| r.k);
+    let mut spurious = None;
     let concurrent = match (&outcome, &info) {
-        (Outcome::Violation, Some(info)) => Some(confirm(input, cfg, &trace, info, k)?),
+        (Outcome::Violation, Some(info)) => {
+            match confirm(input, cfg, &trace, info, k, sliced.is_none())? {
+                Ok(c) => Some(c),
+                Err(why) if sliced.is_some() => {
+                    // Concretisation failed: the havocs chose values the
+                    // input cannot produce on this schedule.
+                    let sl = sliced.as_ref().unwrap();
+                    // Nearest to the failure first: the havocs before it
+                    // backwards, then those after it (Lal-Reps runs later
+                    // threads after the failing one).
+                    let at = trace
+                        .iter()
+                        .position(|s| match &s.what {
+                            TraceWhat::Fail(_) => true,
+                            TraceWhat::Assign(l, v) => {
+                                l == passes::lal_reps::ERROR
+                                    && crate::replay::int_value(v).is_some_and(|x| x > 0)
+                            }
+                            _ => false,
+                        })
+                        .unwrap_or(trace.len());
+                    let havoc = |s: &Step| match &s.what {
+                        TraceWhat::Call(f) => sl
+                            .class_of_havoc(f)
+                            .map(|c| (c.to_string(), sl.relevant.contains(f))),
+                        _ => None,
+                    };
+                    let havocs: Vec<(String, bool)> = trace[..at]
+                        .iter()
+                        .rev()
+                        .chain(&trace[at..])
+                        .filter_map(havoc)
+                        .collect();
+                    outcome = Outcome::Unknown(format!(
+                        "the counterexample of the sliced program does not replay on the input ({why}): spurious; track more regions or use `seqc refine`"
+                    ));
+                    spurious = Some(havocs);
+                    None
+                }
+                Err(why) => {
+                    return Err(Diagnostic::internal(format!(
+                        "the backend's counterexample does not replay on the input: {why}"
+                    )));
+                }
+            }
+        }
         _ => None,
     };
     let source_line = match &concurrent {
@@ -205,6 +260,8 @@ pub fn check(input: &str, cfg: &Config, opts: &CheckOptions) -> Result<Report> {
         seconds: t0.elapsed().as_secs_f64(),
         source_line,
         concurrent,
+        slice: sliced,
+        spurious,
     })
 }
 
@@ -217,7 +274,8 @@ fn confirm(
     trace: &[Step],
     info: &SeqInfo,
     k: u32,
-) -> Result<Concurrent> {
+    search: bool,
+) -> Result<std::result::Result<Concurrent, String>> {
     let prog = crate::driver::load(input, cfg)?;
     let made = match info {
         SeqInfo::LalReps(info) => crate::replay::schedule(trace, info, k),
@@ -231,11 +289,17 @@ fn confirm(
             d.message
         ))
     })?;
-    let bounds = crate::oracle::Bounds {
+    let mut bounds = crate::oracle::Bounds {
         unwind: cfg.unwind,
         threads: cfg.threads,
         ..Default::default()
     };
+    if !search {
+        // A sliced program's counterexample is often spurious, and proving
+        // that by replay means exhausting the search: a smaller budget,
+        // past which it counts as spurious (refine then tracks more).
+        bounds.max_states = 100_000;
+    }
     let replay = |s: &crate::oracle::Schedule| {
         prep.replay(&bounds, s).map_err(|d| {
             Diagnostic::internal(format!(
@@ -245,7 +309,7 @@ fn confirm(
         })
     };
     let mut outcome = replay(&sched)?;
-    if let ReplayOutcome::NotReproduced(_) = &outcome {
+    if let (ReplayOutcome::NotReproduced(_), false) = (&outcome, sched.nondet.is_empty()) {
         // The values a backend drew may not line up with the oracle's
         // draws (an uninitialised read, say): let the replay choose them.
         sched.nondet.clear();
@@ -267,7 +331,7 @@ fn confirm(
             };
         }
     }
-    if let (ReplayOutcome::NotReproduced(_), None) = (&outcome, sched.race) {
+    if let (true, ReplayOutcome::NotReproduced(_), None) = (search, &outcome, sched.race) {
         // The schedule read off the trace did not reproduce the failure.
         // The oracle's own search for it, within K rounds (KISS: any
         // number), is still an independent confirmation that the bug is
@@ -326,7 +390,7 @@ fn confirm(
                 [side(ta, la), side(tb, lb)]
             });
             let thread = race.as_ref().map_or(thread, |r| r[1].thread);
-            Ok(Concurrent {
+            Ok(Ok(Concurrent {
                 race,
                 at: format!("{}:{}:{}", prog.file_name(at.file), at.line, at.col),
                 source_line: read_line(prog.file_name(at.file), at.line),
@@ -334,12 +398,9 @@ fn confirm(
                 thread_func: names.get(&thread).cloned().unwrap_or_default(),
                 text,
                 json,
-            })
+            }))
         }
-        ReplayOutcome::NotReproduced(why) => Err(Diagnostic::internal(format!(
-            "the backend's counterexample for {} does not replay on the input: {why}",
-            prog.describe(loc)
-        ))),
+        ReplayOutcome::NotReproduced(why) => Ok(Err(format!("{}: {why}", prog.describe(loc)))),
     }
 }
 

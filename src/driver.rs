@@ -33,6 +33,25 @@ pub fn load_timed(input: &str, cfg: &Config) -> Result<(Program, frontend::Timin
     frontend::load_timed(input, &opts)
 }
 
+/// Loads, normalises and (with `--track`) slices the input: the program
+/// the sequentializations start from.
+pub fn front(input: &str, cfg: &Config) -> Result<(Program, Option<passes::slice::SliceInfo>)> {
+    let p = passes::normalize::normalize(load(input, cfg)?);
+    match &cfg.track {
+        Some(t) => {
+            ir::regions_report::check_track(&p, t)?;
+            if matches!(cfg.property, crate::config::Property::Race(_)) {
+                return Err(Diagnostic::not_yet(
+                    "--track with --property race (slicing would drop the accesses that race)",
+                ));
+            }
+            let (p, info) = passes::slice::slice(p, t)?;
+            Ok((p, Some(info)))
+        }
+        None => Ok((p, None)),
+    }
+}
+
 /// Race checking is KISS's (§5): the other methods check assertions.
 pub fn race_needs_kiss(cfg: &Config) -> Result<()> {
     if matches!(cfg.property, crate::config::Property::Race(_)) && cfg.method != Method::Kiss {
@@ -87,6 +106,17 @@ pub fn translate(input: &str, cfg: &Config) -> Result<Translation> {
             dumps,
             timings,
         });
+    }
+    if let Some(t) = &cfg.track {
+        if matches!(cfg.property, crate::config::Property::Race(_)) {
+            return Err(Diagnostic::not_yet(
+                "--track with --property race (slicing would drop the accesses that race)",
+            ));
+        }
+        let t0 = Instant::now();
+        prog = passes::slice::slice(prog, t)?.0;
+        timings.push(("slice".to_string(), t0.elapsed()));
+        after("slice", &prog, &mut dumps);
     }
     let mut smt_unwind = cfg.unwind;
     if cfg.method == Method::LalReps {

@@ -15,4 +15,5 @@ pub mod generate;
 pub mod ir;
 pub mod oracle;
 pub mod passes;
+pub mod refine;
 pub mod replay;

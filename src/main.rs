@@ -323,21 +323,12 @@ fn main() -> ExitCode {
         Cmd::Explore(c) => explore(&c),
         Cmd::Gen(g) => gen_programs(&g),
         Cmd::Check(c) => check(&c),
-        Cmd::Refine(c) => {
-            if let Err(d) = c.config() {
-                return fail(&d);
-            }
-            fail(&Diagnostic::not_yet("this command"))
-        }
+        Cmd::Refine(c) => refine(&c),
     }
 }
 
-fn check(c: &Common) -> ExitCode {
-    let cfg = match c.config() {
-        Ok(cfg) => cfg,
-        Err(d) => return fail(&d),
-    };
-    let opts = seqc::check::CheckOptions {
+fn check_options(c: &Common) -> seqc::check::CheckOptions {
+    seqc::check::CheckOptions {
         backend: match c.backend {
             BackendArg::Z3 => seqc::check::Backend::Z3,
             BackendArg::Cvc5 => seqc::check::Backend::Cvc5,
@@ -346,7 +337,15 @@ fn check(c: &Common) -> ExitCode {
         },
         timeout: c.timeout.map(std::time::Duration::from_secs),
         unwinding_assertions: c.unwinding_assertions,
+    }
+}
+
+fn check(c: &Common) -> ExitCode {
+    let cfg = match c.config() {
+        Ok(cfg) => cfg,
+        Err(d) => return fail(&d),
     };
+    let opts = check_options(c);
     let r = match seqc::check::check(&c.input, &cfg, &opts) {
         Ok(r) => r,
         Err(d) => return fail(&d),
@@ -358,6 +357,55 @@ fn check(c: &Common) -> ExitCode {
     };
     print!("{text}");
     ExitCode::from(r.outcome.exit_code())
+}
+
+fn refine(c: &Common) -> ExitCode {
+    let cfg = match c.config() {
+        Ok(cfg) => cfg,
+        Err(d) => return fail(&d),
+    };
+    if cfg.track.is_some() {
+        return fail(&Diagnostic::input(
+            "refine chooses the tracked regions itself: drop --track",
+        ));
+    }
+    let opts = check_options(c);
+    let json = c.json;
+    let names = |t: &Option<Vec<String>>| match t {
+        Some(t) => format!("{{{}}}", t.join(", ")),
+        None => "all regions (no slicing)".to_string(),
+    };
+    let mut show = |it: &seqc::refine::Iteration| {
+        if !json {
+            println!(
+                "refine: iteration {}: tracking {}: {} ({:.2} s; {} reads havocked, {} writes dropped)",
+                it.number,
+                names(&it.tracked),
+                it.answer,
+                it.seconds,
+                it.havocked,
+                it.dropped
+            );
+        }
+    };
+    let r = match seqc::refine::refine(&c.input, &cfg, &opts, &mut show) {
+        Ok(r) => r,
+        Err(d) => return fail(&d),
+    };
+    if json {
+        println!("{}", seqc::refine::render_json(&r));
+    } else {
+        print!("\n{}", seqc::check::render(&r.report));
+        println!(
+            "\nrefine: {} after {} iteration{}, {:.2} s; tracked: {}",
+            seqc::check::verdict_line(&r.report),
+            r.iterations.len(),
+            if r.iterations.len() == 1 { "" } else { "s" },
+            r.seconds,
+            names(&r.tracked)
+        );
+    }
+    ExitCode::from(r.report.outcome.exit_code())
 }
 
 fn explore(c: &Common) -> ExitCode {

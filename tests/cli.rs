@@ -127,7 +127,6 @@ fn later_features_say_not_supported_yet() {
     let (_d, p) = temp_file("ok.c", b"int main(void) { return 0; }\n");
     for args in [
         vec!["translate", "--method", "lal-reps", "--property", "race"],
-        vec!["refine", "--method", "none"],
         vec!["translate", "--method", "none", "--property", "deadlock"],
     ] {
         let out = seqc().args(&args).arg(&p).output().unwrap();

@@ -163,6 +163,25 @@ struct Emitter<'p> {
     addr_mode: bool,
 }
 
+/// Adds the composites type `t` reaches (members first) to `order`.
+fn visit_comps(p: &Program, t: &Ty, seen: &mut [bool], order: &mut Vec<CompId>) {
+    match t {
+        Ty::Ptr(t) | Ty::Array(t, _) | Ty::Atomic(t) => visit_comps(p, t, seen, order),
+        Ty::Func(s) => {
+            visit_comps(p, &s.ret, seen, order);
+            s.params.iter().for_each(|x| visit_comps(p, x, seen, order));
+        }
+        Ty::Comp(c) if !seen[c.0 as usize] => {
+            seen[c.0 as usize] = true;
+            for f in &p.comp(*c).fields {
+                visit_comps(p, &f.ty, seen, order);
+            }
+            order.push(*c);
+        }
+        _ => {}
+    }
+}
+
 impl<'p> Emitter<'p> {
     fn new(p: &'p Program, opts: &'p COptions) -> Emitter<'p> {
         Emitter {
@@ -655,15 +674,23 @@ impl<'p> Emitter<'p> {
     }
 
     fn block(&mut self, b: &Block) -> Doc {
-        let docs: Vec<Doc> = b.0.iter().map(|s| self.stmt(s)).collect();
+        self.stmts(&b.0)
+    }
+
+    fn stmts(&mut self, ss: &[Stmt]) -> Doc {
+        let docs: Vec<Doc> = ss.iter().map(|s| self.stmt(s)).collect();
         RcDoc::intersperse(docs, RcDoc::hardline())
     }
 
     fn braced(&mut self, b: &Block) -> Doc {
-        if b.0.is_empty() {
+        self.braced_stmts(&b.0)
+    }
+
+    fn braced_stmts(&mut self, ss: &[Stmt]) -> Doc {
+        if ss.is_empty() {
             return text("{ }");
         }
-        let inner = self.block(b);
+        let inner = self.stmts(ss);
         text("{")
             .append(RcDoc::hardline().append(inner).nest(2))
             .append(RcDoc::hardline())
@@ -697,7 +724,7 @@ impl<'p> Emitter<'p> {
         let loc = s.loc;
         match &s.kind {
             StmtKind::Decl(v, init) => {
-                let local = self.func.unwrap().local(*v).clone();
+                let local = self.func.unwrap().local(*v);
                 let d = self.declare(&local.ty, &c_ident(&local.name));
                 match init {
                     Some(i) => {
@@ -941,14 +968,16 @@ impl<'p> Emitter<'p> {
             return d.append(text(" latch ")).append(self.braced(latch));
         }
         let test = self.head_test(body);
-        let rest = Block(body.0[test.is_some() as usize..].to_vec());
+        // The body without its exit test (borrowed: nested loops would
+        // copy their bodies once per level).
+        let rest = &body.0[test.is_some() as usize..];
         if latch.0.is_empty() {
             self.cont_labels.push(None);
             let head = match &test {
                 Some(c) => format!("while ({c}) "),
                 None => "while (1) ".into(),
             };
-            let d = self.line(loc, head).append(self.braced(&rest));
+            let d = self.line(loc, head).append(self.braced_stmts(rest));
             self.cont_labels.pop();
             return d;
         }
@@ -981,7 +1010,7 @@ impl<'p> Emitter<'p> {
             let head = format!("for (; {c}; {}) ", exprs.join(", "));
             let d = self
                 .line(loc, head.replace("for (; ;", "for (;;"))
-                .append(self.braced(&rest));
+                .append(self.braced_stmts(rest));
             self.cont_labels.pop();
             return d;
         }
@@ -1002,11 +1031,8 @@ impl<'p> Emitter<'p> {
         self.cont_count += 1;
         let label = format!("__seqc_continue_{}", self.cont_count);
         self.cont_labels.push(Some(label.clone()));
-        let mut inner = rest.clone();
-        if let Some(_c) = &test {
-            inner = Block(body.0.clone());
-        }
-        let b = self.block(&inner);
+        // The exit test stays in the body: this form has no loop head.
+        let b = self.block(body);
         self.cont_labels.pop();
         let l = self.block(latch);
         let content = b
@@ -1023,50 +1049,30 @@ impl<'p> Emitter<'p> {
 
     // ---- the program ----
 
-    fn used_comps(&self) -> Vec<CompId> {
-        let mut seen = BTreeSet::new();
-        let mut order = Vec::new();
-        fn visit(p: &Program, t: &Ty, seen: &mut BTreeSet<CompId>, order: &mut Vec<CompId>) {
-            match t {
-                Ty::Ptr(t) | Ty::Array(t, _) | Ty::Atomic(t) => visit(p, t, seen, order),
-                Ty::Func(s) => {
-                    visit(p, &s.ret, seen, order);
-                    s.params.iter().for_each(|x| visit(p, x, seen, order));
+    /// The composites a function's signature, locals and expressions
+    /// reach, in first-use order, skipping those already `seen`.
+    fn comps_of(p: &Program, f: &Function, seen: &mut [bool], order: &mut Vec<CompId>) {
+        visit_comps(p, &f.sig.ret, seen, order);
+        f.sig
+            .params
+            .iter()
+            .for_each(|x| visit_comps(p, x, seen, order));
+        for l in &f.locals {
+            visit_comps(p, &l.ty, seen, order);
+        }
+        if let Some(b) = &f.body {
+            b.walk(&mut |s| {
+                for e in s.exprs() {
+                    e.walk(&mut |x| visit_comps(p, &x.ty, seen, order));
                 }
-                Ty::Comp(c) if seen.insert(*c) => {
-                    for f in &p.comp(*c).fields {
-                        visit(p, &f.ty, seen, order);
-                    }
-                    order.push(*c);
-                }
-                _ => {}
-            }
+            });
         }
-        let p = self.p;
-        for g in &p.globals {
-            visit(p, &g.ty, &mut seen, &mut order);
-        }
-        for f in &p.functions {
-            visit(p, &Ty::Func(Box::new(f.sig.clone())), &mut seen, &mut order);
-            for l in &f.locals {
-                visit(p, &l.ty, &mut seen, &mut order);
-            }
-            if let Some(b) = &f.body {
-                b.walk(&mut |s| {
-                    for e in s.exprs() {
-                        e.walk(&mut |x| visit(p, &x.ty, &mut seen, &mut order));
-                    }
-                });
-            }
-        }
-        order
     }
 
     /// Struct definitions in an order where by-value members come first.
-    fn comp_defs(&mut self) -> String {
-        let used = self.used_comps();
+    fn comp_defs(&mut self, used: &[CompId]) -> String {
         let mut out = String::new();
-        for c in &used {
+        for c in used {
             let n = self.comp_name(*c);
             let _ = writeln!(out, "{n};");
         }
@@ -1104,7 +1110,7 @@ impl<'p> Emitter<'p> {
             }
             let _ = writeln!(out, "}};");
         }
-        for c in used {
+        for &c in used {
             emit_def(self, c, &mut done, &mut out);
         }
         out
@@ -1112,8 +1118,30 @@ impl<'p> Emitter<'p> {
 
     fn program(&mut self) -> String {
         let p = self.p;
+        // Function bodies first: they also find the composites in use.
+        let (bodies, body_comps) = self.bodies();
+        let mut seen = vec![false; p.comps.len()];
+        let mut used = Vec::new();
+        for g in &p.globals {
+            visit_comps(p, &g.ty, &mut seen, &mut used);
+        }
+        let mut from_bodies = body_comps.into_iter();
+        for f in &p.functions {
+            if f.body.is_some() {
+                // Per function, in program order: the same first-use order
+                // as one walk over everything.
+                for c in from_bodies.next().unwrap_or_default() {
+                    if !seen[c.0 as usize] {
+                        seen[c.0 as usize] = true;
+                        used.push(c);
+                    }
+                }
+            } else {
+                Self::comps_of(p, f, &mut seen, &mut used);
+            }
+        }
         let mut out = String::new();
-        let comps = self.comp_defs();
+        let comps = self.comp_defs(&used);
         if !comps.is_empty() {
             out.push_str(&comps);
             out.push('\n');
@@ -1195,39 +1223,99 @@ impl<'p> Emitter<'p> {
         if !p.globals.is_empty() {
             out.push('\n');
         }
-        for f in &p.functions {
-            let Some(body) = &f.body else { continue };
-            self.func = Some(f);
-            self.cont_count = 0;
-            let s = if f.is_static { "static " } else { "" };
-            let params: Vec<String> = f
-                .params
-                .iter()
-                .map(|v| {
-                    let l = f.local(*v);
-                    self.declare(&l.ty, &c_ident(&l.name))
+        out.push_str(&bodies);
+        out
+    }
+
+    /// The text of every function definition, and per defined function
+    /// the composites it uses. Function bodies are independent: large
+    /// programs print them on several threads, each with its own emitter,
+    /// and merge what the emitters collected (sorted sets, so the bytes
+    /// do not change).
+    fn bodies(&mut self) -> (String, Vec<Vec<CompId>>) {
+        let p = self.p;
+        let defined: Vec<&'p Function> = p.functions.iter().filter(|f| f.body.is_some()).collect();
+        let run = |e: &mut Emitter<'p>, fs: &[&'p Function]| {
+            let mut out = String::new();
+            let mut seen = vec![false; p.comps.len()];
+            let mut comps = Vec::new();
+            for f in fs {
+                e.function(f, &mut out);
+                let mut order = Vec::new();
+                Self::comps_of(p, f, &mut seen, &mut order);
+                comps.push(order);
+            }
+            (out, comps)
+        };
+        let workers = std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .min(4);
+        if workers < 2 || defined.len() < 64 {
+            let r = run(self, &defined);
+            self.func = None;
+            return r;
+        }
+        let chunk = defined.len().div_ceil(workers);
+        let opts = self.opts;
+        let parts: Vec<(String, Vec<Vec<CompId>>, Emitter<'p>)> = std::thread::scope(|sc| {
+            let hs: Vec<_> = defined
+                .chunks(chunk)
+                .map(|fs| {
+                    sc.spawn(move || {
+                        let mut e = Emitter::new(p, opts);
+                        let (t, c) = run(&mut e, fs);
+                        (t, c, e)
+                    })
                 })
                 .collect();
-            let mut sig = f.sig.clone();
-            sig.params.clear();
-            let ps = if params.is_empty() {
-                "void".to_string()
-            } else {
-                params.join(", ")
-            };
-            let ps = if f.sig.variadic {
-                format!("{ps}, ...")
-            } else {
-                ps
-            };
-            let head = self.declare(&sig.ret, &format!("{}({ps})", c_ident(&f.name)));
-            let doc = self.braced(body);
-            let mut text_body = String::new();
-            let _ = doc.render_fmt(WIDTH, &mut text_body);
-            let _ = write!(out, "\n{}{s}{head}\n{text_body}\n", self.mark(f.loc));
+            hs.into_iter()
+                .map(|h| h.join().expect("emitter thread"))
+                .collect()
+        });
+        let mut out = String::new();
+        let mut comps = Vec::new();
+        for (text, c, e) in parts {
+            out.push_str(&text);
+            comps.extend(c);
+            self.helpers.extend(e.helpers);
+            self.nondets.extend(e.nondets);
+            self.includes.extend(e.includes);
+            self.uses_atomic_begin |= e.uses_atomic_begin;
         }
-        self.func = None;
-        out
+        (out, comps)
+    }
+
+    /// One function definition.
+    fn function(&mut self, f: &'p Function, out: &mut String) {
+        let Some(body) = &f.body else { return };
+        self.func = Some(f);
+        self.cont_count = 0;
+        let s = if f.is_static { "static " } else { "" };
+        let params: Vec<String> = f
+            .params
+            .iter()
+            .map(|v| {
+                let l = f.local(*v);
+                self.declare(&l.ty, &c_ident(&l.name))
+            })
+            .collect();
+        let mut sig = f.sig.clone();
+        sig.params.clear();
+        let ps = if params.is_empty() {
+            "void".to_string()
+        } else {
+            params.join(", ")
+        };
+        let ps = if f.sig.variadic {
+            format!("{ps}, ...")
+        } else {
+            ps
+        };
+        let head = self.declare(&sig.ret, &format!("{}({ps})", c_ident(&f.name)));
+        let doc = self.braced(body);
+        let mut text_body = String::new();
+        let _ = doc.render_fmt(WIDTH, &mut text_body);
+        let _ = write!(out, "\n{}{s}{head}\n{text_body}\n", self.mark(f.loc));
     }
 
     /// Turns statement marks into `#line` directives where the mapping
@@ -1237,17 +1325,18 @@ impl<'p> Emitter<'p> {
         // (file, line the next output line maps to), None: unmapped.
         let mut cur: Option<(u32, u32)> = None;
         for line in s.lines() {
-            let mut l = line.to_string();
+            // Most lines carry no mark: copy them as they are.
+            let mut rest = ("", line);
             let mut mark = None;
-            if let Some(a) = l.find(MARK)
-                && let Some(b) = l[a + 1..].find(MARK)
+            if let Some(a) = line.find(MARK)
+                && let Some(b) = line[a + 1..].find(MARK)
             {
-                let m = &l[a + 1..a + 1 + b];
+                let m = &line[a + 1..a + 1 + b];
                 let mut it = m.split(' ');
                 let f: u32 = it.next().unwrap().parse().unwrap();
                 let n: u32 = it.next().unwrap().parse().unwrap();
                 mark = Some((f, n));
-                l = format!("{}{}", &l[..a], &l[a + 2 + b..]);
+                rest = (&line[..a], &line[a + 2 + b..]);
             }
             if let Some((f, n)) = mark {
                 if cur != Some((f, n)) {
@@ -1256,7 +1345,8 @@ impl<'p> Emitter<'p> {
                 }
                 cur = Some((f, n));
             }
-            out.push_str(&l);
+            out.push_str(rest.0);
+            out.push_str(rest.1);
             out.push('\n');
             if let Some((f, n)) = cur {
                 cur = Some((f, n + 1));

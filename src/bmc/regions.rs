@@ -424,6 +424,18 @@ impl Regions {
         self.mem_locals.contains_key(&(f, v))
     }
 
+    /// The name of the class `k` belongs to (its own name if no access
+    /// joined it with another region).
+    pub fn class_name(&mut self, p: &Program, k: &RKey) -> String {
+        match self.index.get(k).copied() {
+            Some(i) => {
+                let r = self.find(i);
+                key_name(p, &self.keys[r])
+            }
+            None => key_name(p, k),
+        }
+    }
+
     /// Every key of each class, for `--emit regions` and tests.
     pub fn classes(&mut self, p: &Program) -> BTreeMap<String, Vec<String>> {
         let mut m: BTreeMap<String, Vec<String>> = BTreeMap::new();

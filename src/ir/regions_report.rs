@@ -51,8 +51,7 @@ pub fn report(p: &Program) -> String {
 }
 
 /// `--track R1,...`: every name must be a region of the program (an
-/// unknown one is an error that lists the known ones). Slicing itself is
-/// a later milestone.
+/// unknown one is an error that lists the known ones).
 pub fn check_track(p: &Program, track: &[String]) -> crate::diag::Result<()> {
     let known = counts(p);
     if let Some(bad) = track.iter().find(|r| !known.contains_key(*r)) {
@@ -66,7 +65,12 @@ pub fn check_track(p: &Program, track: &[String]) -> crate::diag::Result<()> {
             }
         )));
     }
-    Err(crate::diag::Diagnostic::not_yet("--track (field slicing)"))
+    Ok(())
+}
+
+/// The regions `--track` names, as `counts` spells them (for `refine`).
+pub fn names(p: &Program) -> Vec<String> {
+    counts(p).into_keys().collect()
 }
 
 fn counts(p: &Program) -> BTreeMap<String, Count> {

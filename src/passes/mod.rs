@@ -5,6 +5,7 @@ pub mod bound;
 pub mod kiss;
 pub mod lal_reps;
 pub mod normalize;
+pub mod slice;
 
 /// Pass names accepted by `--dump-ir-after`, in pipeline order.
-pub const PASSES: &[&str] = &["lower", "normalize", "bound", "lal-reps", "kiss"];
+pub const PASSES: &[&str] = &["lower", "normalize", "slice", "bound", "lal-reps", "kiss"];

@@ -662,7 +662,7 @@ impl<'a> Lowerer<'a> {
 
     /// Drops header declarations the program never uses and renumbers.
     fn finish(self) -> Result<Program> {
-        let Lowerer { prog, map, .. } = self;
+        let Lowerer { mut prog, map, .. } = self;
         let mut keep_f = vec![false; prog.functions.len()];
         let mut keep_g = vec![false; prog.globals.len()];
         let mut work_f: Vec<usize> = Vec::new();
@@ -723,18 +723,20 @@ impl<'a> Lowerer<'a> {
         let mut fmap = HashMap::default();
         let mut gmap = HashMap::default();
         let mut out = Program::new(prog.data_model);
-        out.files = prog.files.clone();
-        out.system_files = prog.system_files.clone();
-        for (i, f) in prog.functions.iter().enumerate() {
+        out.files = std::mem::take(&mut prog.files);
+        out.system_files = std::mem::take(&mut prog.system_files);
+        // Moved, not cloned: a copy of every body doubled the memory lowering
+        // touches.
+        for (i, f) in std::mem::take(&mut prog.functions).into_iter().enumerate() {
             if keep_f[i] {
                 fmap.insert(FuncId(i as u32), FuncId(out.functions.len() as u32));
-                out.functions.push(f.clone());
+                out.functions.push(f);
             }
         }
-        for (i, g) in prog.globals.iter().enumerate() {
+        for (i, g) in std::mem::take(&mut prog.globals).into_iter().enumerate() {
             if keep_g[i] {
                 gmap.insert(GlobalId(i as u32), GlobalId(out.globals.len() as u32));
-                out.globals.push(g.clone());
+                out.globals.push(g);
             }
         }
         let remap = |e: &mut Expr| match &mut e.kind {
