@@ -111,6 +111,8 @@ pub struct Report {
     pub concurrent: Option<Concurrent>,
     /// `--track`: what slicing did.
     pub slice: Option<SliceInfo>,
+    /// Lal-Reps: the context-switch points of the sequential program.
+    pub switch_points: Option<usize>,
     /// `--track`: the counterexample did not replay on the input; the
     /// sliced classes its havocs read, nearest to the failure first, each
     /// with whether its value could decide something.
@@ -260,6 +262,10 @@ pub fn check(input: &str, cfg: &Config, opts: &CheckOptions) -> Result<Report> {
         seconds: t0.elapsed().as_secs_f64(),
         source_line,
         concurrent,
+        switch_points: match &info {
+            Some(SeqInfo::LalReps(i)) => Some(i.switch_points),
+            _ => None,
+        },
         slice: sliced,
         spurious,
     })
@@ -1101,6 +1107,21 @@ pub fn render_json(r: &Report) -> String {
     });
     if let Outcome::Unknown(w) = &r.outcome {
         o["reason"] = json!(w);
+    }
+    if let Some(n) = r.switch_points {
+        o["switch_points"] = json!(n);
+    }
+    if let Some(s) = &r.slice {
+        o["slice"] = json!({
+            "tracked": s.tracked,
+            "sliced": s.sliced,
+            "reads_havocked": s.reads_havocked,
+            "writes_dropped": s.writes_dropped,
+        });
+    }
+    if let Some(h) = &r.spurious {
+        o["spurious"] = json!(true);
+        o["havocked_near_failure"] = json!(h.iter().map(|(c, _)| c).collect::<Vec<_>>());
     }
     if let Some(c) = &r.concurrent {
         o["concurrent"] = json!({

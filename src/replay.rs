@@ -251,6 +251,7 @@ mod tests {
             asserts: vec![(loc, AssertKind::Assert)],
             slot_funcs: vec![],
             threads: 2,
+            switch_points: 0,
         };
         // Site 0 holds slots 1 and 2, site 1 holds 3 and 4. Main creates
         // slot 3 in round 0 and slot 1 in round 1; slot 3 draws a value,

@@ -60,6 +60,8 @@ pub struct LrInfo {
     pub slot_funcs: Vec<String>,
     /// Slots per creation site.
     pub threads: u32,
+    /// Context-switch points in the output (calls of `__seqc_cs`).
+    pub switch_points: usize,
 }
 
 pub const ROUND: &str = "__seqc_r";
@@ -283,6 +285,7 @@ pub fn lal_reps(mut p: Program, o: &LrOptions) -> Result<(Program, LrInfo)> {
             }))
             .collect(),
         threads: o.threads,
+        switch_points: count_calls(&p, cs),
     };
     make_driver(&mut p, &rw, user_main, nslots);
     p.thread_id = Some(rw.g.tid);
@@ -1811,4 +1814,21 @@ fn make_driver(p: &mut Program, rw: &Rewriter, user_main: FuncId, nslots: u64) {
         loc,
         labels: vec![],
     });
+}
+
+/// Calls of `f` in the whole program.
+fn count_calls(p: &Program, f: FuncId) -> usize {
+    let mut n = 0;
+    for g in &p.functions {
+        if let Some(b) = &g.body {
+            b.walk(&mut |s| {
+                if let StmtKind::Call { callee, .. } = &s.kind
+                    && callee.kind == ExprKind::Func(f)
+                {
+                    n += 1;
+                }
+            });
+        }
+    }
+    n
 }
