@@ -59,7 +59,7 @@ fn sliced_safe_means_the_input_is_safe() {
         let track: Vec<String> = all
             .iter()
             .enumerate()
-            .filter(|(i, _)| (i + seed) % 2 == 0)
+            .filter(|(i, _)| (i + seed).is_multiple_of(2))
             .map(|(_, r)| r.clone())
             .collect();
         let (code, text) = sliced_check(p, &track);
