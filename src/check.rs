@@ -1117,6 +1117,7 @@ pub fn render_json(r: &Report) -> String {
             "sliced": s.sliced,
             "reads_havocked": s.reads_havocked,
             "writes_dropped": s.writes_dropped,
+            "kept_whatever_tracked": s.pinned,
         });
     }
     if let Some(h) = &r.spurious {

@@ -46,6 +46,10 @@ pub fn front(input: &str, cfg: &Config) -> Result<(Program, Option<passes::slice
                 ));
             }
             let (p, info) = passes::slice::slice(p, t)?;
+            let verify = cfg!(debug_assertions) || std::env::var_os("SEQC_VERIFY_IR").is_some();
+            if verify && let Err(e) = ir::verify::verify(&p) {
+                panic!("IR verifier failed after slice: {e}");
+            }
             Ok((p, Some(info)))
         }
         None => Ok((p, None)),

@@ -424,6 +424,14 @@ impl Regions {
         self.mem_locals.contains_key(&(f, v))
     }
 
+    /// A struct whose memory is also reached through a scalar pointer
+    /// (after a cast), if any: such memory has no separate regions.
+    pub fn punned(&self) -> Option<&(String, Loc)> {
+        self.poisoned
+            .values()
+            .min_by_key(|(n, l)| (n.clone(), l.line, l.col))
+    }
+
     /// The name of the class `k` belongs to (its own name if no access
     /// joined it with another region).
     pub fn class_name(&mut self, p: &Program, k: &RKey) -> String {

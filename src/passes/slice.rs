@@ -22,7 +22,9 @@
 //! would point nowhere the original can point), a bit-field, an `_Atomic`
 //! object, or the memory an operation reads through its arguments (atomic
 //! operations, memset, memcpy, pthread_join). A program whose regions the
-//! memory model cannot separate (type punning) is refused by name.
+//! memory model cannot separate (type punning) is refused by name; one
+//! where struct memory is also reached through a scalar pointer after a
+//! cast is not sliced at all.
 //!
 //! Why "sliced program safe ⇒ original safe within the bound". Let R be
 //! the sliced classes. No access the sliced program keeps reads memory of
@@ -176,6 +178,10 @@ impl Classes<'_> {
             let a = strip_casts(a);
             let Some(t) = a.ty.pointee() else { continue };
             let t = t.unqual();
+            if t.is_void() && op == Op::ThreadJoin {
+                // It stores a `void *`: pointers are never sliced.
+                continue;
+            }
             if t.is_void() {
                 self.all_pinned
                     .get_or_insert_with(|| format!("{} through a 'void *'", op.c_name()));
@@ -251,6 +257,16 @@ pub fn slice(mut p: Program, track: &[String]) -> Result<(Program, SliceInfo)> {
         d.pos = Some((p.file_name(loc.file).to_string(), loc.line, loc.col));
         d
     })?;
+    // Struct memory also seen through a scalar pointer: a dropped write
+    // through that pointer could change a tracked field, so nothing is
+    // sliced.
+    let punned = rg.punned().map(|(s, loc)| {
+        format!(
+            "memory of '{s}' is also reached through a scalar pointer ({}:{})",
+            p.file_name(loc.file),
+            loc.line
+        )
+    });
     let globals: Vec<bool> = p.globals.iter().map(|g| !g.thread_local).collect();
     let escaping: Vec<_> = p.functions.iter().map(escaping_locals).collect();
     let mut cl = Classes {
@@ -258,7 +274,7 @@ pub fn slice(mut p: Program, track: &[String]) -> Result<(Program, SliceInfo)> {
         rg,
         globals: globals.clone(),
         pinned: BTreeMap::new(),
-        all_pinned: None,
+        all_pinned: punned,
         accessed: BTreeSet::new(),
     };
     // Which classes the program reaches other than by plain scalar access.
