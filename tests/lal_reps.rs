@@ -7,17 +7,10 @@ mod common;
 
 use assert_cmd::Command;
 use common::{c_files, generated, have, parallel, sample_size};
-use seqc::config::Config;
-use seqc::oracle::{self, Bounds};
 use std::path::Path;
 
 fn measure(path: &Path) -> Option<u32> {
-    let prog = seqc::driver::load(path.to_str().unwrap(), &Config::default()).unwrap();
-    let prep = oracle::prepare(&prog).unwrap();
-    let x = prep
-        .explore(&Bounds::default(), Some(Default::default()))
-        .unwrap();
-    x.failures.iter().filter_map(|f| f.rounds).min()
+    common::rounds_measure(path)
 }
 
 /// The exit code of `seqc check`; a violation must come with the run of

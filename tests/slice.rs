@@ -9,7 +9,6 @@ mod common;
 use assert_cmd::Command;
 use common::{generated, have, parallel, sample_size};
 use seqc::config::Config;
-use seqc::oracle::{self, Bounds};
 use std::path::Path;
 
 fn seqc() -> Command {
@@ -18,12 +17,7 @@ fn seqc() -> Command {
 
 /// The oracle's fewest rounds of any failure.
 fn measure(path: &Path) -> Option<u32> {
-    let prog = seqc::driver::load(path.to_str().unwrap(), &Config::default()).unwrap();
-    let prep = oracle::prepare(&prog).unwrap();
-    let x = prep
-        .explore(&Bounds::default(), Some(Default::default()))
-        .unwrap();
-    x.failures.iter().filter_map(|f| f.rounds).min()
+    common::rounds_measure(path)
 }
 
 fn regions(path: &Path) -> Vec<String> {

@@ -79,3 +79,15 @@ pub fn generated(dir: &Path, n: usize, keep: impl Fn(&str) -> bool) -> Vec<PathB
 pub fn two_threads(text: &str) -> bool {
     text.matches("pthread_create(").count() == 1
 }
+
+/// The oracle's fewest rounds of any failure of the program at `path`.
+pub fn rounds_measure(path: &Path) -> Option<u32> {
+    use seqc::oracle::{self, Bounds};
+    let cfg = seqc::config::Config::default();
+    let prog = seqc::driver::load(path.to_str().unwrap(), &cfg).unwrap();
+    let prep = oracle::prepare(&prog).unwrap();
+    let x = prep
+        .explore(&Bounds::default(), Some(Default::default()))
+        .unwrap();
+    x.failures.iter().filter_map(|f| f.rounds).min()
+}
