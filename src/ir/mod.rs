@@ -854,7 +854,8 @@ impl Stmt {
     }
 }
 
-fn init_exprs_mut<'a>(i: &'a mut Init, v: &mut Vec<&'a mut Expr>) {
+/// The expressions of an initialiser, mutably.
+pub(crate) fn init_exprs_mut<'a>(i: &'a mut Init, v: &mut Vec<&'a mut Expr>) {
     match i {
         Init::Expr(e) => v.push(e),
         Init::Array(items) => items.iter_mut().for_each(|(_, i)| init_exprs_mut(i, v)),

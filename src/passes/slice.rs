@@ -112,7 +112,6 @@ fn strip_casts(e: &Expr) -> &Expr {
 struct Classes<'p> {
     p: &'p Program,
     rg: Regions,
-    globals: Vec<bool>,
     pinned: BTreeMap<String, String>,
     /// Nothing may be sliced (an operation reads memory of unknown type).
     all_pinned: Option<String>,
@@ -272,17 +271,18 @@ pub fn slice(mut p: Program, track: &[String]) -> Result<(Program, SliceInfo)> {
     let mut cl = Classes {
         p: &p,
         rg,
-        globals: globals.clone(),
         pinned: BTreeMap::new(),
         all_pinned: punned,
         accessed: BTreeSet::new(),
     };
-    // Which classes the program reaches other than by plain scalar access.
+    // Which classes the program reaches other than by plain scalar
+    // access, and the class of every region name (for `track`).
+    let mut names: HashMap<String, String> = HashMap::new();
     for (fi, f) in p.functions.iter().enumerate() {
         let Some(body) = &f.body else { continue };
         let fid = FuncId(fi as u32);
         let sh = Shared {
-            globals: &cl.globals.clone(),
+            globals: &globals,
             escaping: &escaping[fi],
         };
         let mut accs = Vec::new();
@@ -294,6 +294,12 @@ pub fn slice(mut p: Program, track: &[String]) -> Result<(Program, SliceInfo)> {
             }
         });
         for (lv, _) in accs {
+            if let Some(k) = lvalue_key(&p, fid, &lv) {
+                let n = crate::bmc::regions::key_name(&p, &k);
+                if let std::collections::hash_map::Entry::Vacant(e) = names.entry(n) {
+                    e.insert(cl.rg.class_name(&p, &k));
+                }
+            }
             cl.access(fid, &lv);
         }
         for (op, args) in ops {
@@ -302,24 +308,6 @@ pub fn slice(mut p: Program, track: &[String]) -> Result<(Program, SliceInfo)> {
     }
     // Tracked classes: the class of every region `track` names.
     let mut tracked: BTreeSet<String> = BTreeSet::new();
-    let mut names: HashMap<String, String> = HashMap::new();
-    for (fi, f) in p.functions.iter().enumerate() {
-        let Some(body) = &f.body else { continue };
-        let sh = Shared {
-            globals: &globals,
-            escaping: &escaping[fi],
-        };
-        let mut accs = Vec::new();
-        body.walk(&mut |s| stmt_accesses(&sh, s, &mut accs));
-        for (lv, _) in accs {
-            if let Some(k) = lvalue_key(&p, FuncId(fi as u32), &lv) {
-                let n = crate::bmc::regions::key_name(&p, &k);
-                if let std::collections::hash_map::Entry::Vacant(e) = names.entry(n) {
-                    e.insert(cl.rg.class_name(&p, &k));
-                }
-            }
-        }
-    }
     for t in track {
         tracked.insert(names.get(t).cloned().unwrap_or_else(|| t.clone()));
     }
@@ -603,10 +591,9 @@ impl Rewriter {
                 self.reads(cx, r, &mut pre);
                 self.addr(cx, l, &mut pre);
             }
-            StmtKind::Decl(_, Some(Init::Expr(e))) => self.reads(cx, e, &mut pre),
             StmtKind::Decl(_, Some(init)) => {
                 let mut es = Vec::new();
-                init_exprs_mut(init, &mut es);
+                crate::ir::init_exprs_mut(init, &mut es);
                 for e in es {
                     self.reads(cx, e, &mut pre);
                 }
@@ -667,15 +654,6 @@ impl Rewriter {
         }
         out.extend(pre);
         out.push(s);
-    }
-}
-
-fn init_exprs_mut<'a>(i: &'a mut Init, out: &mut Vec<&'a mut Expr>) {
-    match i {
-        Init::Expr(e) => out.push(e),
-        Init::Array(items) => items.iter_mut().for_each(|(_, i)| init_exprs_mut(i, out)),
-        Init::Comp(items) => items.iter_mut().for_each(|(_, i)| init_exprs_mut(i, out)),
-        Init::Str(_) => {}
     }
 }
 
