@@ -283,12 +283,15 @@ fn confirm(
     search: bool,
 ) -> Result<std::result::Result<Concurrent, String>> {
     let prog = crate::driver::load(input, cfg)?;
-    let made = match info {
-        SeqInfo::LalReps(info) => crate::replay::schedule(trace, info, k),
-        SeqInfo::Kiss(info) => crate::replay::kiss_schedule(trace, info, &prog),
+    let made = |guided: bool| {
+        match info {
+            SeqInfo::LalReps(info) => crate::replay::schedule(trace, info, k, &prog.files, guided),
+            SeqInfo::Kiss(info) => crate::replay::kiss_schedule(trace, info, &prog),
+        }
+        .map_err(|w| Diagnostic::internal(format!("the counterexample makes no schedule: {w}")))
     };
-    let (mut sched, loc) = made
-        .map_err(|w| Diagnostic::internal(format!("the counterexample makes no schedule: {w}")))?;
+    let (mut sched, loc) = made(true)?;
+
     let prep = crate::oracle::prepare(&prog).map_err(|d| {
         Diagnostic::internal(format!(
             "the counterexample cannot be replayed: the oracle refuses the input ({})",
@@ -301,9 +304,9 @@ fn confirm(
         ..Default::default()
     };
     if !search {
-        // A sliced program's counterexample is often spurious, and proving
-        // that by replay means exhausting the search: a smaller budget,
-        // past which it counts as spurious (refine then tracks more).
+        // A sliced program's counterexample is often spurious. The guided
+        // replay exhausts quickly; the budget is a backstop, past which it
+        // counts as spurious (refine then tracks more).
         bounds.max_states = 100_000;
     }
     let replay = |s: &crate::oracle::Schedule| {
@@ -315,6 +318,14 @@ fn confirm(
         })
     };
     let mut outcome = replay(&sched)?;
+    if let (ReplayOutcome::NotReproduced(_), true, SeqInfo::LalReps(_)) = (&outcome, search, info) {
+        // The trace's own switch lines did not lead there (a switch line
+        // the oracle places differently, say): any segment lengths. A
+        // sliced program's trace must replay along its own path (STORM's
+        // concretisation), so it gets no second try.
+        sched = made(false)?.0;
+        outcome = replay(&sched)?;
+    }
     if let (ReplayOutcome::NotReproduced(_), false) = (&outcome, sched.nondet.is_empty()) {
         // The values a backend drew may not line up with the oracle's
         // draws (an uninitialised read, say): let the replay choose them.

@@ -9,18 +9,21 @@
 //! The sequential program runs slot after slot, each through its rounds;
 //! the run it stands for visits (round, slot) pairs in round-robin order,
 //! stopping in the pair where the recorded assertion failed. Each pair
-//! becomes one segment of any length (the oracle's steps need not match
-//! seqc's switch points one for one; the replay searches within a
-//! segment). Steps in the sink round K belong to stopped threads and are
+//! becomes one segment. The oracle's steps need not match seqc's switch
+//! points one for one, so the replay searches segment lengths; guided, a
+//! segment may end only before a visible action on the line of the
+//! pair's last switch point (where the round moved), which keeps the
+//! replay on the trace's own path and makes a failed replay cheap.
+//! Unguided, a segment may end anywhere. Steps in the sink round K belong to stopped threads and are
 //! not part of the run. The oracle numbers threads in creation order, so
 //! slots are renumbered in the order their creates happen in that run.
 
 use crate::bmc::TraceWhat;
 use crate::check::Step;
-use crate::ir::{Loc, Program};
+use crate::ir::{FileId, Loc, Program};
 use crate::oracle::{Schedule, Segment};
 use crate::passes::kiss::KissInfo;
-use crate::passes::lal_reps::{ERROR, LrInfo};
+use crate::passes::lal_reps::{CS, ERROR, LrInfo};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The leading integer of a value as a backend prints it (`7`, `7u`,
@@ -40,7 +43,17 @@ pub fn int_value(s: &str) -> Option<i128> {
 }
 
 /// The schedule a Lal-Reps trace stands for, and the failing assertion.
-pub fn schedule(steps: &[Step], info: &LrInfo, k: u32) -> Result<(Schedule, Loc), String> {
+/// `guided`: each segment may end only where the trace switched (the
+/// line of its last switch point), so the replay follows the trace's own
+/// path instead of searching every segment length; `files` are the
+/// input's file names, for those lines.
+pub fn schedule(
+    steps: &[Step],
+    info: &LrInfo,
+    k: u32,
+    files: &[String],
+    guided: bool,
+) -> Result<(Schedule, Loc), String> {
     // The failing assertion: the one write of a nonzero error id.
     let fail = steps.iter().find_map(|s| match (&s.what, s.ctx) {
         (TraceWhat::Assign(l, v), Some(ctx)) if l == ERROR => {
@@ -104,14 +117,43 @@ pub fn schedule(steps: &[Step], info: &LrInfo, k: u32) -> Result<(Schedule, Loc)
             fail_ctx.1
         ));
     }
+    // Where each (round, slot) ended: the last switch point it passed
+    // (the round moves only there, to a later round or to K, which
+    // stops the thread for good).
+    let mut last_cs: BTreeMap<(u32, u32), (String, u32)> = BTreeMap::new();
+    for s in steps {
+        if let (TraceWhat::Call(f), Some(ctx)) = (&s.what, s.ctx)
+            && f == CS
+            && live(ctx)
+            // seqc's own switch point before a thread starts runs with
+            // the previous thread's context.
+            && s.line != 0
+        {
+            last_cs.insert(ctx, (s.file.clone(), s.line));
+        }
+    }
+    let file_id = |name: &str| {
+        files
+            .iter()
+            .position(|f| f == name)
+            .map(|i| FileId(i as u32))
+    };
     let segments = pairs
-        .into_iter()
-        .filter_map(|(r, slot)| {
+        .iter()
+        .filter_map(|&(r, slot)| {
+            // A context that passed no switch point ran its thread to the
+            // end (or stopped it): line 0.
+            let until = match last_cs.get(&(r, slot)) {
+                _ if !guided => None,
+                Some((file, line)) => file_id(file).map(|f| (f, *line)),
+                None => Some((FileId(0), 0)),
+            };
             ids.get(&slot).map(|&t| Segment {
                 thread: t,
                 // Rounds count from 1 in traces, as the oracle's do.
                 round: Some(r + 1),
                 steps: None,
+                until,
             })
         })
         .collect();
@@ -194,6 +236,7 @@ pub fn kiss_schedule(
                 thread: t,
                 round: None,
                 steps: None,
+                until: None,
             });
         }
         if let TraceWhat::Nondet(v) = s.what {
@@ -205,6 +248,7 @@ pub fn kiss_schedule(
             thread: 0,
             round: None,
             steps: None,
+            until: None,
         });
     }
     let loc = expect.or(race.map(|r| r.1.1)).unwrap_or(Loc::NONE);

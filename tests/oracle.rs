@@ -99,6 +99,7 @@ fn replay_checks_the_schedule() {
         thread,
         round: None,
         steps,
+        until: None,
     };
     // main alone: the threads never run, so the assertion waits on joins.
     let only_main = Schedule {
@@ -151,6 +152,7 @@ fn replay_uses_given_nondet_values() {
             round: None,
             thread: 0,
             steps: None,
+            until: None,
         }],
         nondet: [(0, vec![v])].into_iter().collect(),
         expect: None,

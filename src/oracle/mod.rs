@@ -27,7 +27,7 @@ pub use machine::{Bounds, Event, StepEnd};
 pub use search::rounds_of;
 
 use crate::diag::Diagnostic;
-use crate::ir::{AssertKind, Loc, Program};
+use crate::ir::{AssertKind, FileId, Loc, Program};
 use machine::{Chooser, Machine, State, Status};
 use std::collections::{BTreeMap, BTreeSet, HashSet, VecDeque};
 
@@ -280,6 +280,7 @@ impl<'p> Prepared<'p> {
                     thread: *t,
                     round: None,
                     steps: Some(1),
+                    until: None,
                 }),
             }
             sched.nondet.entry(*t).or_default().extend(vals);
@@ -380,9 +381,10 @@ impl<'p> Prepared<'p> {
                 }
             };
             // Move on to the next segment.
-            let may_leave = match seg.steps {
-                Some(k) => n.done == k,
-                None => true,
+            let may_leave = match (seg.steps, seg.until) {
+                (Some(k), _) => n.done == k,
+                (None, None) => true,
+                (None, Some(at)) => may_switch(&m, &n.st, t, at),
             };
             if may_leave {
                 stack.push(RNode {
@@ -435,11 +437,24 @@ impl<'p> Prepared<'p> {
                     .map(|i| script.get(i).copied().unwrap_or(0))
                     .collect();
                 match end {
-                    StepEnd::Blocked(why) => note(
-                        n.seg,
-                        n.done,
-                        format!("segment {}: thread {t} is blocked: {why}", n.seg + 1),
-                    ),
+                    StepEnd::Blocked(why) => {
+                        // Where the sequential program stopped a blocked
+                        // thread, the run just does not schedule it.
+                        if !may_leave && seg.until.is_some() {
+                            stack.push(RNode {
+                                st: n.st.clone(),
+                                seg: n.seg + 1,
+                                done: 0,
+                                cursors: n.cursors.clone(),
+                                path: n.path.clone(),
+                            });
+                        }
+                        note(
+                            n.seg,
+                            n.done,
+                            format!("segment {}: thread {t} is blocked: {why}", n.seg + 1),
+                        )
+                    }
                     StepEnd::Unsupported(w, l) => return Err(unsupported(self.prog, &w, l)),
                     StepEnd::Failed(loc, _) => {
                         if sched.race.is_none() && sched.expect.is_none_or(|e| e == loc) {
@@ -548,6 +563,24 @@ impl<'p> Prepared<'p> {
     }
 }
 
+/// May the thread's segment end here? Before a visible action on the
+/// switch's line, at the thread's start, or once it no longer runs. More
+/// end points than needed cost search, never soundness: whatever the
+/// replay reaches is a run of the input.
+fn may_switch(m: &Machine, st: &State, t: u32, (file, line): (FileId, u32)) -> bool {
+    let Some(th) = st.threads.get(t as usize) else {
+        return true;
+    };
+    if th.status != Status::Running {
+        return true;
+    }
+    if th.frames.len() == 1 && th.frames[0].pc == 0 {
+        return true;
+    }
+    let l = m.cur_loc(st, t);
+    line != 0 && l.file == file && l.line == line
+}
+
 fn status_text(s: &Status) -> String {
     match s {
         Status::Running => "running".into(),
@@ -578,6 +611,11 @@ pub struct Segment {
     pub round: Option<u32>,
     /// Visible steps in this segment; `None`: any number.
     pub steps: Option<u32>,
+    /// Where the segment may end (with `steps: None`): only before a
+    /// visible action on this line, at the thread's start, or once the
+    /// thread no longer runs. Line 0: only at the start or once it no
+    /// longer runs. `None`: anywhere.
+    pub until: Option<(FileId, u32)>,
 }
 
 #[derive(Clone, Debug)]

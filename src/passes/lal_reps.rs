@@ -67,6 +67,8 @@ pub struct LrInfo {
 pub const ROUND: &str = "__seqc_r";
 pub const TID: &str = "__seqc_tid";
 pub const ERROR: &str = "__seqc_error";
+/// The switch point.
+pub const CS: &str = "__seqc_cs";
 /// Elements of a heap object whose size is known only at run time.
 pub const HEAP_CAP: u64 = 16;
 
@@ -497,7 +499,7 @@ fn make_cs(p: &mut Program, g: &Globals, k: u32) -> FuncId {
         loc,
     )];
     p.functions.push(Function {
-        name: "__seqc_cs".into(),
+        name: CS.into(),
         sig: FnSig {
             ret: Ty::Void,
             params: vec![],
