@@ -309,7 +309,7 @@ mod tests {
             step(assign("y", "1"), 1, 3),
             step(assign(ERROR, "1"), 1, 1),
         ];
-        let (s, at) = schedule(&steps, &info, 3).unwrap();
+        let (s, at) = schedule(&steps, &info, 3, &[], false).unwrap();
         assert_eq!(at, loc);
         let segs: Vec<(u32, Option<u32>)> =
             s.segments.iter().map(|g| (g.thread, g.round)).collect();
@@ -326,7 +326,54 @@ mod tests {
     fn no_error_write_is_no_schedule() {
         let info = LrInfo::default();
         let steps = vec![step(assign("x", "1"), 0, 0)];
-        assert!(schedule(&steps, &info, 2).is_err());
+        assert!(schedule(&steps, &info, 2, &[], true).is_err());
+    }
+
+    #[test]
+    fn guided_segments_end_where_the_round_moved() {
+        let loc = Loc {
+            file: FileId(0),
+            line: 9,
+            col: 3,
+            generated: false,
+        };
+        let info = LrInfo {
+            asserts: vec![(loc, AssertKind::Assert)],
+            slot_funcs: vec![],
+            threads: 1,
+            switch_points: 0,
+        };
+        let cs = |line: u32, round: u32, slot: u32| Step {
+            line,
+            ..step(TraceWhat::Call(CS.into()), round, slot)
+        };
+        // Main switches at line 4 (its second switch point), creates slot
+        // 1 first; slot 1 passes line 7 and then runs to its failure
+        // without a switch point; seqc's own switch point before a thread
+        // starts (line 0) is no end.
+        let steps = vec![
+            cs(3, 0, 0),
+            step(assign("__seqc_site_n[0]", "1"), 0, 0),
+            cs(4, 0, 0),
+            cs(0, 1, 0),
+            cs(7, 0, 1),
+            step(assign("y", "1"), 1, 1),
+            step(assign(ERROR, "1"), 1, 1),
+        ];
+        let files = vec!["t.c".to_string()];
+        let (s, _) = schedule(&steps, &info, 2, &files, true).unwrap();
+        let segs: Vec<_> = s.segments.iter().map(|g| (g.thread, g.until)).collect();
+        assert_eq!(
+            segs,
+            vec![
+                (0, Some((FileId(0), 4))),
+                (1, Some((FileId(0), 7))),
+                (0, Some((FileId(0), 0))),
+                (1, Some((FileId(0), 0))),
+            ]
+        );
+        let (s, _) = schedule(&steps, &info, 2, &files, false).unwrap();
+        assert!(s.segments.iter().all(|g| g.until.is_none()));
     }
 
     #[test]
