@@ -14,6 +14,7 @@ pub mod frontend;
 pub mod generate;
 pub mod ir;
 pub mod oracle;
+pub mod par;
 pub mod passes;
 pub mod refine;
 pub mod replay;

@@ -104,6 +104,32 @@ fn deep_nesting_does_not_overflow() {
 }
 
 #[test]
+fn long_functions_do_not_overflow() {
+    // Enough functions for the threaded printer, and one of 60,000
+    // statements: its printed form used to be nested once per statement.
+    let mut text = String::from("int x;\n");
+    for i in 0..70 {
+        text.push_str(&format!("void f{i}(void) {{ x = x + {i}; }}\n"));
+    }
+    text.push_str("int main(void) {\n");
+    for _ in 0..60_000 {
+        text.push_str("  x = x + 1;\n");
+    }
+    text.push_str("  return 0;\n}\n");
+    let (_d, p) = temp_file("long.c", text.as_bytes());
+    for method in ["none", "kiss"] {
+        let out = seqc()
+            .args(["translate", "--method", method, &p])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{method}: {err}");
+        let c = String::from_utf8_lossy(&out.stdout);
+        assert!(c.matches(" + 1u);").count() >= 60_000, "{method}");
+    }
+}
+
+#[test]
 fn unknown_option_and_value() {
     let out = seqc()
         .args(["translate", "--frobnicate", "x.c"])

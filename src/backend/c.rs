@@ -213,6 +213,27 @@ pub fn dump(p: &Program) -> String {
 
 type Doc = RcDoc<'static, ()>;
 
+/// Docs one per line. `intersperse` nests one level per doc, and
+/// dropping a doc recurses through its nesting: a function of tens of
+/// thousands of statements overflowed the stack. Groups of 64 keep the
+/// depth logarithmic; the text is the same.
+fn lines(docs: Vec<Doc>) -> Doc {
+    const GROUP: usize = 64;
+    if docs.len() <= GROUP {
+        return RcDoc::intersperse(docs, RcDoc::hardline());
+    }
+    let mut groups = Vec::with_capacity(docs.len().div_ceil(GROUP));
+    let mut it = docs.into_iter();
+    loop {
+        let g: Vec<Doc> = it.by_ref().take(GROUP).collect();
+        if g.is_empty() {
+            break;
+        }
+        groups.push(RcDoc::intersperse(g, RcDoc::hardline()));
+    }
+    lines(groups)
+}
+
 fn text(s: impl Into<String>) -> Doc {
     RcDoc::text(s.into())
 }
@@ -679,7 +700,7 @@ impl<'p> Emitter<'p> {
 
     fn stmts(&mut self, ss: &[Stmt]) -> Doc {
         let docs: Vec<Doc> = ss.iter().map(|s| self.stmt(s)).collect();
-        RcDoc::intersperse(docs, RcDoc::hardline())
+        lines(docs)
     }
 
     fn braced(&mut self, b: &Block) -> Doc {
@@ -1247,10 +1268,8 @@ impl<'p> Emitter<'p> {
             }
             (out, comps)
         };
-        let workers = std::thread::available_parallelism()
-            .map_or(1, |n| n.get())
-            .min(4);
-        if workers < 2 || defined.len() < 64 {
+        let workers = crate::par::workers(defined.len());
+        if workers < 2 {
             let r = run(self, &defined);
             self.func = None;
             return r;

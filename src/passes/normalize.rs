@@ -21,24 +21,25 @@ use std::collections::HashSet;
 
 pub fn normalize(mut p: Program) -> Program {
     let globals: Vec<bool> = p.globals.iter().map(|g| !g.thread_local).collect();
-    for fi in 0..p.functions.len() {
-        let f = &p.functions[fi];
-        if f.atomic || f.body.is_none() {
-            continue;
-        }
-        let escaping = escaping_locals(f);
-        let mut f = std::mem::replace(&mut p.functions[fi], placeholder());
-        let body = f.body.take().unwrap();
-        let mut n = Normalizer {
-            shared_globals: &globals,
-            escaping: &escaping,
-            locals: &mut f.locals,
-            temps: 0,
-        };
-        f.body = Some(n.block(body));
-        p.functions[fi] = f;
-    }
+    // Functions are rewritten independently (on threads when there are
+    // many).
+    crate::par::each_mut(&mut p.functions, |f| function(f, &globals));
     p
+}
+
+fn function(f: &mut Function, globals: &[bool]) {
+    if f.atomic || f.body.is_none() {
+        return;
+    }
+    let escaping = escaping_locals(f);
+    let body = f.body.take().unwrap();
+    let mut n = Normalizer {
+        shared_globals: globals,
+        escaping: &escaping,
+        locals: &mut f.locals,
+        temps: 0,
+    };
+    f.body = Some(n.block(body));
 }
 
 /// An empty function, to take a function out of the program while it
