@@ -720,8 +720,10 @@ impl<'a> Lowerer<'a> {
                 }
             }
         }
-        let mut fmap = HashMap::default();
-        let mut gmap = HashMap::default();
+        // New ids by old index (u32::MAX: dropped, never referenced by
+        // what is kept).
+        let mut fmap = vec![u32::MAX; keep_f.len()];
+        let mut gmap = vec![u32::MAX; keep_g.len()];
         let mut out = Program::new(prog.data_model);
         out.files = std::mem::take(&mut prog.files);
         out.system_files = std::mem::take(&mut prog.system_files);
@@ -729,26 +731,26 @@ impl<'a> Lowerer<'a> {
         // touches.
         for (i, f) in std::mem::take(&mut prog.functions).into_iter().enumerate() {
             if keep_f[i] {
-                fmap.insert(FuncId(i as u32), FuncId(out.functions.len() as u32));
+                fmap[i] = out.functions.len() as u32;
                 out.functions.push(f);
             }
         }
         for (i, g) in std::mem::take(&mut prog.globals).into_iter().enumerate() {
             if keep_g[i] {
-                gmap.insert(GlobalId(i as u32), GlobalId(out.globals.len() as u32));
+                gmap[i] = out.globals.len() as u32;
                 out.globals.push(g);
             }
         }
         let remap = |e: &mut Expr| match &mut e.kind {
-            ExprKind::Func(f) => *f = fmap[f],
-            ExprKind::Global(g) => *g = gmap[g],
+            ExprKind::Func(f) => *f = FuncId(fmap[f.index()]),
+            ExprKind::Global(g) => *g = GlobalId(gmap[g.index()]),
             _ => {}
         };
-        for f in &mut out.functions {
+        crate::par::each_mut(&mut out.functions, |f| {
             if let Some(b) = &mut f.body {
                 b.walk_exprs_mut(&mut |e| e.walk_mut(&mut |x| remap(x)));
             }
-        }
+        });
         for g in &mut out.globals {
             if let Some(init) = &mut g.init {
                 init.walk_exprs_mut(&mut |e| e.walk_mut(&mut |x| remap(x)));
