@@ -1128,6 +1128,7 @@ pub fn render_json(r: &Report) -> String {
             "sliced": s.sliced,
             "reads_havocked": s.reads_havocked,
             "writes_dropped": s.writes_dropped,
+            "loops_summarised": s.loops_summarised,
             "kept_whatever_tracked": s.pinned,
         });
     }

@@ -378,13 +378,14 @@ fn refine(c: &Common) -> ExitCode {
     let mut show = |it: &seqc::refine::Iteration| {
         if !json {
             println!(
-                "refine: iteration {}: tracking {}: {} ({:.2} s; {} reads havocked, {} writes dropped)",
+                "refine: iteration {}: tracking {}: {} ({:.2} s; {} reads havocked, {} writes dropped, {} loops summarised)",
                 it.number,
                 names(&it.tracked),
                 it.answer,
                 it.seconds,
                 it.havocked,
-                it.dropped
+                it.dropped,
+                it.summarised
             );
         }
     };

@@ -27,10 +27,11 @@ pub struct Iteration {
     /// "safe", "violation", "spurious", "unknown", "bound too small".
     pub answer: String,
     pub seconds: f64,
-    /// Switch or schedule points removed by slicing, reads havocked and
-    /// writes dropped.
+    /// What slicing did: reads havocked, writes dropped, loops
+    /// summarised.
     pub havocked: usize,
     pub dropped: usize,
+    pub summarised: usize,
 }
 
 pub struct Refined {
@@ -117,6 +118,7 @@ pub fn refine(
             seconds: t.elapsed().as_secs_f64(),
             havocked: report.slice.as_ref().map_or(0, |s| s.reads_havocked),
             dropped: report.slice.as_ref().map_or(0, |s| s.writes_dropped),
+            summarised: report.slice.as_ref().map_or(0, |s| s.loops_summarised),
         };
         on_iteration(&it);
         iterations.push(it);
@@ -176,6 +178,7 @@ pub fn render_json(r: &Refined) -> String {
                 "seconds": i.seconds,
                 "reads_havocked": i.havocked,
                 "writes_dropped": i.dropped,
+                "loops_summarised": i.summarised,
             })
         })
         .collect();

@@ -21,7 +21,7 @@
 use crate::bmc::TraceWhat;
 use crate::check::Step;
 use crate::ir::{FileId, Loc, Program};
-use crate::oracle::{Schedule, Segment};
+use crate::oracle::{Schedule, Segment, Until};
 use crate::passes::kiss::KissInfo;
 use crate::passes::lal_reps::{CS, ERROR, LrInfo};
 use std::collections::{BTreeMap, BTreeSet};
@@ -121,6 +121,7 @@ pub fn schedule(
     // (the round moves only there, to a later round or to K, which
     // stops the thread for good).
     let mut last_cs: BTreeMap<(u32, u32), (String, u32)> = BTreeMap::new();
+    let mut passed: BTreeMap<(u32, u32), u32> = BTreeMap::new();
     for s in steps {
         if let (TraceWhat::Call(f), Some(ctx)) = (&s.what, s.ctx)
             && f == CS
@@ -130,6 +131,7 @@ pub fn schedule(
             && s.line != 0
         {
             last_cs.insert(ctx, (s.file.clone(), s.line));
+            *passed.entry(ctx).or_insert(0) += 1;
         }
     }
     let file_id = |name: &str| {
@@ -142,11 +144,22 @@ pub fn schedule(
         .iter()
         .filter_map(|&(r, slot)| {
             // A context that passed no switch point ran its thread to the
-            // end (or stopped it): line 0.
+            // end (or stopped it): line 0. One that switched at the first
+            // switch point of its thread did nothing visible: it may end
+            // before the thread's first step.
+            let first = !pairs.iter().any(|&(r2, s2)| s2 == slot && r2 < r);
             let until = match last_cs.get(&(r, slot)) {
                 _ if !guided => None,
-                Some((file, line)) => file_id(file).map(|f| (f, *line)),
-                None => Some((FileId(0), 0)),
+                Some((file, line)) => file_id(file).map(|file| Until {
+                    file,
+                    line: *line,
+                    at_start: first && passed.get(&(r, slot)) == Some(&1),
+                }),
+                None => Some(Until {
+                    file: FileId(0),
+                    line: 0,
+                    at_start: false,
+                }),
             };
             ids.get(&slot).map(|&t| Segment {
                 thread: t,
@@ -362,14 +375,21 @@ mod tests {
         ];
         let files = vec!["t.c".to_string()];
         let (s, _) = schedule(&steps, &info, 2, &files, true).unwrap();
-        let segs: Vec<_> = s.segments.iter().map(|g| (g.thread, g.until)).collect();
+        let segs: Vec<_> = s
+            .segments
+            .iter()
+            .map(|g| g.until.map(|u| (g.thread, u.file, u.line, u.at_start)))
+            .collect();
+        let f = FileId(0);
+        // Slot 1 switched at its first switch point: it may also end
+        // before its first step.
         assert_eq!(
             segs,
             vec![
-                (0, Some((FileId(0), 4))),
-                (1, Some((FileId(0), 7))),
-                (0, Some((FileId(0), 0))),
-                (1, Some((FileId(0), 0))),
+                Some((0, f, 4, false)),
+                Some((1, f, 7, true)),
+                Some((0, f, 0, false)),
+                Some((1, f, 0, false)),
             ]
         );
         let (s, _) = schedule(&steps, &info, 2, &files, false).unwrap();

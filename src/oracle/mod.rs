@@ -553,6 +553,13 @@ impl<'p> Prepared<'p> {
                 events: ev,
             });
         }
+        // Rounds in which nothing ran are not shown: the rest are
+        // numbered from 1 in order (a trace whose threads all waited for
+        // round 3 shows its steps in round 1).
+        let used: BTreeSet<u32> = out.iter().map(|s| s.round).collect();
+        for s in &mut out {
+            s.round = used.range(..s.round).count() as u32 + 1;
+        }
         let names = st
             .threads
             .iter()
@@ -563,11 +570,10 @@ impl<'p> Prepared<'p> {
     }
 }
 
-/// May the thread's segment end here? Before a visible action on the
-/// switch's line, at the thread's start, or once it no longer runs. More
+/// May the thread's segment end here (see `Until`)? More
 /// end points than needed cost search, never soundness: whatever the
 /// replay reaches is a run of the input.
-fn may_switch(m: &Machine, st: &State, t: u32, (file, line): (FileId, u32)) -> bool {
+fn may_switch(m: &Machine, st: &State, t: u32, u: Until) -> bool {
     let Some(th) = st.threads.get(t as usize) else {
         return true;
     };
@@ -575,10 +581,10 @@ fn may_switch(m: &Machine, st: &State, t: u32, (file, line): (FileId, u32)) -> b
         return true;
     }
     if th.frames.len() == 1 && th.frames[0].pc == 0 {
-        return true;
+        return u.at_start;
     }
     let l = m.cur_loc(st, t);
-    line != 0 && l.file == file && l.line == line
+    u.line != 0 && l.file == u.file && l.line == u.line
 }
 
 fn status_text(s: &Status) -> String {
@@ -611,11 +617,18 @@ pub struct Segment {
     pub round: Option<u32>,
     /// Visible steps in this segment; `None`: any number.
     pub steps: Option<u32>,
-    /// Where the segment may end (with `steps: None`): only before a
-    /// visible action on this line, at the thread's start, or once the
-    /// thread no longer runs. Line 0: only at the start or once it no
-    /// longer runs. `None`: anywhere.
-    pub until: Option<(FileId, u32)>,
+    /// Where the segment may end (with `steps: None`); `None`: anywhere.
+    pub until: Option<Until>,
+}
+
+/// Where a guided segment may end: before a visible action on `line` of
+/// `file` (line 0: nowhere), before the thread's first step if
+/// `at_start`, and whenever the thread no longer runs or is blocked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Until {
+    pub file: FileId,
+    pub line: u32,
+    pub at_start: bool,
 }
 
 #[derive(Clone, Debug)]

@@ -9,7 +9,17 @@
 //! changes. The passes after this one put a switch point (Lal-Reps) or a
 //! schedule point (KISS) only before statements that still touch shared
 //! memory, so the points that existed only for a sliced access disappear
-//! by themselves. No loop is summarised: every loop keeps its body.
+//! by themselves.
+//!
+//! Loops. A loop that touched a sliced region is *summarised* when, once
+//! sliced, it meets DESIGN.md's conditions: it touches no shared memory
+//! (so no tracked region), draws no input, has no assertion, assume,
+//! operation (threads, locks, atomics, memory, exit), call other than a
+//! havoc, return or goto, and writes only plain scalar locals. The loop is
+//! replaced by a marker call of a havoc function (the class it read first)
+//! and one havoc per local it writes that outlives it: zero iterations, no
+//! unwinding. Tracking the class brings the loop back, so `refine` can
+//! undo a summary that made a counterexample spurious.
 //!
 //! Which regions are sliced. Regions are DESIGN.md's (the SMT memory
 //! model's): `count`, `struct dev.flags`, `*int`, `main::v`. Aliasing is
@@ -35,7 +45,12 @@
 //! both programs agree on every local and on all memory outside R: a
 //! dropped write changes only R (aliases of R are in R's class, and no
 //! other class overlaps it); a havoc returns what the original read; every
-//! other statement is the same and reads nothing of R. Switch points:
+//! other statement is the same and reads nothing of R. A summarised loop
+//! that the original left (within the bounds; a loop the bound cuts blocks
+//! the original, which only removes runs) changed nothing but R and the
+//! locals it writes, since it touches no other memory, draws nothing and
+//! calls nothing: let its havocs return those locals' values after the
+//! loop (the marker's value is never read). Switch points:
 //! a statement that lost its shared access touches only the thread's own
 //! locals, so it commutes with every other thread's steps and may run in
 //! the same context as the next visible step without changing any value
@@ -73,6 +88,8 @@ pub struct SliceInfo {
     pub members: BTreeMap<String, Vec<String>>,
     pub reads_havocked: usize,
     pub writes_dropped: usize,
+    /// Loops replaced by their summary.
+    pub loops_summarised: usize,
 }
 
 impl SliceInfo {
@@ -344,6 +361,8 @@ pub fn slice(mut p: Program, track: &[String]) -> Result<(Program, SliceInfo)> {
         first_new: p.functions.len(),
         reads: 0,
         writes: 0,
+        touched: Vec::new(),
+        summarised: 0,
     };
     for (fi, esc) in escaping.iter().enumerate() {
         if p.functions[fi].body.is_none() {
@@ -372,6 +391,7 @@ pub fn slice(mut p: Program, track: &[String]) -> Result<(Program, SliceInfo)> {
     }
     info.reads_havocked = rw.reads;
     info.writes_dropped = rw.writes;
+    info.loops_summarised = rw.summarised;
     for (name, class, ty, relevant) in rw.new_fns {
         info.havoc.insert(name.clone(), class);
         if relevant {
@@ -437,6 +457,10 @@ struct Rewriter {
     first_new: usize,
     reads: usize,
     writes: usize,
+    /// The sliced classes accessed since the innermost loop began, in
+    /// order, each with whether it was read.
+    touched: Vec<(String, bool)>,
+    summarised: usize,
 }
 
 impl Rewriter {
@@ -508,6 +532,7 @@ impl Rewriter {
             | ExprKind::Member(..)
             | ExprKind::Index(..) => {
                 if let Some(c) = self.sliced_class(cx, e) {
+                    self.touched.push((c.clone(), true));
                     let ty = e.ty.unqual().clone();
                     let loc = e.loc;
                     let t = cx.temp(&ty, loc);
@@ -519,23 +544,7 @@ impl Rewriter {
                         kind: StmtKind::Decl(v, None),
                         loc: loc.generated(),
                     });
-                    pre.push(Stmt {
-                        kind: StmtKind::Call {
-                            dest: Some(t.clone()),
-                            callee: Expr::new(
-                                ExprKind::Func(f),
-                                Ty::Func(Box::new(FnSig {
-                                    ret: ty,
-                                    params: vec![],
-                                    variadic: false,
-                                    unprototyped: false,
-                                })),
-                                loc.generated(),
-                            ),
-                            args: vec![],
-                        },
-                        loc: loc.generated(),
-                    });
+                    pre.push(havoc_call(f, Some(t.clone()), ty, loc));
                     self.reads += 1;
                     *e = t;
                     return;
@@ -583,8 +592,9 @@ impl Rewriter {
         let mut pre = Vec::new();
         match &mut s.kind {
             StmtKind::Assign(l, r) => {
-                if self.sliced_class(cx, l).is_some() {
+                if let Some(c) = self.sliced_class(cx, l) {
                     // The value written is never read: drop the store.
+                    self.touched.push((c, false));
                     self.writes += 1;
                     return;
                 }
@@ -604,7 +614,8 @@ impl Rewriter {
                     self.reads(cx, a, &mut pre);
                 }
                 if let Some(d) = dest {
-                    if self.sliced_class(cx, d).is_some() {
+                    if let Some(c) = self.sliced_class(cx, d) {
+                        self.touched.push((c, false));
                         self.writes += 1;
                         *dest = None;
                     } else {
@@ -617,7 +628,8 @@ impl Rewriter {
                     self.reads(cx, a, &mut pre);
                 }
                 if let Some(d) = dest {
-                    if self.sliced_class(cx, d).is_some() {
+                    if let Some(c) = self.sliced_class(cx, d) {
+                        self.touched.push((c, false));
                         self.writes += 1;
                         let t = cx.temp(&d.ty.unqual().clone(), loc);
                         let ExprKind::Local(v) = t.kind else {
@@ -646,14 +658,126 @@ impl Rewriter {
                 self.reads(cx, c, &mut pre)
             }
             StmtKind::Loop { body, latch } => {
+                let outer = std::mem::take(&mut self.touched);
                 *body = self.block(cx, std::mem::take(body));
                 *latch = self.block(cx, std::mem::take(latch));
+                let mut inner = std::mem::replace(&mut self.touched, outer);
+                self.touched.extend(inner.iter().cloned());
+                // Only a loop that touched a sliced region: tracking that
+                // region brings the loop back (refine can undo a summary).
+                // The first region it read is the likeliest to decide how
+                // it ends.
+                inner.sort_by_key(|(_, read)| !read);
+                if let Some((class, _)) = inner.first()
+                    && let Some(mods) = self.summary(cx, body, latch)
+                {
+                    self.summarised += 1;
+                    // The marker: the trace shows where the loop was, and
+                    // refine which class to track when it made a
+                    // counterexample spurious.
+                    let f = self.havoc_fn(class, &Ty::INT, true);
+                    out.push(havoc_call(f, None, Ty::INT, loc));
+                    for (v, ty) in mods {
+                        let f = self.havoc_fn(class, &ty, true);
+                        let dest = Expr::new(ExprKind::Local(v), ty.clone(), loc.generated());
+                        out.push(havoc_call(f, Some(dest), ty, loc));
+                    }
+                    return;
+                }
             }
             StmtKind::Block(b) => *b = self.block(cx, std::mem::take(b)),
             _ => {}
         }
         out.extend(pre);
         out.push(s);
+    }
+
+    /// The locals a loop (already sliced) modifies, if DESIGN.md lets it
+    /// be summarised: it touches no shared memory any more (so no tracked
+    /// region), draws no input, has no assertion, assume, operation
+    /// (threads, locks, atomics, memory, exit), call other than a havoc,
+    /// return or goto, and writes only plain scalar locals. Locals declared
+    /// inside it are dead after it and need no havoc.
+    fn summary(&self, cx: &FnCx, body: &Block, latch: &Block) -> Option<Vec<(LocalId, Ty)>> {
+        let mut ok = true;
+        let mut inner: BTreeSet<LocalId> = BTreeSet::new();
+        let mut mods: BTreeSet<LocalId> = BTreeSet::new();
+        let plain = |e: &Expr| {
+            let mut fine = true;
+            e.walk(&mut |x| match &x.kind {
+                ExprKind::Global(_) | ExprKind::Deref(_) | ExprKind::AddrOf(_) => fine = false,
+                ExprKind::Nondet => fine = false,
+                ExprKind::Local(v) if cx.sh.escaping.contains(v) => fine = false,
+                _ => {}
+            });
+            fine
+        };
+        let mut visit = |s: &Stmt| {
+            if !ok {
+                return;
+            }
+            match &s.kind {
+                StmtKind::Assert(..)
+                | StmtKind::Assume(_)
+                | StmtKind::Op { .. }
+                | StmtKind::Return(_)
+                | StmtKind::Goto(_)
+                | StmtKind::Label(_) => ok = false,
+                StmtKind::Call { callee, .. } if !matches!(callee.kind, ExprKind::Func(h) if h.index() >= self.first_new) => {
+                    ok = false
+                }
+                StmtKind::Decl(v, _) => {
+                    inner.insert(*v);
+                }
+                _ => {}
+            }
+            let dest = match &s.kind {
+                StmtKind::Assign(l, _) => Some(l),
+                StmtKind::Call { dest, .. } => dest.as_ref(),
+                _ => None,
+            };
+            if let Some(d) = dest {
+                match d.kind {
+                    ExprKind::Local(v) if sliceable_ty(d.ty.unqual()) => {
+                        mods.insert(v);
+                    }
+                    _ => ok = false,
+                }
+            }
+            ok &= s.exprs().into_iter().all(plain);
+        };
+        body.walk(&mut visit);
+        latch.walk(&mut visit);
+        if !ok {
+            return None;
+        }
+        Some(
+            mods.into_iter()
+                .filter(|v| !inner.contains(v))
+                .map(|v| (v, cx.locals[v.index()].ty.unqual().clone()))
+                .collect(),
+        )
+    }
+}
+
+/// `dest = havoc()` (or the bare call), at a generated location.
+fn havoc_call(f: FuncId, dest: Option<Expr>, ty: Ty, loc: Loc) -> Stmt {
+    Stmt {
+        kind: StmtKind::Call {
+            dest,
+            callee: Expr::new(
+                ExprKind::Func(f),
+                Ty::Func(Box::new(FnSig {
+                    ret: ty,
+                    params: vec![],
+                    variadic: false,
+                    unprototyped: false,
+                })),
+                loc.generated(),
+            ),
+            args: vec![],
+        },
+        loc: loc.generated(),
     }
 }
 
