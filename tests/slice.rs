@@ -250,3 +250,24 @@ fn refine_brings_back_a_summarised_loop() {
     assert_eq!(steps[0]["loops_summarised"], 1, "{j}");
     assert_eq!(steps.last().unwrap()["loops_summarised"], 0, "{j}");
 }
+
+#[test]
+fn a_loop_with_a_case_label_is_not_summarised() {
+    assert!(have("z3"), "run scripts/install-checkers");
+    let path = "tests/slice/case_in_loop.c";
+    let out = seqc()
+        .args([
+            "check",
+            "--unwind",
+            "5",
+            "--json",
+            "--track",
+            "struct s.a",
+            path,
+        ])
+        .output()
+        .unwrap();
+    let j: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(j["slice"]["loops_summarised"], 0, "{j}");
+    assert_eq!(j["verdict"], "FAILED", "{j}");
+}

@@ -696,7 +696,8 @@ impl Rewriter {
     /// be summarised: it touches no shared memory any more (so no tracked
     /// region), draws no input, has no assertion, assume, operation
     /// (threads, locks, atomics, memory, exit), call other than a havoc,
-    /// return or goto, and writes only plain scalar locals. Locals declared
+    /// return, goto, label or case label, and writes only plain scalar
+    /// locals. Locals declared
     /// inside it are dead after it and need no havoc.
     fn summary(&self, cx: &FnCx, body: &Block, latch: &Block) -> Option<Vec<(LocalId, Ty)>> {
         let mut ok = true;
@@ -722,7 +723,10 @@ impl Rewriter {
                 | StmtKind::Op { .. }
                 | StmtKind::Return(_)
                 | StmtKind::Goto(_)
-                | StmtKind::Label(_) => ok = false,
+                | StmtKind::Label(_)
+                // A case label may belong to a switch around the loop
+                // (a jump into it).
+                | StmtKind::Case(_) => ok = false,
                 StmtKind::Call { callee, .. } if !matches!(callee.kind, ExprKind::Func(h) if h.index() >= self.first_new) => {
                     ok = false
                 }
