@@ -117,6 +117,9 @@ pub struct Report {
     /// sliced classes its havocs read, nearest to the failure first, each
     /// with whether its value could decide something.
     pub spurious: Option<Vec<(String, bool)>>,
+    /// With `spurious` (Lal-Reps): the pass's facts, to replay the
+    /// counterexample on other slicings (`rules_out`).
+    pub lr: Option<LrInfo>,
 }
 
 /// What a sequentialization tells the replay about its output.
@@ -266,8 +269,55 @@ pub fn check(input: &str, cfg: &Config, opts: &CheckOptions) -> Result<Report> {
             Some(SeqInfo::LalReps(i)) => Some(i.switch_points),
             _ => None,
         },
+        lr: match (&spurious, &info) {
+            (Some(_), Some(SeqInfo::LalReps(i))) => Some(i.clone()),
+            _ => None,
+        },
         slice: sliced,
         spurious,
+    })
+}
+
+/// Would tracking `more` as well rule out a spurious counterexample of
+/// `cfg.track` (STORM's test of a candidate set)? Replays it, guided, on
+/// the program sliced for `cfg.track` plus `more`, with the havocs of
+/// classes still sliced returning what the trace gave: if the failure no
+/// longer happens, the set rules it out. `None`: cannot tell (KISS, or a
+/// trace without havoc values, as CBMC's).
+pub fn rules_out(
+    input: &str,
+    cfg: &Config,
+    report: &Report,
+    more: &[String],
+) -> Result<Option<bool>> {
+    let (Some(lr), Some(sl)) = (&report.lr, &report.slice) else {
+        return Ok(None);
+    };
+    let mut track = cfg.track.clone().unwrap_or_default();
+    track.extend(more.iter().cloned());
+    let c = Config {
+        track: Some(track),
+        ..cfg.clone()
+    };
+    let (p, sl2) = crate::driver::front(input, &c)?;
+    let Some(sl2) = sl2 else { return Ok(None) };
+    let still: std::collections::BTreeSet<&str> = sl2.sliced.iter().map(String::as_str).collect();
+    let keep = |f: &str| sl.class_of_havoc(f).is_some_and(|c| still.contains(c));
+    let k = cfg.rounds.max(1);
+    let made = crate::replay::schedule(&report.trace, lr, k, &p.files, true, Some(&keep));
+    let (Ok((sched, _)), Ok(prep)) = (made, crate::oracle::prepare(&p)) else {
+        return Ok(None);
+    };
+    let bounds = crate::oracle::Bounds {
+        unwind: cfg.unwind,
+        threads: cfg.threads,
+        max_states: 100_000,
+        ..Default::default()
+    };
+    Ok(match prep.replay(&bounds, &sched) {
+        Ok(ReplayOutcome::Confirmed { .. }) => Some(false),
+        Ok(ReplayOutcome::NotReproduced(_)) => Some(true),
+        Err(_) => None,
     })
 }
 
@@ -285,7 +335,9 @@ fn confirm(
     let prog = crate::driver::load(input, cfg)?;
     let made = |guided: bool| {
         match info {
-            SeqInfo::LalReps(info) => crate::replay::schedule(trace, info, k, &prog.files, guided),
+            SeqInfo::LalReps(info) => {
+                crate::replay::schedule(trace, info, k, &prog.files, guided, None)
+            }
             SeqInfo::Kiss(info) => crate::replay::kiss_schedule(trace, info, &prog),
         }
         .map_err(|w| Diagnostic::internal(format!("the counterexample makes no schedule: {w}")))

@@ -4,13 +4,15 @@
 //! over-approximates: `passes::slice`); a counterexample that replays on
 //! the input is a real bug (the replay is the concretisation: the same
 //! schedule and input draws, with every sliced access restored); one that
-//! does not replay is spurious, and F grows by one region its trace
-//! havocked (greedy: one alias class at a time, so F stays small): the
-//! nearest before the failure in the sequential trace, preferring havocs
-//! whose value decides something (`SliceInfo::relevant`). When a spurious
-//! trace names no new region, F becomes every region (no slicing), which
-//! is the unsliced check. Nothing here prints: each iteration is handed to
-//! a callback as it ends.
+//! does not replay is spurious, and F grows by a greedily minimal set of
+//! the classes its trace havocked (`minimal_set`): candidates are taken
+//! nearest to the failure first, those whose value decides something
+//! (`SliceInfo::relevant`) before the rest; a set rules the
+//! counterexample out when its replay on the program sliced for F plus
+//! the set, with the other havocs returning the trace's values, no longer
+//! fails. When a spurious trace names no new region, F becomes every
+//! region (no slicing), which is the unsliced check. Nothing here prints:
+//! each iteration is handed to a callback as it ends.
 
 use crate::check::{self, CheckOptions, Outcome, Report};
 use crate::config::Config;
@@ -142,15 +144,69 @@ pub fn refine(
         };
         let new = |m: &Vec<String>| m.iter().any(|r| all.contains(r) && !tracked.contains(r));
         let relevant = havocs.iter().filter(|(_, rel)| *rel);
-        let next = relevant
-            .chain(havocs.iter())
-            .map(|(c, _)| members(c))
-            .find(new);
-        match next {
-            Some(m) => tracked.extend(m.into_iter().filter(|r| all.contains(r))),
-            None => tracked = all.clone(),
+        let mut cands: Vec<Vec<String>> = Vec::new();
+        for m in relevant.chain(havocs.iter()).map(|(c, _)| members(c)) {
+            if new(&m) && !cands.contains(&m) {
+                cands.push(m.into_iter().filter(|r| all.contains(r)).collect());
+            }
+        }
+        if cands.is_empty() {
+            tracked = all.clone();
+            continue;
+        }
+        for i in minimal_set(input, &c, &report, &cands)? {
+            tracked.extend(cands[i].iter().cloned());
         }
     }
+}
+
+/// Candidate classes tried for one counterexample.
+const MAX_CANDIDATES: usize = 6;
+
+/// STORM's greedy choice of what to track next: the shortest prefix of
+/// the candidates (nearest and deciding first) whose tracking rules the
+/// spurious counterexample out (`check::rules_out`), then without each
+/// member the rest rule it out without. When the replay cannot tell, or
+/// no prefix rules it out, the first candidate alone.
+fn minimal_set(
+    input: &str,
+    cfg: &Config,
+    report: &Report,
+    cands: &[Vec<String>],
+) -> Result<Vec<usize>> {
+    let test = |set: &[usize]| {
+        let more: Vec<String> = set.iter().flat_map(|&i| cands[i].iter().cloned()).collect();
+        check::rules_out(input, cfg, report, &more)
+    };
+    // The counterexample must replay on its own slicing, or the test
+    // says nothing.
+    if test(&[])? != Some(false) {
+        return Ok(vec![0]);
+    }
+    let mut set = Vec::new();
+    let mut found = false;
+    for i in 0..cands.len().min(MAX_CANDIDATES) {
+        set.push(i);
+        match test(&set)? {
+            Some(true) => {
+                found = true;
+                break;
+            }
+            Some(false) => {}
+            None => return Ok(vec![0]),
+        }
+    }
+    if !found {
+        return Ok(vec![0]);
+    }
+    for j in (0..set.len() - 1).rev() {
+        let mut t = set.clone();
+        t.remove(j);
+        if test(&t)? == Some(true) {
+            set = t;
+        }
+    }
+    Ok(set)
 }
 
 /// One JSON object: `verdict`, `tracked` (the final region names; every

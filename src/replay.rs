@@ -46,13 +46,15 @@ pub fn int_value(s: &str) -> Option<i128> {
 /// `guided`: each segment may end only where the trace switched (the
 /// line of its last switch point), so the replay follows the trace's own
 /// path instead of searching every segment length; `files` are the
-/// input's file names, for those lines.
+/// input's file names, for those lines. `havocs`: the havoc functions
+/// whose returned values join the draws (to replay on a sliced program).
 pub fn schedule(
     steps: &[Step],
     info: &LrInfo,
     k: u32,
     files: &[String],
     guided: bool,
+    havocs: Option<&dyn Fn(&str) -> bool>,
 ) -> Result<(Schedule, Loc), String> {
     // The failing assertion: the one write of a nonzero error id.
     let fail = steps.iter().find_map(|s| match (&s.what, s.ctx) {
@@ -106,8 +108,16 @@ pub fn schedule(
             continue;
         };
         pairs.insert(ctx);
-        if let TraceWhat::Nondet(v) = s.what {
-            nondet.entry(t).or_default().push(v);
+        match &s.what {
+            TraceWhat::Nondet(v) => nondet.entry(t).or_default().push(*v),
+            TraceWhat::Return(f, v) if havocs.is_some_and(|h| h(f)) => {
+                let v = v
+                    .as_deref()
+                    .and_then(int_value)
+                    .ok_or_else(|| format!("the trace gives no value for {f}"))?;
+                nondet.entry(t).or_default().push(v);
+            }
+            _ => {}
         }
     }
     pairs.insert(fail_ctx);
@@ -322,7 +332,7 @@ mod tests {
             step(assign("y", "1"), 1, 3),
             step(assign(ERROR, "1"), 1, 1),
         ];
-        let (s, at) = schedule(&steps, &info, 3, &[], false).unwrap();
+        let (s, at) = schedule(&steps, &info, 3, &[], false, None).unwrap();
         assert_eq!(at, loc);
         let segs: Vec<(u32, Option<u32>)> =
             s.segments.iter().map(|g| (g.thread, g.round)).collect();
@@ -339,7 +349,7 @@ mod tests {
     fn no_error_write_is_no_schedule() {
         let info = LrInfo::default();
         let steps = vec![step(assign("x", "1"), 0, 0)];
-        assert!(schedule(&steps, &info, 2, &[], true).is_err());
+        assert!(schedule(&steps, &info, 2, &[], true, None).is_err());
     }
 
     #[test]
@@ -374,7 +384,7 @@ mod tests {
             step(assign(ERROR, "1"), 1, 1),
         ];
         let files = vec!["t.c".to_string()];
-        let (s, _) = schedule(&steps, &info, 2, &files, true).unwrap();
+        let (s, _) = schedule(&steps, &info, 2, &files, true, None).unwrap();
         let segs: Vec<_> = s
             .segments
             .iter()
@@ -392,7 +402,7 @@ mod tests {
                 Some((1, f, 0, false)),
             ]
         );
-        let (s, _) = schedule(&steps, &info, 2, &files, false).unwrap();
+        let (s, _) = schedule(&steps, &info, 2, &files, false, None).unwrap();
         assert!(s.segments.iter().all(|g| g.until.is_none()));
     }
 

@@ -271,3 +271,26 @@ fn a_loop_with_a_case_label_is_not_summarised() {
     assert_eq!(j["slice"]["loops_summarised"], 0, "{j}");
     assert_eq!(j["verdict"], "FAILED", "{j}");
 }
+
+#[test]
+fn a_set_rules_a_counterexample_out_when_its_replay_stops_failing() {
+    use seqc::check::{Backend, CheckOptions, check, rules_out};
+    assert!(have("z3"), "run scripts/install-checkers");
+    let input = "tests/slice/wait_loop.c";
+    let cfg = Config {
+        track: Some(vec!["struct msg.data".into()]),
+        ..Config::default()
+    };
+    let opts = CheckOptions {
+        backend: Backend::Z3,
+        timeout: Some(std::time::Duration::from_secs(120)),
+        unwinding_assertions: false,
+    };
+    let report = check(input, &cfg, &opts).unwrap();
+    assert!(report.spurious.is_some());
+    // The abstract counterexample replays on its own slicing; tracking
+    // the flag the summarised loop read rules it out.
+    assert_eq!(rules_out(input, &cfg, &report, &[]).unwrap(), Some(false));
+    let ready = ["struct msg.ready".to_string()];
+    assert_eq!(rules_out(input, &cfg, &report, &ready).unwrap(), Some(true));
+}
