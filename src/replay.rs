@@ -306,8 +306,8 @@ mod tests {
         TraceWhat::Assign(l.into(), v.into())
     }
 
-    #[test]
-    fn round_robin_order_creation_ids_and_the_failing_pair() {
+    /// One assertion (at 9:3 of file 0), `threads` slots per site.
+    fn one_assert(threads: u32) -> (Loc, LrInfo) {
         let loc = Loc {
             file: FileId(0),
             line: 9,
@@ -317,9 +317,15 @@ mod tests {
         let info = LrInfo {
             asserts: vec![(loc, AssertKind::Assert)],
             slot_funcs: vec![],
-            threads: 2,
+            threads,
             switch_points: 0,
         };
+        (loc, info)
+    }
+
+    #[test]
+    fn round_robin_order_creation_ids_and_the_failing_pair() {
+        let (loc, info) = one_assert(2);
         // Site 0 holds slots 1 and 2, site 1 holds 3 and 4. Main creates
         // slot 3 in round 0 and slot 1 in round 1; slot 3 draws a value,
         // slot 1 fails in round 1; main's round 2 and the sink do not count.
@@ -354,18 +360,7 @@ mod tests {
 
     #[test]
     fn guided_segments_end_where_the_round_moved() {
-        let loc = Loc {
-            file: FileId(0),
-            line: 9,
-            col: 3,
-            generated: false,
-        };
-        let info = LrInfo {
-            asserts: vec![(loc, AssertKind::Assert)],
-            slot_funcs: vec![],
-            threads: 1,
-            switch_points: 0,
-        };
+        let (_, info) = one_assert(1);
         let cs = |line: u32, round: u32, slot: u32| Step {
             line,
             ..step(TraceWhat::Call(CS.into()), round, slot)

@@ -149,40 +149,28 @@ fn refine_finds_the_fields_the_property_needs() {
     }
 }
 
+/// `seqc translate --method none --track TRACK PATH`, which must succeed.
+fn sliced_c(track: &str, path: &str) -> String {
+    let out = seqc()
+        .args(["translate", "--method", "none", "--track", track, path])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{path}");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
 #[test]
 fn track_slices_what_it_is_told() {
     // With only the asserted field tracked, the noise fields are gone
     // from the output and reads of `completed` are havocs.
-    let out = seqc()
-        .args([
-            "translate",
-            "--method",
-            "none",
-            "--track",
-            "struct request.freed",
-        ])
-        .arg("tests/slice/driver_safe.c")
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0));
-    let c = String::from_utf8_lossy(&out.stdout);
+    let c = sliced_c("struct request.freed", "tests/slice/driver_safe.c");
     assert!(c.contains("__seqc_havoc_"), "{c}");
     assert!(!c.contains("->retries ="), "{c}");
     assert!(c.contains("->freed = 1;"), "{c}");
     assert!(!c.contains("->completed = 1;"), "{c}");
     // Deterministic.
-    let again = seqc()
-        .args([
-            "translate",
-            "--method",
-            "none",
-            "--track",
-            "struct request.freed",
-        ])
-        .arg("tests/slice/driver_safe.c")
-        .output()
-        .unwrap();
-    assert_eq!(out.stdout, again.stdout);
+    let again = sliced_c("struct request.freed", "tests/slice/driver_safe.c");
+    assert_eq!(c, again);
     // Race mode needs every access: refused by name.
     let out = seqc()
         .args(["translate", "--method", "kiss", "--property", "race"])
@@ -197,6 +185,13 @@ fn track_slices_what_it_is_told() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("not supported yet"));
 }
 
+/// (exit code, JSON output) of `seqc ARGS --json`.
+fn json_of(args: &[&str]) -> (i32, serde_json::Value) {
+    let out = seqc().args(args).arg("--json").output().unwrap();
+    let j = serde_json::from_slice(&out.stdout).unwrap();
+    (out.status.code().unwrap_or(-1), j)
+}
+
 #[test]
 fn refine_brings_back_a_summarised_loop() {
     assert!(have("z3"), "run scripts/install-checkers");
@@ -204,44 +199,17 @@ fn refine_brings_back_a_summarised_loop() {
     // Tracking `data` alone summarises the consumer's spin loop on
     // `ready` (a havoc marks where it was): the sliced counterexample
     // lets the consumer through early and must not be reported.
-    let out = seqc()
-        .args([
-            "translate",
-            "--method",
-            "none",
-            "--track",
-            "struct msg.data",
-            path,
-        ])
-        .output()
-        .unwrap();
-    let c = String::from_utf8_lossy(&out.stdout);
+    let c = sliced_c("struct msg.data", path);
     assert!(!c.contains("while") && !c.contains("for ("), "{c}");
     assert!(c.contains("spins = __seqc_havoc_"), "{c}");
-    let out = seqc()
-        .args([
-            "check",
-            "--rounds",
-            "2",
-            "--json",
-            "--track",
-            "struct msg.data",
-            path,
-        ])
-        .output()
-        .unwrap();
-    let j: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let (_, j) = json_of(&["check", "--rounds", "2", "--track", "struct msg.data", path]);
     assert_eq!(j["verdict"], "UNKNOWN", "{j}");
     assert_eq!(j["slice"]["loops_summarised"], 1, "{j}");
     // Refine tracks the region the loop read first, the loop comes back,
     // and the answer is the unsliced one.
     assert_eq!(check_verdict(path, "z3"), 0);
-    let out = seqc()
-        .args(["refine", "--rounds", "2", "--unwind", "3", "--json", path])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0));
-    let j: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let (code, j) = json_of(&["refine", "--rounds", "2", "--unwind", "3", path]);
+    assert_eq!(code, 0);
     assert_eq!(j["verdict"], "safe");
     let tracked = j["tracked"].as_array().unwrap();
     assert!(tracked.iter().any(|t| t == "struct msg.ready"), "{j}");
@@ -255,19 +223,7 @@ fn refine_brings_back_a_summarised_loop() {
 fn a_loop_with_a_case_label_is_not_summarised() {
     assert!(have("z3"), "run scripts/install-checkers");
     let path = "tests/slice/case_in_loop.c";
-    let out = seqc()
-        .args([
-            "check",
-            "--unwind",
-            "5",
-            "--json",
-            "--track",
-            "struct s.a",
-            path,
-        ])
-        .output()
-        .unwrap();
-    let j: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let (_, j) = json_of(&["check", "--unwind", "5", "--track", "struct s.a", path]);
     assert_eq!(j["slice"]["loops_summarised"], 0, "{j}");
     assert_eq!(j["verdict"], "FAILED", "{j}");
 }

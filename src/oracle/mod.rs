@@ -386,14 +386,16 @@ impl<'p> Prepared<'p> {
                 (None, None) => true,
                 (None, Some(at)) => may_switch(&m, &n.st, t, at),
             };
+            // The same state, in the next segment.
+            let leave = |n: &RNode| RNode {
+                st: n.st.clone(),
+                seg: n.seg + 1,
+                done: 0,
+                cursors: n.cursors.clone(),
+                path: n.path.clone(),
+            };
             if may_leave {
-                stack.push(RNode {
-                    st: n.st.clone(),
-                    seg: n.seg + 1,
-                    done: 0,
-                    cursors: n.cursors.clone(),
-                    path: n.path.clone(),
-                });
+                stack.push(leave(&n));
             }
             if seg.steps.is_some_and(|k| n.done >= k) {
                 continue;
@@ -441,13 +443,7 @@ impl<'p> Prepared<'p> {
                         // Where the sequential program stopped a blocked
                         // thread, the run just does not schedule it.
                         if !may_leave && seg.until.is_some() {
-                            stack.push(RNode {
-                                st: n.st.clone(),
-                                seg: n.seg + 1,
-                                done: 0,
-                                cursors: n.cursors.clone(),
-                                path: n.path.clone(),
-                            });
+                            stack.push(leave(&n));
                         }
                         note(
                             n.seg,
