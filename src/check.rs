@@ -343,7 +343,6 @@ fn confirm(
         .map_err(|w| Diagnostic::internal(format!("the counterexample makes no schedule: {w}")))
     };
     let (mut sched, loc) = made(true)?;
-
     let prep = crate::oracle::prepare(&prog).map_err(|d| {
         Diagnostic::internal(format!(
             "the counterexample cannot be replayed: the oracle refuses the input ({})",

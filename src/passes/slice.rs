@@ -477,6 +477,16 @@ impl Rewriter {
         self.sliced.contains(&c).then_some(c)
     }
 
+    /// Is a write to `lv` dropped (a sliced region)? Counts it.
+    fn drops(&mut self, cx: &FnCx, lv: &Expr) -> bool {
+        let Some(c) = self.sliced_class(cx, lv) else {
+            return false;
+        };
+        self.touched.push((c, false));
+        self.writes += 1;
+        true
+    }
+
     fn havoc_fn(&mut self, class: &str, ty: &Ty, relevant: bool) -> FuncId {
         let key = (class.to_string(), format!("{ty:?}"), relevant);
         if let Some(&f) = self.havoc_fns.get(&key) {
@@ -592,10 +602,8 @@ impl Rewriter {
         let mut pre = Vec::new();
         match &mut s.kind {
             StmtKind::Assign(l, r) => {
-                if let Some(c) = self.sliced_class(cx, l) {
+                if self.drops(cx, l) {
                     // The value written is never read: drop the store.
-                    self.touched.push((c, false));
-                    self.writes += 1;
                     return;
                 }
                 self.reads(cx, r, &mut pre);
@@ -614,9 +622,7 @@ impl Rewriter {
                     self.reads(cx, a, &mut pre);
                 }
                 if let Some(d) = dest {
-                    if let Some(c) = self.sliced_class(cx, d) {
-                        self.touched.push((c, false));
-                        self.writes += 1;
+                    if self.drops(cx, d) {
                         *dest = None;
                     } else {
                         self.addr(cx, d, &mut pre);
@@ -628,9 +634,7 @@ impl Rewriter {
                     self.reads(cx, a, &mut pre);
                 }
                 if let Some(d) = dest {
-                    if let Some(c) = self.sliced_class(cx, d) {
-                        self.touched.push((c, false));
-                        self.writes += 1;
+                    if self.drops(cx, d) {
                         let t = cx.temp(&d.ty.unqual().clone(), loc);
                         let ExprKind::Local(v) = t.kind else {
                             unreachable!()
