@@ -26,3 +26,34 @@ pub fn each_mut<T: Send>(items: &mut [T], f: impl Fn(&mut T) + Sync) {
         }
     });
 }
+
+/// Runs `f` on every item in contiguous chunks, each chunk on its own
+/// thread with its own state from `state`; returns the states in item
+/// order. `workers` is a cap (1: one chunk, on this thread).
+pub fn each_with<T: Send, S: Send>(
+    items: &mut [T],
+    workers: usize,
+    state: impl Fn() -> S + Sync,
+    f: impl Fn(&mut S, &mut T) + Sync,
+) -> Vec<S> {
+    let w = workers.min(self::workers(items.len())).max(1);
+    let run = |c: &mut [T]| {
+        let mut s = state();
+        c.iter_mut().for_each(|x| f(&mut s, x));
+        s
+    };
+    if w < 2 {
+        return vec![run(items)];
+    }
+    let chunk = items.len().div_ceil(w);
+    let run = &run;
+    std::thread::scope(|sc| {
+        let hs: Vec<_> = items
+            .chunks_mut(chunk)
+            .map(|c| sc.spawn(move || run(c)))
+            .collect();
+        hs.into_iter()
+            .map(|h| h.join().expect("worker thread"))
+            .collect()
+    })
+}

@@ -88,7 +88,12 @@ pub fn schedule(
             continue;
         }
         let n = int_value(v).ok_or_else(|| format!("unreadable thread count '{v}'"))?;
-        let slot = 1 + site as u32 * info.threads + (n as u32).saturating_sub(1);
+        let Some(&base) = info.site_slots.get(site as usize) else {
+            return Err(format!(
+                "the trace names creation site {site}, which does not exist"
+            ));
+        };
+        let slot = base + (n as u32).saturating_sub(1);
         creates.push((ctx, i, slot));
     }
     creates.sort();
@@ -317,7 +322,7 @@ mod tests {
         let info = LrInfo {
             asserts: vec![(loc, AssertKind::Assert)],
             slot_funcs: vec![],
-            threads,
+            site_slots: (0..4).map(|s| 1 + s * threads).collect(),
             switch_points: 0,
         };
         (loc, info)

@@ -52,45 +52,39 @@ void *t1(void *a)
 {
   __seqc_step();
   if (__seqc_raise != 0) {
-    void *__seqc_any1 = (void *)0;
-    return __seqc_any1;
+    return (void *)0;
   }
 #line 17 "golden/kiss/atomic_sections.c"
   __seqc_atomic = 1;
   __seqc_step();
   if (__seqc_raise != 0) {
-    void *__seqc_any2 = (void *)0;
-    return __seqc_any2;
+    return (void *)0;
   }
 #line 17 "golden/kiss/atomic_sections.c"
   x = (int)((unsigned int)x + 1u);
   __seqc_step();
   if (__seqc_raise != 0) {
-    void *__seqc_any3 = (void *)0;
-    return __seqc_any3;
+    return (void *)0;
   }
 #line 17 "golden/kiss/atomic_sections.c"
   y = (int)((unsigned int)y + 1u);
   __seqc_step();
   if (__seqc_raise != 0) {
-    void *__seqc_any4 = (void *)0;
-    return __seqc_any4;
+    return (void *)0;
   }
 #line 17 "golden/kiss/atomic_sections.c"
   __seqc_atomic = 0;
   __seqc_step();
   if (__seqc_raise != 0) {
-    void *__seqc_any5 = (void *)0;
-    return __seqc_any5;
+    return (void *)0;
   }
-  int __seqc_was_atomic6 = __seqc_atomic;
+  int __seqc_was_atomic1 = __seqc_atomic;
   __seqc_atomic = 1;
 #line 17 "golden/kiss/atomic_sections.c"
   __VERIFIER_atomic_swap();
-  __seqc_atomic = __seqc_was_atomic6;
+  __seqc_atomic = __seqc_was_atomic1;
   if (__seqc_raise != 0) {
-    void *__seqc_any7 = (void *)0;
-    return __seqc_any7;
+    return (void *)0;
   }
 #line 17 "golden/kiss/atomic_sections.c"
   return (void *)0;
@@ -103,28 +97,25 @@ static int __seqc_main(void)
   unsigned long t;
   __seqc_step();
   if (__seqc_raise != 0) {
-    int __seqc_any4 = 0;
-    return __seqc_any4;
+    return 0;
   }
 #line 18 "golden/kiss/atomic_sections.c"
   if (__seqc_site_n[0] >= 1u) {
 #line 18 "golden/kiss/atomic_sections.c"
     __seqc_raise = 1;
 #line 18 "golden/kiss/atomic_sections.c"
-    int __seqc_any5 = 0;
-#line 18 "golden/kiss/atomic_sections.c"
-    return __seqc_any5;
+    return 0;
   }
 #line 18 "golden/kiss/atomic_sections.c"
-  unsigned int __seqc_t6;
+  unsigned int __seqc_t4;
 #line 18 "golden/kiss/atomic_sections.c"
-  __seqc_t6 = __seqc_nthr;
+  __seqc_t4 = __seqc_nthr;
 #line 18 "golden/kiss/atomic_sections.c"
   __seqc_nthr = __seqc_nthr + 1u;
 #line 18 "golden/kiss/atomic_sections.c"
   __seqc_site_n[0] = __seqc_site_n[0] + 1u;
 #line 18 "golden/kiss/atomic_sections.c"
-  *&t = (unsigned long)__seqc_t6;
+  *&t = (unsigned long)__seqc_t4;
 #line 18 "golden/kiss/atomic_sections.c"
   if (__seqc_ts_n < 1u) {
 #line 18 "golden/kiss/atomic_sections.c"
@@ -134,7 +125,7 @@ static int __seqc_main(void)
 #line 18 "golden/kiss/atomic_sections.c"
       __seqc_ts0_arg = (void *)0;
 #line 18 "golden/kiss/atomic_sections.c"
-      __seqc_ts0_id = __seqc_t6;
+      __seqc_ts0_id = __seqc_t4;
     }
 #line 18 "golden/kiss/atomic_sections.c"
     __seqc_ts_n = __seqc_ts_n + 1u;
@@ -144,23 +135,19 @@ static int __seqc_main(void)
 #line 18 "golden/kiss/atomic_sections.c"
       __seqc_raise = 1;
 #line 18 "golden/kiss/atomic_sections.c"
-      int __seqc_any7 = 0;
-#line 18 "golden/kiss/atomic_sections.c"
-      return __seqc_any7;
+      return 0;
     }
-    __seqc_run(0u, (void *)0, __seqc_t6);
+    __seqc_run(0u, (void *)0, __seqc_t4);
   }
   __seqc_step();
   if (__seqc_raise != 0) {
-    int __seqc_any8 = 0;
-    return __seqc_any8;
+    return 0;
   }
 #line 18 "golden/kiss/atomic_sections.c"
   int __s1 = x;
   __seqc_step();
   if (__seqc_raise != 0) {
-    int __seqc_any9 = 0;
-    return __seqc_any9;
+    return 0;
   }
 #line 18 "golden/kiss/atomic_sections.c"
   int __s2 = y;
@@ -168,37 +155,31 @@ static int __seqc_main(void)
   assert(__s1 == __s2);
   __seqc_step();
   if (__seqc_raise != 0) {
-    int __seqc_any10 = 0;
-    return __seqc_any10;
+    return 0;
   }
 #line 18 "golden/kiss/atomic_sections.c"
   unsigned long __s3 = t;
   __seqc_step();
   if (__seqc_raise != 0) {
-    int __seqc_any11 = 0;
-    return __seqc_any11;
+    return 0;
   }
 #line 18 "golden/kiss/atomic_sections.c"
-  unsigned int __seqc_j12;
+  unsigned int __seqc_j5;
 #line 18 "golden/kiss/atomic_sections.c"
-  __seqc_j12 = (unsigned int)__s3;
+  __seqc_j5 = (unsigned int)__s3;
 #line 18 "golden/kiss/atomic_sections.c"
-  if (__seqc_j12 >= 2u) {
+  if (__seqc_j5 >= 2u) {
 #line 18 "golden/kiss/atomic_sections.c"
     __seqc_raise = 1;
 #line 18 "golden/kiss/atomic_sections.c"
-    int __seqc_any13 = 0;
-#line 18 "golden/kiss/atomic_sections.c"
-    return __seqc_any13;
+    return 0;
   }
 #line 18 "golden/kiss/atomic_sections.c"
-  if (__seqc_done[__seqc_j12] == 0) {
+  if (__seqc_done[__seqc_j5] == 0) {
 #line 18 "golden/kiss/atomic_sections.c"
     __seqc_raise = 1;
 #line 18 "golden/kiss/atomic_sections.c"
-    int __seqc_any14 = 0;
-#line 18 "golden/kiss/atomic_sections.c"
-    return __seqc_any14;
+    return 0;
   }
 #line 18 "golden/kiss/atomic_sections.c"
   return 0;

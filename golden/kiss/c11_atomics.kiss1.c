@@ -40,45 +40,39 @@ void *t(void *a)
 {
   __seqc_step();
   if (__seqc_raise != 0) {
-    void *__seqc_any5 = (void *)0;
-    return __seqc_any5;
+    return (void *)0;
   }
 #line 17 "golden/kiss/c11_atomics.c"
   __atomic_fetch_add(&counter, 1, __ATOMIC_SEQ_CST);
   __seqc_step();
   if (__seqc_raise != 0) {
-    void *__seqc_any6 = (void *)0;
-    return __seqc_any6;
+    return (void *)0;
   }
 #line 17 "golden/kiss/c11_atomics.c"
   __atomic_add_fetch(&hits, 2l, __ATOMIC_SEQ_CST);
   int __t1;
   __seqc_step();
   if (__seqc_raise != 0) {
-    void *__seqc_any7 = (void *)0;
-    return __seqc_any7;
+    return (void *)0;
   }
 #line 17 "golden/kiss/c11_atomics.c"
   __t1 = __atomic_load_n(&counter, __ATOMIC_SEQ_CST);
   __seqc_step();
   if (__seqc_raise != 0) {
-    void *__seqc_any8 = (void *)0;
-    return __seqc_any8;
+    return (void *)0;
   }
 #line 17 "golden/kiss/c11_atomics.c"
   plain = __t1;
   __seqc_step();
   if (__seqc_raise != 0) {
-    void *__seqc_any9 = (void *)0;
-    return __seqc_any9;
+    return (void *)0;
   }
 #line 17 "golden/kiss/c11_atomics.c"
   __atomic_store_n(&counter, 5, __ATOMIC_SEQ_CST);
   int __t2;
   __seqc_step();
   if (__seqc_raise != 0) {
-    void *__seqc_any10 = (void *)0;
-    return __seqc_any10;
+    return (void *)0;
   }
 #line 17 "golden/kiss/c11_atomics.c"
   __t2 = __atomic_fetch_add(&counter, 1, __ATOMIC_SEQ_CST);
@@ -88,8 +82,7 @@ void *t(void *a)
   int exp = 6;
   __seqc_step();
   if (__seqc_raise != 0) {
-    void *__seqc_any11 = (void *)0;
-    return __seqc_any11;
+    return (void *)0;
   }
 #line 17 "golden/kiss/c11_atomics.c"
   __atomic_compare_exchange_n(&counter, &exp, 7, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
@@ -104,28 +97,25 @@ static int __seqc_main(void)
   unsigned long x;
   __seqc_step();
   if (__seqc_raise != 0) {
-    int __seqc_any2 = 0;
-    return __seqc_any2;
+    return 0;
   }
 #line 18 "golden/kiss/c11_atomics.c"
   if (__seqc_site_n[0] >= 1u) {
 #line 18 "golden/kiss/c11_atomics.c"
     __seqc_raise = 1;
 #line 18 "golden/kiss/c11_atomics.c"
-    int __seqc_any3 = 0;
-#line 18 "golden/kiss/c11_atomics.c"
-    return __seqc_any3;
+    return 0;
   }
 #line 18 "golden/kiss/c11_atomics.c"
-  unsigned int __seqc_t4;
+  unsigned int __seqc_t2;
 #line 18 "golden/kiss/c11_atomics.c"
-  __seqc_t4 = __seqc_nthr;
+  __seqc_t2 = __seqc_nthr;
 #line 18 "golden/kiss/c11_atomics.c"
   __seqc_nthr = __seqc_nthr + 1u;
 #line 18 "golden/kiss/c11_atomics.c"
   __seqc_site_n[0] = __seqc_site_n[0] + 1u;
 #line 18 "golden/kiss/c11_atomics.c"
-  *&x = (unsigned long)__seqc_t4;
+  *&x = (unsigned long)__seqc_t2;
 #line 18 "golden/kiss/c11_atomics.c"
   if (__seqc_ts_n < 1u) {
 #line 18 "golden/kiss/c11_atomics.c"
@@ -135,7 +125,7 @@ static int __seqc_main(void)
 #line 18 "golden/kiss/c11_atomics.c"
       __seqc_ts0_arg = (void *)0;
 #line 18 "golden/kiss/c11_atomics.c"
-      __seqc_ts0_id = __seqc_t4;
+      __seqc_ts0_id = __seqc_t2;
     }
 #line 18 "golden/kiss/c11_atomics.c"
     __seqc_ts_n = __seqc_ts_n + 1u;
@@ -145,50 +135,41 @@ static int __seqc_main(void)
 #line 18 "golden/kiss/c11_atomics.c"
       __seqc_raise = 1;
 #line 18 "golden/kiss/c11_atomics.c"
-      int __seqc_any5 = 0;
-#line 18 "golden/kiss/c11_atomics.c"
-      return __seqc_any5;
+      return 0;
     }
-    __seqc_run(0u, (void *)0, __seqc_t4);
+    __seqc_run(0u, (void *)0, __seqc_t2);
   }
   __seqc_step();
   if (__seqc_raise != 0) {
-    int __seqc_any6 = 0;
-    return __seqc_any6;
+    return 0;
   }
 #line 18 "golden/kiss/c11_atomics.c"
   unsigned long __s1 = x;
   __seqc_step();
   if (__seqc_raise != 0) {
-    int __seqc_any7 = 0;
-    return __seqc_any7;
+    return 0;
   }
 #line 18 "golden/kiss/c11_atomics.c"
-  unsigned int __seqc_j8;
+  unsigned int __seqc_j3;
 #line 18 "golden/kiss/c11_atomics.c"
-  __seqc_j8 = (unsigned int)__s1;
+  __seqc_j3 = (unsigned int)__s1;
 #line 18 "golden/kiss/c11_atomics.c"
-  if (__seqc_j8 >= 2u) {
+  if (__seqc_j3 >= 2u) {
 #line 18 "golden/kiss/c11_atomics.c"
     __seqc_raise = 1;
 #line 18 "golden/kiss/c11_atomics.c"
-    int __seqc_any9 = 0;
-#line 18 "golden/kiss/c11_atomics.c"
-    return __seqc_any9;
+    return 0;
   }
 #line 18 "golden/kiss/c11_atomics.c"
-  if (__seqc_done[__seqc_j8] == 0) {
+  if (__seqc_done[__seqc_j3] == 0) {
 #line 18 "golden/kiss/c11_atomics.c"
     __seqc_raise = 1;
 #line 18 "golden/kiss/c11_atomics.c"
-    int __seqc_any10 = 0;
-#line 18 "golden/kiss/c11_atomics.c"
-    return __seqc_any10;
+    return 0;
   }
   __seqc_step();
   if (__seqc_raise != 0) {
-    int __seqc_any11 = 0;
-    return __seqc_any11;
+    return 0;
   }
 #line 18 "golden/kiss/c11_atomics.c"
   assert(counter == 7);

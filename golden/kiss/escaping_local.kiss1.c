@@ -38,15 +38,13 @@ void *t(void *a)
   int *p = (int *)a;
   __seqc_step();
   if (__seqc_raise != 0) {
-    void *__seqc_any3 = (void *)0;
-    return __seqc_any3;
+    return (void *)0;
   }
 #line 13 "golden/kiss/escaping_local.c"
   int __s1 = *p;
   __seqc_step();
   if (__seqc_raise != 0) {
-    void *__seqc_any4 = (void *)0;
-    return __seqc_any4;
+    return (void *)0;
   }
 #line 13 "golden/kiss/escaping_local.c"
   *p = (int)((unsigned int)__s1 + 1u);
@@ -65,28 +63,25 @@ static int __seqc_main(void)
   unsigned long x;
   __seqc_step();
   if (__seqc_raise != 0) {
-    int __seqc_any5 = 0;
-    return __seqc_any5;
+    return 0;
   }
 #line 14 "golden/kiss/escaping_local.c"
   if (__seqc_site_n[0] >= 1u) {
 #line 14 "golden/kiss/escaping_local.c"
     __seqc_raise = 1;
 #line 14 "golden/kiss/escaping_local.c"
-    int __seqc_any6 = 0;
-#line 14 "golden/kiss/escaping_local.c"
-    return __seqc_any6;
+    return 0;
   }
 #line 14 "golden/kiss/escaping_local.c"
-  unsigned int __seqc_t7;
+  unsigned int __seqc_t5;
 #line 14 "golden/kiss/escaping_local.c"
-  __seqc_t7 = __seqc_nthr;
+  __seqc_t5 = __seqc_nthr;
 #line 14 "golden/kiss/escaping_local.c"
   __seqc_nthr = __seqc_nthr + 1u;
 #line 14 "golden/kiss/escaping_local.c"
   __seqc_site_n[0] = __seqc_site_n[0] + 1u;
 #line 14 "golden/kiss/escaping_local.c"
-  *&x = (unsigned long)__seqc_t7;
+  *&x = (unsigned long)__seqc_t5;
 #line 14 "golden/kiss/escaping_local.c"
   if (__seqc_ts_n < 1u) {
 #line 14 "golden/kiss/escaping_local.c"
@@ -96,7 +91,7 @@ static int __seqc_main(void)
 #line 14 "golden/kiss/escaping_local.c"
       __seqc_ts0_arg = (void *)&shared;
 #line 14 "golden/kiss/escaping_local.c"
-      __seqc_ts0_id = __seqc_t7;
+      __seqc_ts0_id = __seqc_t5;
     }
 #line 14 "golden/kiss/escaping_local.c"
     __seqc_ts_n = __seqc_ts_n + 1u;
@@ -106,66 +101,55 @@ static int __seqc_main(void)
 #line 14 "golden/kiss/escaping_local.c"
       __seqc_raise = 1;
 #line 14 "golden/kiss/escaping_local.c"
-      int __seqc_any8 = 0;
-#line 14 "golden/kiss/escaping_local.c"
-      return __seqc_any8;
+      return 0;
     }
-    __seqc_run(0u, (void *)&shared, __seqc_t7);
+    __seqc_run(0u, (void *)&shared, __seqc_t5);
   }
 #line 14 "golden/kiss/escaping_local.c"
   private = (int)((unsigned int)private + 1u);
   __seqc_step();
   if (__seqc_raise != 0) {
-    int __seqc_any9 = 0;
-    return __seqc_any9;
+    return 0;
   }
 #line 14 "golden/kiss/escaping_local.c"
   int __s1 = shared;
   __seqc_step();
   if (__seqc_raise != 0) {
-    int __seqc_any10 = 0;
-    return __seqc_any10;
+    return 0;
   }
 #line 14 "golden/kiss/escaping_local.c"
   shared = (int)((unsigned int)__s1 + (unsigned int)private);
   __seqc_step();
   if (__seqc_raise != 0) {
-    int __seqc_any11 = 0;
-    return __seqc_any11;
+    return 0;
   }
 #line 14 "golden/kiss/escaping_local.c"
   unsigned long __s2 = x;
   __seqc_step();
   if (__seqc_raise != 0) {
-    int __seqc_any12 = 0;
-    return __seqc_any12;
+    return 0;
   }
 #line 14 "golden/kiss/escaping_local.c"
-  unsigned int __seqc_j13;
+  unsigned int __seqc_j6;
 #line 14 "golden/kiss/escaping_local.c"
-  __seqc_j13 = (unsigned int)__s2;
+  __seqc_j6 = (unsigned int)__s2;
 #line 14 "golden/kiss/escaping_local.c"
-  if (__seqc_j13 >= 2u) {
+  if (__seqc_j6 >= 2u) {
 #line 14 "golden/kiss/escaping_local.c"
     __seqc_raise = 1;
 #line 14 "golden/kiss/escaping_local.c"
-    int __seqc_any14 = 0;
-#line 14 "golden/kiss/escaping_local.c"
-    return __seqc_any14;
+    return 0;
   }
 #line 14 "golden/kiss/escaping_local.c"
-  if (__seqc_done[__seqc_j13] == 0) {
+  if (__seqc_done[__seqc_j6] == 0) {
 #line 14 "golden/kiss/escaping_local.c"
     __seqc_raise = 1;
 #line 14 "golden/kiss/escaping_local.c"
-    int __seqc_any15 = 0;
-#line 14 "golden/kiss/escaping_local.c"
-    return __seqc_any15;
+    return 0;
   }
   __seqc_step();
   if (__seqc_raise != 0) {
-    int __seqc_any16 = 0;
-    return __seqc_any16;
+    return 0;
   }
 #line 14 "golden/kiss/escaping_local.c"
   return shared;

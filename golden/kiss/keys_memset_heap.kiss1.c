@@ -57,8 +57,7 @@ unsigned long strlen(char *s)
     for (;; __seqc_iter2 = __seqc_iter2 + 1u) {
       __seqc_step();
       if (__seqc_raise != 0) {
-        unsigned long __seqc_any3 = (unsigned long)0;
-        return __seqc_any3;
+        return (unsigned long)0;
       }
       if (!((int)s[n_1] != 0)) {
         break;
@@ -68,9 +67,7 @@ unsigned long strlen(char *s)
 #line 2 "<seqc library models>"
         __seqc_raise = 1;
 #line 2 "<seqc library models>"
-        unsigned long __seqc_any4 = (unsigned long)0;
-#line 2 "<seqc library models>"
-        return __seqc_any4;
+        return (unsigned long)0;
       }
 #line 2 "<seqc library models>"
       n_1 = n_1 + 1ul;
@@ -87,25 +84,21 @@ void *worker(void *arg)
   struct S local;
   __seqc_step();
   if (__seqc_raise != 0) {
-    void *__seqc_any8 = (void *)0;
-    return __seqc_any8;
+    return (void *)0;
   }
 #line 22 "golden/kiss/keys_memset_heap.c"
   memcpy(&local, &g, 8ul);
   int __s1 = 0;
   __seqc_step();
   if (__seqc_raise != 0) {
-    void *__seqc_any9 = (void *)0;
-    return __seqc_any9;
+    return (void *)0;
   }
 #line 23 "golden/kiss/keys_memset_heap.c"
   if ((unsigned int)__s1 >= __seqc_key_n) {
 #line 23 "golden/kiss/keys_memset_heap.c"
     __seqc_raise = 1;
 #line 23 "golden/kiss/keys_memset_heap.c"
-    void *__seqc_any10 = (void *)0;
-#line 23 "golden/kiss/keys_memset_heap.c"
-    return __seqc_any10;
+    return (void *)0;
   }
 #line 23 "golden/kiss/keys_memset_heap.c"
   __seqc_keys[__seqc_tid * 8u + (unsigned int)__s1 % 8u] = arg;
@@ -113,27 +106,23 @@ void *worker(void *arg)
 #line 24 "golden/kiss/keys_memset_heap.c"
   __t1 = strlen(local.name);
   if (__seqc_raise != 0) {
-    void *__seqc_any11 = (void *)0;
-    return __seqc_any11;
+    return (void *)0;
   }
   __seqc_step();
   if (__seqc_raise != 0) {
-    void *__seqc_any12 = (void *)0;
-    return __seqc_any12;
+    return (void *)0;
   }
 #line 24 "golden/kiss/keys_memset_heap.c"
   int *__s2 = buf;
   __seqc_step();
   if (__seqc_raise != 0) {
-    void *__seqc_any13 = (void *)0;
-    return __seqc_any13;
+    return (void *)0;
   }
 #line 24 "golden/kiss/keys_memset_heap.c"
   int __s3 = n;
   __seqc_step();
   if (__seqc_raise != 0) {
-    void *__seqc_any14 = (void *)0;
-    return __seqc_any14;
+    return (void *)0;
   }
 #line 24 "golden/kiss/keys_memset_heap.c"
   __s2[(int)((unsigned int)__s3 - 1u)] = (int)__t1;
@@ -142,17 +131,14 @@ void *worker(void *arg)
   int __s4 = 0;
   __seqc_step();
   if (__seqc_raise != 0) {
-    void *__seqc_any15 = (void *)0;
-    return __seqc_any15;
+    return (void *)0;
   }
 #line 25 "golden/kiss/keys_memset_heap.c"
   if ((unsigned int)__s4 >= __seqc_key_n) {
 #line 25 "golden/kiss/keys_memset_heap.c"
     __seqc_raise = 1;
 #line 25 "golden/kiss/keys_memset_heap.c"
-    void *__seqc_any16 = (void *)0;
-#line 25 "golden/kiss/keys_memset_heap.c"
-    return __seqc_any16;
+    return (void *)0;
   }
 #line 25 "golden/kiss/keys_memset_heap.c"
   __t2 = __seqc_keys[__seqc_tid * 8u + (unsigned int)__s4 % 8u];
@@ -165,15 +151,13 @@ static int __seqc_main(void)
 {
   __seqc_step();
   if (__seqc_raise != 0) {
-    int __seqc_any13 = 0;
-    return __seqc_any13;
+    return 0;
   }
 #line 28 "golden/kiss/keys_memset_heap.c"
   n = __VERIFIER_nondet_int();
   __seqc_step();
   if (__seqc_raise != 0) {
-    int __seqc_any14 = 0;
-    return __seqc_any14;
+    return 0;
   }
 #line 29 "golden/kiss/keys_memset_heap.c"
   int __s1 = n;
@@ -181,8 +165,7 @@ static int __seqc_main(void)
   if (!__s2) {
     __seqc_step();
     if (__seqc_raise != 0) {
-      int __seqc_any15 = 0;
-      return __seqc_any15;
+      return 0;
     }
 #line 29 "golden/kiss/keys_memset_heap.c"
     int __s3 = n;
@@ -196,59 +179,50 @@ static int __seqc_main(void)
   void *__t1;
   __seqc_step();
   if (__seqc_raise != 0) {
-    int __seqc_any16 = 0;
-    return __seqc_any16;
+    return 0;
   }
 #line 30 "golden/kiss/keys_memset_heap.c"
   int __s4 = n;
   __seqc_step();
   if (__seqc_raise != 0) {
-    int __seqc_any17 = 0;
-    return __seqc_any17;
+    return 0;
   }
 #line 30 "golden/kiss/keys_memset_heap.c"
   __t1 = malloc((unsigned long)__s4 * 4ul);
   __seqc_step();
   if (__seqc_raise != 0) {
-    int __seqc_any18 = 0;
-    return __seqc_any18;
+    return 0;
   }
 #line 30 "golden/kiss/keys_memset_heap.c"
   buf = (int *)__t1;
   __seqc_step();
   if (__seqc_raise != 0) {
-    int __seqc_any19 = 0;
-    return __seqc_any19;
+    return 0;
   }
 #line 31 "golden/kiss/keys_memset_heap.c"
   int *__s5 = buf;
   __seqc_step();
   if (__seqc_raise != 0) {
-    int __seqc_any20 = 0;
-    return __seqc_any20;
+    return 0;
   }
 #line 31 "golden/kiss/keys_memset_heap.c"
   int __s6 = n;
   __seqc_step();
   if (__seqc_raise != 0) {
-    int __seqc_any21 = 0;
-    return __seqc_any21;
+    return 0;
   }
 #line 31 "golden/kiss/keys_memset_heap.c"
   memset(__s5, 0, (unsigned long)__s6 * 4ul);
   __seqc_step();
   if (__seqc_raise != 0) {
-    int __seqc_any22 = 0;
-    return __seqc_any22;
+    return 0;
   }
 #line 32 "golden/kiss/keys_memset_heap.c"
   if (__seqc_key_n >= 8u) {
 #line 32 "golden/kiss/keys_memset_heap.c"
     __seqc_raise = 1;
 #line 32 "golden/kiss/keys_memset_heap.c"
-    int __seqc_any23 = 0;
-#line 32 "golden/kiss/keys_memset_heap.c"
-    return __seqc_any23;
+    return 0;
   }
 #line 32 "golden/kiss/keys_memset_heap.c"
   *((unsigned int *)&key) = __seqc_key_n;
@@ -257,28 +231,25 @@ static int __seqc_main(void)
   unsigned long t;
   __seqc_step();
   if (__seqc_raise != 0) {
-    int __seqc_any24 = 0;
-    return __seqc_any24;
+    return 0;
   }
 #line 34 "golden/kiss/keys_memset_heap.c"
   if (__seqc_site_n[0] >= 1u) {
 #line 34 "golden/kiss/keys_memset_heap.c"
     __seqc_raise = 1;
 #line 34 "golden/kiss/keys_memset_heap.c"
-    int __seqc_any25 = 0;
-#line 34 "golden/kiss/keys_memset_heap.c"
-    return __seqc_any25;
+    return 0;
   }
 #line 34 "golden/kiss/keys_memset_heap.c"
-  unsigned int __seqc_t26;
+  unsigned int __seqc_t13;
 #line 34 "golden/kiss/keys_memset_heap.c"
-  __seqc_t26 = __seqc_nthr;
+  __seqc_t13 = __seqc_nthr;
 #line 34 "golden/kiss/keys_memset_heap.c"
   __seqc_nthr = __seqc_nthr + 1u;
 #line 34 "golden/kiss/keys_memset_heap.c"
   __seqc_site_n[0] = __seqc_site_n[0] + 1u;
 #line 34 "golden/kiss/keys_memset_heap.c"
-  *&t = (unsigned long)__seqc_t26;
+  *&t = (unsigned long)__seqc_t13;
 #line 34 "golden/kiss/keys_memset_heap.c"
   if (__seqc_ts_n < 1u) {
 #line 34 "golden/kiss/keys_memset_heap.c"
@@ -288,7 +259,7 @@ static int __seqc_main(void)
 #line 34 "golden/kiss/keys_memset_heap.c"
       __seqc_ts0_arg = (void *)&g;
 #line 34 "golden/kiss/keys_memset_heap.c"
-      __seqc_ts0_id = __seqc_t26;
+      __seqc_ts0_id = __seqc_t13;
     }
 #line 34 "golden/kiss/keys_memset_heap.c"
     __seqc_ts_n = __seqc_ts_n + 1u;
@@ -298,81 +269,68 @@ static int __seqc_main(void)
 #line 34 "golden/kiss/keys_memset_heap.c"
       __seqc_raise = 1;
 #line 34 "golden/kiss/keys_memset_heap.c"
-      int __seqc_any27 = 0;
-#line 34 "golden/kiss/keys_memset_heap.c"
-      return __seqc_any27;
+      return 0;
     }
-    __seqc_run(0u, (void *)&g, __seqc_t26);
+    __seqc_run(0u, (void *)&g, __seqc_t13);
   }
   __seqc_step();
   if (__seqc_raise != 0) {
-    int __seqc_any28 = 0;
-    return __seqc_any28;
+    return 0;
   }
 #line 35 "golden/kiss/keys_memset_heap.c"
   memset(&g, 0, 8ul);
   void *r;
   __seqc_step();
   if (__seqc_raise != 0) {
-    int __seqc_any29 = 0;
-    return __seqc_any29;
+    return 0;
   }
 #line 37 "golden/kiss/keys_memset_heap.c"
   unsigned long __s7 = t;
   __seqc_step();
   if (__seqc_raise != 0) {
-    int __seqc_any30 = 0;
-    return __seqc_any30;
+    return 0;
   }
 #line 37 "golden/kiss/keys_memset_heap.c"
-  unsigned int __seqc_j31;
+  unsigned int __seqc_j14;
 #line 37 "golden/kiss/keys_memset_heap.c"
-  __seqc_j31 = (unsigned int)__s7;
+  __seqc_j14 = (unsigned int)__s7;
 #line 37 "golden/kiss/keys_memset_heap.c"
-  if (__seqc_j31 >= 2u) {
+  if (__seqc_j14 >= 2u) {
 #line 37 "golden/kiss/keys_memset_heap.c"
     __seqc_raise = 1;
 #line 37 "golden/kiss/keys_memset_heap.c"
-    int __seqc_any32 = 0;
-#line 37 "golden/kiss/keys_memset_heap.c"
-    return __seqc_any32;
+    return 0;
   }
 #line 37 "golden/kiss/keys_memset_heap.c"
-  if (__seqc_done[__seqc_j31] == 0) {
+  if (__seqc_done[__seqc_j14] == 0) {
 #line 37 "golden/kiss/keys_memset_heap.c"
     __seqc_raise = 1;
 #line 37 "golden/kiss/keys_memset_heap.c"
-    int __seqc_any33 = 0;
-#line 37 "golden/kiss/keys_memset_heap.c"
-    return __seqc_any33;
+    return 0;
   }
 #line 37 "golden/kiss/keys_memset_heap.c"
-  *&r = __seqc_ret[__seqc_j31];
+  *&r = __seqc_ret[__seqc_j14];
   __seqc_step();
   if (__seqc_raise != 0) {
-    int __seqc_any34 = 0;
-    return __seqc_any34;
+    return 0;
   }
 #line 38 "golden/kiss/keys_memset_heap.c"
   assert(r == (void *)&g);
   __seqc_step();
   if (__seqc_raise != 0) {
-    int __seqc_any35 = 0;
-    return __seqc_any35;
+    return 0;
   }
 #line 39 "golden/kiss/keys_memset_heap.c"
   int *__s8 = buf;
   __seqc_step();
   if (__seqc_raise != 0) {
-    int __seqc_any36 = 0;
-    return __seqc_any36;
+    return 0;
   }
 #line 39 "golden/kiss/keys_memset_heap.c"
   int __s9 = n;
   __seqc_step();
   if (__seqc_raise != 0) {
-    int __seqc_any37 = 0;
-    return __seqc_any37;
+    return 0;
   }
 #line 39 "golden/kiss/keys_memset_heap.c"
   int __s10 = __s8[(int)((unsigned int)__s9 - 1u)];

@@ -38,15 +38,13 @@ void *inc(void *arg)
 {
   __seqc_step();
   if (__seqc_raise != 0) {
-    void *__seqc_any2 = (void *)0;
-    return __seqc_any2;
+    return (void *)0;
   }
 #line 14 "golden/kiss/lost_update.c"
   int __s1 = x;
   __seqc_step();
   if (__seqc_raise != 0) {
-    void *__seqc_any3 = (void *)0;
-    return __seqc_any3;
+    return (void *)0;
   }
 #line 14 "golden/kiss/lost_update.c"
   x = (int)((unsigned int)__s1 + 1u);
@@ -63,28 +61,25 @@ static int __seqc_main(void)
   unsigned long b;
   __seqc_step();
   if (__seqc_raise != 0) {
-    int __seqc_any4 = 0;
-    return __seqc_any4;
+    return 0;
   }
 #line 15 "golden/kiss/lost_update.c"
   if (__seqc_site_n[0] >= 1u) {
 #line 15 "golden/kiss/lost_update.c"
     __seqc_raise = 1;
 #line 15 "golden/kiss/lost_update.c"
-    int __seqc_any5 = 0;
-#line 15 "golden/kiss/lost_update.c"
-    return __seqc_any5;
+    return 0;
   }
 #line 15 "golden/kiss/lost_update.c"
-  unsigned int __seqc_t6;
+  unsigned int __seqc_t4;
 #line 15 "golden/kiss/lost_update.c"
-  __seqc_t6 = __seqc_nthr;
+  __seqc_t4 = __seqc_nthr;
 #line 15 "golden/kiss/lost_update.c"
   __seqc_nthr = __seqc_nthr + 1u;
 #line 15 "golden/kiss/lost_update.c"
   __seqc_site_n[0] = __seqc_site_n[0] + 1u;
 #line 15 "golden/kiss/lost_update.c"
-  *&a = (unsigned long)__seqc_t6;
+  *&a = (unsigned long)__seqc_t4;
 #line 15 "golden/kiss/lost_update.c"
   if (__seqc_ts_n < 1u) {
 #line 15 "golden/kiss/lost_update.c"
@@ -94,7 +89,7 @@ static int __seqc_main(void)
 #line 15 "golden/kiss/lost_update.c"
       __seqc_ts0_arg = (void *)0;
 #line 15 "golden/kiss/lost_update.c"
-      __seqc_ts0_id = __seqc_t6;
+      __seqc_ts0_id = __seqc_t4;
     }
 #line 15 "golden/kiss/lost_update.c"
     __seqc_ts_n = __seqc_ts_n + 1u;
@@ -104,36 +99,31 @@ static int __seqc_main(void)
 #line 15 "golden/kiss/lost_update.c"
       __seqc_raise = 1;
 #line 15 "golden/kiss/lost_update.c"
-      int __seqc_any7 = 0;
-#line 15 "golden/kiss/lost_update.c"
-      return __seqc_any7;
+      return 0;
     }
-    __seqc_run(0u, (void *)0, __seqc_t6);
+    __seqc_run(0u, (void *)0, __seqc_t4);
   }
   __seqc_step();
   if (__seqc_raise != 0) {
-    int __seqc_any8 = 0;
-    return __seqc_any8;
+    return 0;
   }
 #line 15 "golden/kiss/lost_update.c"
   if (__seqc_site_n[1] >= 1u) {
 #line 15 "golden/kiss/lost_update.c"
     __seqc_raise = 1;
 #line 15 "golden/kiss/lost_update.c"
-    int __seqc_any9 = 0;
-#line 15 "golden/kiss/lost_update.c"
-    return __seqc_any9;
+    return 0;
   }
 #line 15 "golden/kiss/lost_update.c"
-  unsigned int __seqc_t10;
+  unsigned int __seqc_t5;
 #line 15 "golden/kiss/lost_update.c"
-  __seqc_t10 = __seqc_nthr;
+  __seqc_t5 = __seqc_nthr;
 #line 15 "golden/kiss/lost_update.c"
   __seqc_nthr = __seqc_nthr + 1u;
 #line 15 "golden/kiss/lost_update.c"
   __seqc_site_n[1] = __seqc_site_n[1] + 1u;
 #line 15 "golden/kiss/lost_update.c"
-  *&b = (unsigned long)__seqc_t10;
+  *&b = (unsigned long)__seqc_t5;
 #line 15 "golden/kiss/lost_update.c"
   if (__seqc_ts_n < 1u) {
 #line 15 "golden/kiss/lost_update.c"
@@ -143,7 +133,7 @@ static int __seqc_main(void)
 #line 15 "golden/kiss/lost_update.c"
       __seqc_ts0_arg = (void *)0;
 #line 15 "golden/kiss/lost_update.c"
-      __seqc_ts0_id = __seqc_t10;
+      __seqc_ts0_id = __seqc_t5;
     }
 #line 15 "golden/kiss/lost_update.c"
     __seqc_ts_n = __seqc_ts_n + 1u;
@@ -153,84 +143,69 @@ static int __seqc_main(void)
 #line 15 "golden/kiss/lost_update.c"
       __seqc_raise = 1;
 #line 15 "golden/kiss/lost_update.c"
-      int __seqc_any11 = 0;
-#line 15 "golden/kiss/lost_update.c"
-      return __seqc_any11;
+      return 0;
     }
-    __seqc_run(1u, (void *)0, __seqc_t10);
+    __seqc_run(1u, (void *)0, __seqc_t5);
   }
   __seqc_step();
   if (__seqc_raise != 0) {
-    int __seqc_any12 = 0;
-    return __seqc_any12;
+    return 0;
   }
 #line 15 "golden/kiss/lost_update.c"
   unsigned long __s1 = a;
   __seqc_step();
   if (__seqc_raise != 0) {
-    int __seqc_any13 = 0;
-    return __seqc_any13;
+    return 0;
   }
 #line 15 "golden/kiss/lost_update.c"
-  unsigned int __seqc_j14;
+  unsigned int __seqc_j6;
 #line 15 "golden/kiss/lost_update.c"
-  __seqc_j14 = (unsigned int)__s1;
+  __seqc_j6 = (unsigned int)__s1;
 #line 15 "golden/kiss/lost_update.c"
-  if (__seqc_j14 >= 3u) {
+  if (__seqc_j6 >= 3u) {
 #line 15 "golden/kiss/lost_update.c"
     __seqc_raise = 1;
 #line 15 "golden/kiss/lost_update.c"
-    int __seqc_any15 = 0;
-#line 15 "golden/kiss/lost_update.c"
-    return __seqc_any15;
+    return 0;
   }
 #line 15 "golden/kiss/lost_update.c"
-  if (__seqc_done[__seqc_j14] == 0) {
+  if (__seqc_done[__seqc_j6] == 0) {
 #line 15 "golden/kiss/lost_update.c"
     __seqc_raise = 1;
 #line 15 "golden/kiss/lost_update.c"
-    int __seqc_any16 = 0;
-#line 15 "golden/kiss/lost_update.c"
-    return __seqc_any16;
+    return 0;
   }
   __seqc_step();
   if (__seqc_raise != 0) {
-    int __seqc_any17 = 0;
-    return __seqc_any17;
+    return 0;
   }
 #line 15 "golden/kiss/lost_update.c"
   unsigned long __s2 = b;
   __seqc_step();
   if (__seqc_raise != 0) {
-    int __seqc_any18 = 0;
-    return __seqc_any18;
+    return 0;
   }
 #line 15 "golden/kiss/lost_update.c"
-  unsigned int __seqc_j19;
+  unsigned int __seqc_j7;
 #line 15 "golden/kiss/lost_update.c"
-  __seqc_j19 = (unsigned int)__s2;
+  __seqc_j7 = (unsigned int)__s2;
 #line 15 "golden/kiss/lost_update.c"
-  if (__seqc_j19 >= 3u) {
+  if (__seqc_j7 >= 3u) {
 #line 15 "golden/kiss/lost_update.c"
     __seqc_raise = 1;
 #line 15 "golden/kiss/lost_update.c"
-    int __seqc_any20 = 0;
-#line 15 "golden/kiss/lost_update.c"
-    return __seqc_any20;
+    return 0;
   }
 #line 15 "golden/kiss/lost_update.c"
-  if (__seqc_done[__seqc_j19] == 0) {
+  if (__seqc_done[__seqc_j7] == 0) {
 #line 15 "golden/kiss/lost_update.c"
     __seqc_raise = 1;
 #line 15 "golden/kiss/lost_update.c"
-    int __seqc_any21 = 0;
-#line 15 "golden/kiss/lost_update.c"
-    return __seqc_any21;
+    return 0;
   }
   __seqc_step();
   if (__seqc_raise != 0) {
-    int __seqc_any22 = 0;
-    return __seqc_any22;
+    return 0;
   }
 #line 15 "golden/kiss/lost_update.c"
   assert(x == 2);

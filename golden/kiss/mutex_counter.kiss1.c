@@ -39,38 +39,32 @@ void *worker(void *arg)
 {
   __seqc_step();
   if (__seqc_raise != 0) {
-    void *__seqc_any2 = (void *)0;
-    return __seqc_any2;
+    return (void *)0;
   }
 #line 15 "golden/kiss/mutex_counter.c"
   if (*&m != 0) {
 #line 15 "golden/kiss/mutex_counter.c"
     __seqc_raise = 1;
 #line 15 "golden/kiss/mutex_counter.c"
-    void *__seqc_any3 = (void *)0;
-#line 15 "golden/kiss/mutex_counter.c"
-    return __seqc_any3;
+    return (void *)0;
   }
 #line 15 "golden/kiss/mutex_counter.c"
   *&m = 1;
   __seqc_step();
   if (__seqc_raise != 0) {
-    void *__seqc_any4 = (void *)0;
-    return __seqc_any4;
+    return (void *)0;
   }
 #line 15 "golden/kiss/mutex_counter.c"
   int __s1 = count;
   __seqc_step();
   if (__seqc_raise != 0) {
-    void *__seqc_any5 = (void *)0;
-    return __seqc_any5;
+    return (void *)0;
   }
 #line 15 "golden/kiss/mutex_counter.c"
   count = (int)((unsigned int)__s1 + 1u);
   __seqc_step();
   if (__seqc_raise != 0) {
-    void *__seqc_any6 = (void *)0;
-    return __seqc_any6;
+    return (void *)0;
   }
 #line 15 "golden/kiss/mutex_counter.c"
   *&m = 0;
@@ -98,34 +92,29 @@ static int __seqc_main(void)
 #line 16 "golden/kiss/mutex_counter.c"
           __seqc_raise = 1;
 #line 16 "golden/kiss/mutex_counter.c"
-          int __seqc_any5 = 0;
-#line 16 "golden/kiss/mutex_counter.c"
-          return __seqc_any5;
+          return 0;
         }
         __seqc_step();
         if (__seqc_raise != 0) {
-          int __seqc_any6 = 0;
-          return __seqc_any6;
+          return 0;
         }
 #line 16 "golden/kiss/mutex_counter.c"
         if (__seqc_site_n[0] >= 3u) {
 #line 16 "golden/kiss/mutex_counter.c"
           __seqc_raise = 1;
 #line 16 "golden/kiss/mutex_counter.c"
-          int __seqc_any7 = 0;
-#line 16 "golden/kiss/mutex_counter.c"
-          return __seqc_any7;
+          return 0;
         }
 #line 16 "golden/kiss/mutex_counter.c"
-        unsigned int __seqc_t8;
+        unsigned int __seqc_t5;
 #line 16 "golden/kiss/mutex_counter.c"
-        __seqc_t8 = __seqc_nthr;
+        __seqc_t5 = __seqc_nthr;
 #line 16 "golden/kiss/mutex_counter.c"
         __seqc_nthr = __seqc_nthr + 1u;
 #line 16 "golden/kiss/mutex_counter.c"
         __seqc_site_n[0] = __seqc_site_n[0] + 1u;
 #line 16 "golden/kiss/mutex_counter.c"
-        *&t[i] = (unsigned long)__seqc_t8;
+        *&t[i] = (unsigned long)__seqc_t5;
 #line 16 "golden/kiss/mutex_counter.c"
         if (__seqc_ts_n < 1u) {
 #line 16 "golden/kiss/mutex_counter.c"
@@ -135,7 +124,7 @@ static int __seqc_main(void)
 #line 16 "golden/kiss/mutex_counter.c"
             __seqc_ts0_arg = (void *)0;
 #line 16 "golden/kiss/mutex_counter.c"
-            __seqc_ts0_id = __seqc_t8;
+            __seqc_ts0_id = __seqc_t5;
           }
 #line 16 "golden/kiss/mutex_counter.c"
           __seqc_ts_n = __seqc_ts_n + 1u;
@@ -145,11 +134,9 @@ static int __seqc_main(void)
 #line 16 "golden/kiss/mutex_counter.c"
             __seqc_raise = 1;
 #line 16 "golden/kiss/mutex_counter.c"
-            int __seqc_any9 = 0;
-#line 16 "golden/kiss/mutex_counter.c"
-            return __seqc_any9;
+            return 0;
           }
-          __seqc_run(0u, (void *)0, __seqc_t8);
+          __seqc_run(0u, (void *)0, __seqc_t5);
         }
       }
     }
@@ -167,51 +154,42 @@ static int __seqc_main(void)
 #line 16 "golden/kiss/mutex_counter.c"
           __seqc_raise = 1;
 #line 16 "golden/kiss/mutex_counter.c"
-          int __seqc_any10 = 0;
-#line 16 "golden/kiss/mutex_counter.c"
-          return __seqc_any10;
+          return 0;
         }
         __seqc_step();
         if (__seqc_raise != 0) {
-          int __seqc_any11 = 0;
-          return __seqc_any11;
+          return 0;
         }
 #line 16 "golden/kiss/mutex_counter.c"
         unsigned long __s1 = t[i];
         __seqc_step();
         if (__seqc_raise != 0) {
-          int __seqc_any12 = 0;
-          return __seqc_any12;
+          return 0;
         }
 #line 16 "golden/kiss/mutex_counter.c"
-        unsigned int __seqc_j13;
+        unsigned int __seqc_j6;
 #line 16 "golden/kiss/mutex_counter.c"
-        __seqc_j13 = (unsigned int)__s1;
+        __seqc_j6 = (unsigned int)__s1;
 #line 16 "golden/kiss/mutex_counter.c"
-        if (__seqc_j13 >= 4u) {
+        if (__seqc_j6 >= 4u) {
 #line 16 "golden/kiss/mutex_counter.c"
           __seqc_raise = 1;
 #line 16 "golden/kiss/mutex_counter.c"
-          int __seqc_any14 = 0;
-#line 16 "golden/kiss/mutex_counter.c"
-          return __seqc_any14;
+          return 0;
         }
 #line 16 "golden/kiss/mutex_counter.c"
-        if (__seqc_done[__seqc_j13] == 0) {
+        if (__seqc_done[__seqc_j6] == 0) {
 #line 16 "golden/kiss/mutex_counter.c"
           __seqc_raise = 1;
 #line 16 "golden/kiss/mutex_counter.c"
-          int __seqc_any15 = 0;
-#line 16 "golden/kiss/mutex_counter.c"
-          return __seqc_any15;
+          return 0;
         }
       }
     }
   }
   __seqc_step();
   if (__seqc_raise != 0) {
-    int __seqc_any16 = 0;
-    return __seqc_any16;
+    return 0;
   }
 #line 16 "golden/kiss/mutex_counter.c"
   assert(count == 2);

@@ -52,29 +52,25 @@ void *t(void *arg)
   struct pair *p = (struct pair *)arg;
   __seqc_step();
   if (__seqc_raise != 0) {
-    void *__seqc_any4 = (void *)0;
-    return __seqc_any4;
+    return (void *)0;
   }
 #line 16 "golden/kiss/race_fields.c"
   if (*&m != 0) {
 #line 16 "golden/kiss/race_fields.c"
     __seqc_raise = 1;
 #line 16 "golden/kiss/race_fields.c"
-    void *__seqc_any5 = (void *)0;
-#line 16 "golden/kiss/race_fields.c"
-    return __seqc_any5;
+    return (void *)0;
   }
 #line 16 "golden/kiss/race_fields.c"
   *&m = 1;
   __seqc_step();
   if (__seqc_raise != 0) {
-    void *__seqc_any6 = (void *)0;
-    return __seqc_any6;
+    return (void *)0;
   }
   {
-    int __seqc_pick8;
-    __seqc_pick8 = __seqc_race_pick();
-    if (__seqc_pick8 != 0) {
+    int __seqc_pick4;
+    __seqc_pick4 = __seqc_race_pick();
+    if (__seqc_pick4 != 0) {
 #line 16 "golden/kiss/race_fields.c"
       if (__seqc_race_acc != 0) {
 #line 16 "golden/kiss/race_fields.c"
@@ -90,22 +86,19 @@ void *t(void *arg)
 #line 16 "golden/kiss/race_fields.c"
       __seqc_raise = 1;
 #line 16 "golden/kiss/race_fields.c"
-      void *__seqc_any7 = (void *)0;
-#line 16 "golden/kiss/race_fields.c"
-      return __seqc_any7;
+      return (void *)0;
     }
   }
 #line 16 "golden/kiss/race_fields.c"
   int __s1 = p->a;
   __seqc_step();
   if (__seqc_raise != 0) {
-    void *__seqc_any9 = (void *)0;
-    return __seqc_any9;
+    return (void *)0;
   }
   {
-    int __seqc_pick11;
-    __seqc_pick11 = __seqc_race_pick();
-    if (__seqc_pick11 != 0) {
+    int __seqc_pick5;
+    __seqc_pick5 = __seqc_race_pick();
+    if (__seqc_pick5 != 0) {
 #line 16 "golden/kiss/race_fields.c"
       if (__seqc_race_acc != 0) {
 #line 16 "golden/kiss/race_fields.c"
@@ -121,22 +114,19 @@ void *t(void *arg)
 #line 16 "golden/kiss/race_fields.c"
       __seqc_raise = 1;
 #line 16 "golden/kiss/race_fields.c"
-      void *__seqc_any10 = (void *)0;
-#line 16 "golden/kiss/race_fields.c"
-      return __seqc_any10;
+      return (void *)0;
     }
   }
 #line 16 "golden/kiss/race_fields.c"
   p->a = (int)((unsigned int)__s1 + 1u);
   __seqc_step();
   if (__seqc_raise != 0) {
-    void *__seqc_any12 = (void *)0;
-    return __seqc_any12;
+    return (void *)0;
   }
   {
-    int __seqc_pick14;
-    __seqc_pick14 = __seqc_race_pick();
-    if (__seqc_pick14 != 0) {
+    int __seqc_pick6;
+    __seqc_pick6 = __seqc_race_pick();
+    if (__seqc_pick6 != 0) {
 #line 16 "golden/kiss/race_fields.c"
       if (__seqc_race_acc != 0) {
 #line 16 "golden/kiss/race_fields.c"
@@ -152,22 +142,19 @@ void *t(void *arg)
 #line 16 "golden/kiss/race_fields.c"
       __seqc_raise = 1;
 #line 16 "golden/kiss/race_fields.c"
-      void *__seqc_any13 = (void *)0;
-#line 16 "golden/kiss/race_fields.c"
-      return __seqc_any13;
+      return (void *)0;
     }
   }
 #line 16 "golden/kiss/race_fields.c"
   int __s2 = count;
   __seqc_step();
   if (__seqc_raise != 0) {
-    void *__seqc_any15 = (void *)0;
-    return __seqc_any15;
+    return (void *)0;
   }
   {
-    int __seqc_pick17;
-    __seqc_pick17 = __seqc_race_pick();
-    if (__seqc_pick17 != 0) {
+    int __seqc_pick7;
+    __seqc_pick7 = __seqc_race_pick();
+    if (__seqc_pick7 != 0) {
 #line 16 "golden/kiss/race_fields.c"
       if (__seqc_race_acc != 0) {
 #line 16 "golden/kiss/race_fields.c"
@@ -183,29 +170,25 @@ void *t(void *arg)
 #line 16 "golden/kiss/race_fields.c"
       __seqc_raise = 1;
 #line 16 "golden/kiss/race_fields.c"
-      void *__seqc_any16 = (void *)0;
-#line 16 "golden/kiss/race_fields.c"
-      return __seqc_any16;
+      return (void *)0;
     }
   }
 #line 16 "golden/kiss/race_fields.c"
   count = (int)((unsigned int)__s2 + 1u);
   __seqc_step();
   if (__seqc_raise != 0) {
-    void *__seqc_any18 = (void *)0;
-    return __seqc_any18;
+    return (void *)0;
   }
 #line 16 "golden/kiss/race_fields.c"
   *&m = 0;
   __seqc_step();
   if (__seqc_raise != 0) {
-    void *__seqc_any19 = (void *)0;
-    return __seqc_any19;
+    return (void *)0;
   }
   {
-    int __seqc_pick21;
-    __seqc_pick21 = __seqc_race_pick();
-    if (__seqc_pick21 != 0) {
+    int __seqc_pick8;
+    __seqc_pick8 = __seqc_race_pick();
+    if (__seqc_pick8 != 0) {
 #line 16 "golden/kiss/race_fields.c"
       if (__seqc_race_acc != 0) {
 #line 16 "golden/kiss/race_fields.c"
@@ -221,9 +204,7 @@ void *t(void *arg)
 #line 16 "golden/kiss/race_fields.c"
       __seqc_raise = 1;
 #line 16 "golden/kiss/race_fields.c"
-      void *__seqc_any20 = (void *)0;
-#line 16 "golden/kiss/race_fields.c"
-      return __seqc_any20;
+      return (void *)0;
     }
   }
 #line 16 "golden/kiss/race_fields.c"
@@ -248,28 +229,25 @@ static int __seqc_main(void)
   unsigned long x;
   __seqc_step();
   if (__seqc_raise != 0) {
-    int __seqc_any4 = 0;
-    return __seqc_any4;
+    return 0;
   }
 #line 18 "golden/kiss/race_fields.c"
   if (__seqc_site_n[0] >= 1u) {
 #line 18 "golden/kiss/race_fields.c"
     __seqc_raise = 1;
 #line 18 "golden/kiss/race_fields.c"
-    int __seqc_any5 = 0;
-#line 18 "golden/kiss/race_fields.c"
-    return __seqc_any5;
+    return 0;
   }
 #line 18 "golden/kiss/race_fields.c"
-  unsigned int __seqc_t6;
+  unsigned int __seqc_t4;
 #line 18 "golden/kiss/race_fields.c"
-  __seqc_t6 = __seqc_nthr;
+  __seqc_t4 = __seqc_nthr;
 #line 18 "golden/kiss/race_fields.c"
   __seqc_nthr = __seqc_nthr + 1u;
 #line 18 "golden/kiss/race_fields.c"
   __seqc_site_n[0] = __seqc_site_n[0] + 1u;
 #line 18 "golden/kiss/race_fields.c"
-  *&x = (unsigned long)__seqc_t6;
+  *&x = (unsigned long)__seqc_t4;
 #line 18 "golden/kiss/race_fields.c"
   if (__seqc_ts_n < 1u) {
 #line 18 "golden/kiss/race_fields.c"
@@ -279,7 +257,7 @@ static int __seqc_main(void)
 #line 18 "golden/kiss/race_fields.c"
       __seqc_ts0_arg = (void *)&pr;
 #line 18 "golden/kiss/race_fields.c"
-      __seqc_ts0_id = __seqc_t6;
+      __seqc_ts0_id = __seqc_t4;
     }
 #line 18 "golden/kiss/race_fields.c"
     __seqc_ts_n = __seqc_ts_n + 1u;
@@ -289,51 +267,43 @@ static int __seqc_main(void)
 #line 18 "golden/kiss/race_fields.c"
       __seqc_raise = 1;
 #line 18 "golden/kiss/race_fields.c"
-      int __seqc_any7 = 0;
-#line 18 "golden/kiss/race_fields.c"
-      return __seqc_any7;
+      return 0;
     }
-    __seqc_run(0u, (void *)&pr, __seqc_t6);
+    __seqc_run(0u, (void *)&pr, __seqc_t4);
   }
   __seqc_step();
   if (__seqc_raise != 0) {
-    int __seqc_any8 = 0;
-    return __seqc_any8;
+    return 0;
   }
-  int __seqc_was_atomic9 = __seqc_atomic;
+  int __seqc_was_atomic5 = __seqc_atomic;
   __seqc_atomic = 1;
 #line 18 "golden/kiss/race_fields.c"
   __VERIFIER_atomic_bump();
-  __seqc_atomic = __seqc_was_atomic9;
+  __seqc_atomic = __seqc_was_atomic5;
   if (__seqc_raise != 0) {
-    int __seqc_any10 = 0;
-    return __seqc_any10;
+    return 0;
   }
   __seqc_step();
   if (__seqc_raise != 0) {
-    int __seqc_any11 = 0;
-    return __seqc_any11;
+    return 0;
   }
 #line 18 "golden/kiss/race_fields.c"
   if (*&m != 0) {
 #line 18 "golden/kiss/race_fields.c"
     __seqc_raise = 1;
 #line 18 "golden/kiss/race_fields.c"
-    int __seqc_any12 = 0;
-#line 18 "golden/kiss/race_fields.c"
-    return __seqc_any12;
+    return 0;
   }
 #line 18 "golden/kiss/race_fields.c"
   *&m = 1;
   __seqc_step();
   if (__seqc_raise != 0) {
-    int __seqc_any13 = 0;
-    return __seqc_any13;
+    return 0;
   }
   {
-    int __seqc_pick15;
-    __seqc_pick15 = __seqc_race_pick();
-    if (__seqc_pick15 != 0) {
+    int __seqc_pick6;
+    __seqc_pick6 = __seqc_race_pick();
+    if (__seqc_pick6 != 0) {
 #line 18 "golden/kiss/race_fields.c"
       if (__seqc_race_acc != 0) {
 #line 18 "golden/kiss/race_fields.c"
@@ -349,29 +319,25 @@ static int __seqc_main(void)
 #line 18 "golden/kiss/race_fields.c"
       __seqc_raise = 1;
 #line 18 "golden/kiss/race_fields.c"
-      int __seqc_any14 = 0;
-#line 18 "golden/kiss/race_fields.c"
-      return __seqc_any14;
+      return 0;
     }
   }
 #line 18 "golden/kiss/race_fields.c"
   pr.a = 3;
   __seqc_step();
   if (__seqc_raise != 0) {
-    int __seqc_any16 = 0;
-    return __seqc_any16;
+    return 0;
   }
 #line 18 "golden/kiss/race_fields.c"
   *&m = 0;
   __seqc_step();
   if (__seqc_raise != 0) {
-    int __seqc_any17 = 0;
-    return __seqc_any17;
+    return 0;
   }
   {
-    int __seqc_pick19;
-    __seqc_pick19 = __seqc_race_pick();
-    if (__seqc_pick19 != 0) {
+    int __seqc_pick7;
+    __seqc_pick7 = __seqc_race_pick();
+    if (__seqc_pick7 != 0) {
 #line 18 "golden/kiss/race_fields.c"
       if (__seqc_race_acc != 0) {
 #line 18 "golden/kiss/race_fields.c"
@@ -387,22 +353,19 @@ static int __seqc_main(void)
 #line 18 "golden/kiss/race_fields.c"
       __seqc_raise = 1;
 #line 18 "golden/kiss/race_fields.c"
-      int __seqc_any18 = 0;
-#line 18 "golden/kiss/race_fields.c"
-      return __seqc_any18;
+      return 0;
     }
   }
 #line 18 "golden/kiss/race_fields.c"
   int v = pr.b;
   __seqc_step();
   if (__seqc_raise != 0) {
-    int __seqc_any20 = 0;
-    return __seqc_any20;
+    return 0;
   }
   {
-    int __seqc_pick22;
-    __seqc_pick22 = __seqc_race_pick();
-    if (__seqc_pick22 != 0) {
+    int __seqc_pick8;
+    __seqc_pick8 = __seqc_race_pick();
+    if (__seqc_pick8 != 0) {
 #line 18 "golden/kiss/race_fields.c"
       if (__seqc_race_acc != 0) {
 #line 18 "golden/kiss/race_fields.c"
@@ -418,48 +381,39 @@ static int __seqc_main(void)
 #line 18 "golden/kiss/race_fields.c"
       __seqc_raise = 1;
 #line 18 "golden/kiss/race_fields.c"
-      int __seqc_any21 = 0;
-#line 18 "golden/kiss/race_fields.c"
-      return __seqc_any21;
+      return 0;
     }
   }
 #line 18 "golden/kiss/race_fields.c"
   unsigned long __s1 = x;
   __seqc_step();
   if (__seqc_raise != 0) {
-    int __seqc_any23 = 0;
-    return __seqc_any23;
+    return 0;
   }
 #line 18 "golden/kiss/race_fields.c"
-  unsigned int __seqc_j24;
+  unsigned int __seqc_j9;
 #line 18 "golden/kiss/race_fields.c"
-  __seqc_j24 = (unsigned int)__s1;
+  __seqc_j9 = (unsigned int)__s1;
 #line 18 "golden/kiss/race_fields.c"
-  if (__seqc_j24 >= 2u) {
+  if (__seqc_j9 >= 2u) {
 #line 18 "golden/kiss/race_fields.c"
     __seqc_raise = 1;
 #line 18 "golden/kiss/race_fields.c"
-    int __seqc_any25 = 0;
-#line 18 "golden/kiss/race_fields.c"
-    return __seqc_any25;
+    return 0;
   }
 #line 18 "golden/kiss/race_fields.c"
-  if (__seqc_done[__seqc_j24] == 0) {
+  if (__seqc_done[__seqc_j9] == 0) {
 #line 18 "golden/kiss/race_fields.c"
     __seqc_raise = 1;
 #line 18 "golden/kiss/race_fields.c"
-    int __seqc_any26 = 0;
-#line 18 "golden/kiss/race_fields.c"
-    return __seqc_any26;
+    return 0;
   }
 #line 18 "golden/kiss/race_fields.c"
   if (!(v == 0 || v == 2)) {
 #line 18 "golden/kiss/race_fields.c"
     __seqc_raise = 1;
 #line 18 "golden/kiss/race_fields.c"
-    int __seqc_any27 = 0;
-#line 18 "golden/kiss/race_fields.c"
-    return __seqc_any27;
+    return 0;
   }
 #line 18 "golden/kiss/race_fields.c"
   return v;

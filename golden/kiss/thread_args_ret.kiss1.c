@@ -44,29 +44,25 @@ void *work(void *p)
   struct arg *a = (struct arg *)p;
   __seqc_step();
   if (__seqc_raise != 0) {
-    void *__seqc_any3 = (void *)0;
-    return __seqc_any3;
+    return (void *)0;
   }
 #line 17 "golden/kiss/thread_args_ret.c"
   int __s1 = a->in;
   __seqc_step();
   if (__seqc_raise != 0) {
-    void *__seqc_any4 = (void *)0;
-    return __seqc_any4;
+    return (void *)0;
   }
 #line 17 "golden/kiss/thread_args_ret.c"
   a->out = (int)((unsigned int)__s1 * 2u);
   __seqc_step();
   if (__seqc_raise != 0) {
-    void *__seqc_any5 = (void *)0;
-    return __seqc_any5;
+    return (void *)0;
   }
 #line 17 "golden/kiss/thread_args_ret.c"
   if (a->in > 100) {
     __seqc_step();
     if (__seqc_raise != 0) {
-      void *__seqc_any6 = (void *)0;
-      return __seqc_any6;
+      return (void *)0;
     }
 #line 17 "golden/kiss/thread_args_ret.c"
     __seqc_done[__seqc_tid] = 1;
@@ -75,14 +71,11 @@ void *work(void *p)
 #line 17 "golden/kiss/thread_args_ret.c"
     __seqc_raise = 1;
 #line 17 "golden/kiss/thread_args_ret.c"
-    void *__seqc_any7 = (void *)0;
-#line 17 "golden/kiss/thread_args_ret.c"
-    return __seqc_any7;
+    return (void *)0;
   }
   __seqc_step();
   if (__seqc_raise != 0) {
-    void *__seqc_any8 = (void *)0;
-    return __seqc_any8;
+    return (void *)0;
   }
 #line 17 "golden/kiss/thread_args_ret.c"
   return (void *)(long)a->out;
@@ -99,28 +92,25 @@ static int __seqc_main(void)
   void *r;
   __seqc_step();
   if (__seqc_raise != 0) {
-    int __seqc_any8 = 0;
-    return __seqc_any8;
+    return 0;
   }
 #line 18 "golden/kiss/thread_args_ret.c"
   if (__seqc_site_n[0] >= 1u) {
 #line 18 "golden/kiss/thread_args_ret.c"
     __seqc_raise = 1;
 #line 18 "golden/kiss/thread_args_ret.c"
-    int __seqc_any9 = 0;
-#line 18 "golden/kiss/thread_args_ret.c"
-    return __seqc_any9;
+    return 0;
   }
 #line 18 "golden/kiss/thread_args_ret.c"
-  unsigned int __seqc_t10;
+  unsigned int __seqc_t8;
 #line 18 "golden/kiss/thread_args_ret.c"
-  __seqc_t10 = __seqc_nthr;
+  __seqc_t8 = __seqc_nthr;
 #line 18 "golden/kiss/thread_args_ret.c"
   __seqc_nthr = __seqc_nthr + 1u;
 #line 18 "golden/kiss/thread_args_ret.c"
   __seqc_site_n[0] = __seqc_site_n[0] + 1u;
 #line 18 "golden/kiss/thread_args_ret.c"
-  *&t = (unsigned long)__seqc_t10;
+  *&t = (unsigned long)__seqc_t8;
 #line 18 "golden/kiss/thread_args_ret.c"
   if (__seqc_ts_n < 1u) {
 #line 18 "golden/kiss/thread_args_ret.c"
@@ -130,7 +120,7 @@ static int __seqc_main(void)
 #line 18 "golden/kiss/thread_args_ret.c"
       __seqc_ts0_arg = (void *)&a;
 #line 18 "golden/kiss/thread_args_ret.c"
-      __seqc_ts0_id = __seqc_t10;
+      __seqc_ts0_id = __seqc_t8;
     }
 #line 18 "golden/kiss/thread_args_ret.c"
     __seqc_ts_n = __seqc_ts_n + 1u;
@@ -140,53 +130,44 @@ static int __seqc_main(void)
 #line 18 "golden/kiss/thread_args_ret.c"
       __seqc_raise = 1;
 #line 18 "golden/kiss/thread_args_ret.c"
-      int __seqc_any11 = 0;
-#line 18 "golden/kiss/thread_args_ret.c"
-      return __seqc_any11;
+      return 0;
     }
-    __seqc_run(0u, (void *)&a, __seqc_t10);
+    __seqc_run(0u, (void *)&a, __seqc_t8);
   }
   __seqc_step();
   if (__seqc_raise != 0) {
-    int __seqc_any12 = 0;
-    return __seqc_any12;
+    return 0;
   }
 #line 18 "golden/kiss/thread_args_ret.c"
   unsigned long __s1 = t;
   __seqc_step();
   if (__seqc_raise != 0) {
-    int __seqc_any13 = 0;
-    return __seqc_any13;
+    return 0;
   }
 #line 18 "golden/kiss/thread_args_ret.c"
-  unsigned int __seqc_j14;
+  unsigned int __seqc_j9;
 #line 18 "golden/kiss/thread_args_ret.c"
-  __seqc_j14 = (unsigned int)__s1;
+  __seqc_j9 = (unsigned int)__s1;
 #line 18 "golden/kiss/thread_args_ret.c"
-  if (__seqc_j14 >= 2u) {
+  if (__seqc_j9 >= 2u) {
 #line 18 "golden/kiss/thread_args_ret.c"
     __seqc_raise = 1;
 #line 18 "golden/kiss/thread_args_ret.c"
-    int __seqc_any15 = 0;
-#line 18 "golden/kiss/thread_args_ret.c"
-    return __seqc_any15;
+    return 0;
   }
 #line 18 "golden/kiss/thread_args_ret.c"
-  if (__seqc_done[__seqc_j14] == 0) {
+  if (__seqc_done[__seqc_j9] == 0) {
 #line 18 "golden/kiss/thread_args_ret.c"
     __seqc_raise = 1;
 #line 18 "golden/kiss/thread_args_ret.c"
-    int __seqc_any16 = 0;
-#line 18 "golden/kiss/thread_args_ret.c"
-    return __seqc_any16;
+    return 0;
   }
 #line 18 "golden/kiss/thread_args_ret.c"
-  *&r = __seqc_ret[__seqc_j14];
+  *&r = __seqc_ret[__seqc_j9];
   int __t4;
   __seqc_step();
   if (__seqc_raise != 0) {
-    int __seqc_any17 = 0;
-    return __seqc_any17;
+    return 0;
   }
   if ((long)r == 42l) {
     unsigned long __t1;

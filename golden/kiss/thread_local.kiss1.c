@@ -52,28 +52,25 @@ static int __seqc_main(void)
   unsigned long x;
   __seqc_step();
   if (__seqc_raise != 0) {
-    int __seqc_any2 = 0;
-    return __seqc_any2;
+    return 0;
   }
 #line 16 "golden/kiss/thread_local.c"
   if (__seqc_site_n[0] >= 1u) {
 #line 16 "golden/kiss/thread_local.c"
     __seqc_raise = 1;
 #line 16 "golden/kiss/thread_local.c"
-    int __seqc_any3 = 0;
-#line 16 "golden/kiss/thread_local.c"
-    return __seqc_any3;
+    return 0;
   }
 #line 16 "golden/kiss/thread_local.c"
-  unsigned int __seqc_t4;
+  unsigned int __seqc_t2;
 #line 16 "golden/kiss/thread_local.c"
-  __seqc_t4 = __seqc_nthr;
+  __seqc_t2 = __seqc_nthr;
 #line 16 "golden/kiss/thread_local.c"
   __seqc_nthr = __seqc_nthr + 1u;
 #line 16 "golden/kiss/thread_local.c"
   __seqc_site_n[0] = __seqc_site_n[0] + 1u;
 #line 16 "golden/kiss/thread_local.c"
-  *&x = (unsigned long)__seqc_t4;
+  *&x = (unsigned long)__seqc_t2;
 #line 16 "golden/kiss/thread_local.c"
   if (__seqc_ts_n < 1u) {
 #line 16 "golden/kiss/thread_local.c"
@@ -83,7 +80,7 @@ static int __seqc_main(void)
 #line 16 "golden/kiss/thread_local.c"
       __seqc_ts0_arg = (void *)0;
 #line 16 "golden/kiss/thread_local.c"
-      __seqc_ts0_id = __seqc_t4;
+      __seqc_ts0_id = __seqc_t2;
     }
 #line 16 "golden/kiss/thread_local.c"
     __seqc_ts_n = __seqc_ts_n + 1u;
@@ -93,45 +90,37 @@ static int __seqc_main(void)
 #line 16 "golden/kiss/thread_local.c"
       __seqc_raise = 1;
 #line 16 "golden/kiss/thread_local.c"
-      int __seqc_any5 = 0;
-#line 16 "golden/kiss/thread_local.c"
-      return __seqc_any5;
+      return 0;
     }
-    __seqc_run(0u, (void *)0, __seqc_t4);
+    __seqc_run(0u, (void *)0, __seqc_t2);
   }
   __seqc_step();
   if (__seqc_raise != 0) {
-    int __seqc_any6 = 0;
-    return __seqc_any6;
+    return 0;
   }
 #line 16 "golden/kiss/thread_local.c"
   unsigned long __s1 = x;
   __seqc_step();
   if (__seqc_raise != 0) {
-    int __seqc_any7 = 0;
-    return __seqc_any7;
+    return 0;
   }
 #line 16 "golden/kiss/thread_local.c"
-  unsigned int __seqc_j8;
+  unsigned int __seqc_j3;
 #line 16 "golden/kiss/thread_local.c"
-  __seqc_j8 = (unsigned int)__s1;
+  __seqc_j3 = (unsigned int)__s1;
 #line 16 "golden/kiss/thread_local.c"
-  if (__seqc_j8 >= 2u) {
+  if (__seqc_j3 >= 2u) {
 #line 16 "golden/kiss/thread_local.c"
     __seqc_raise = 1;
 #line 16 "golden/kiss/thread_local.c"
-    int __seqc_any9 = 0;
-#line 16 "golden/kiss/thread_local.c"
-    return __seqc_any9;
+    return 0;
   }
 #line 16 "golden/kiss/thread_local.c"
-  if (__seqc_done[__seqc_j8] == 0) {
+  if (__seqc_done[__seqc_j3] == 0) {
 #line 16 "golden/kiss/thread_local.c"
     __seqc_raise = 1;
 #line 16 "golden/kiss/thread_local.c"
-    int __seqc_any10 = 0;
-#line 16 "golden/kiss/thread_local.c"
-    return __seqc_any10;
+    return 0;
   }
 #line 16 "golden/kiss/thread_local.c"
   return (int)((unsigned int)tls[__seqc_tid] + (unsigned int)tls2[__seqc_tid]);

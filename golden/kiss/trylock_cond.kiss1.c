@@ -42,41 +42,34 @@ void *producer(void *a)
 {
   __seqc_step();
   if (__seqc_raise != 0) {
-    void *__seqc_any1 = (void *)0;
-    return __seqc_any1;
+    return (void *)0;
   }
 #line 20 "golden/kiss/trylock_cond.c"
   if (*&m != 0) {
 #line 20 "golden/kiss/trylock_cond.c"
     __seqc_raise = 1;
 #line 20 "golden/kiss/trylock_cond.c"
-    void *__seqc_any2 = (void *)0;
-#line 20 "golden/kiss/trylock_cond.c"
-    return __seqc_any2;
+    return (void *)0;
   }
 #line 20 "golden/kiss/trylock_cond.c"
   *&m = 1;
   __seqc_step();
   if (__seqc_raise != 0) {
-    void *__seqc_any3 = (void *)0;
-    return __seqc_any3;
+    return (void *)0;
   }
 #line 20 "golden/kiss/trylock_cond.c"
   ready = 1;
   __seqc_step();
   if (__seqc_raise != 0) {
-    void *__seqc_any4 = (void *)0;
-    return __seqc_any4;
+    return (void *)0;
   }
   __seqc_step();
   if (__seqc_raise != 0) {
-    void *__seqc_any5 = (void *)0;
-    return __seqc_any5;
+    return (void *)0;
   }
   __seqc_step();
   if (__seqc_raise != 0) {
-    void *__seqc_any6 = (void *)0;
-    return __seqc_any6;
+    return (void *)0;
   }
 #line 20 "golden/kiss/trylock_cond.c"
   *&m = 0;
@@ -91,42 +84,37 @@ static int __seqc_main(void)
   unsigned long t;
   __seqc_step();
   if (__seqc_raise != 0) {
-    int __seqc_any3 = 0;
-    return __seqc_any3;
+    return 0;
   }
 #line 21 "golden/kiss/trylock_cond.c"
   *&m = 0;
   __seqc_step();
   if (__seqc_raise != 0) {
-    int __seqc_any4 = 0;
-    return __seqc_any4;
+    return 0;
   }
 #line 21 "golden/kiss/trylock_cond.c"
   *&c = 0;
   __seqc_step();
   if (__seqc_raise != 0) {
-    int __seqc_any5 = 0;
-    return __seqc_any5;
+    return 0;
   }
 #line 21 "golden/kiss/trylock_cond.c"
   if (__seqc_site_n[0] >= 1u) {
 #line 21 "golden/kiss/trylock_cond.c"
     __seqc_raise = 1;
 #line 21 "golden/kiss/trylock_cond.c"
-    int __seqc_any6 = 0;
-#line 21 "golden/kiss/trylock_cond.c"
-    return __seqc_any6;
+    return 0;
   }
 #line 21 "golden/kiss/trylock_cond.c"
-  unsigned int __seqc_t7;
+  unsigned int __seqc_t3;
 #line 21 "golden/kiss/trylock_cond.c"
-  __seqc_t7 = __seqc_nthr;
+  __seqc_t3 = __seqc_nthr;
 #line 21 "golden/kiss/trylock_cond.c"
   __seqc_nthr = __seqc_nthr + 1u;
 #line 21 "golden/kiss/trylock_cond.c"
   __seqc_site_n[0] = __seqc_site_n[0] + 1u;
 #line 21 "golden/kiss/trylock_cond.c"
-  *&t = (unsigned long)__seqc_t7;
+  *&t = (unsigned long)__seqc_t3;
 #line 21 "golden/kiss/trylock_cond.c"
   if (__seqc_ts_n < 1u) {
 #line 21 "golden/kiss/trylock_cond.c"
@@ -136,7 +124,7 @@ static int __seqc_main(void)
 #line 21 "golden/kiss/trylock_cond.c"
       __seqc_ts0_arg = (void *)0;
 #line 21 "golden/kiss/trylock_cond.c"
-      __seqc_ts0_id = __seqc_t7;
+      __seqc_ts0_id = __seqc_t3;
     }
 #line 21 "golden/kiss/trylock_cond.c"
     __seqc_ts_n = __seqc_ts_n + 1u;
@@ -146,25 +134,20 @@ static int __seqc_main(void)
 #line 21 "golden/kiss/trylock_cond.c"
       __seqc_raise = 1;
 #line 21 "golden/kiss/trylock_cond.c"
-      int __seqc_any8 = 0;
-#line 21 "golden/kiss/trylock_cond.c"
-      return __seqc_any8;
+      return 0;
     }
-    __seqc_run(0u, (void *)0, __seqc_t7);
+    __seqc_run(0u, (void *)0, __seqc_t3);
   }
   __seqc_step();
   if (__seqc_raise != 0) {
-    int __seqc_any9 = 0;
-    return __seqc_any9;
+    return 0;
   }
 #line 21 "golden/kiss/trylock_cond.c"
   if (*&m != 0) {
 #line 21 "golden/kiss/trylock_cond.c"
     __seqc_raise = 1;
 #line 21 "golden/kiss/trylock_cond.c"
-    int __seqc_any10 = 0;
-#line 21 "golden/kiss/trylock_cond.c"
-    return __seqc_any10;
+    return 0;
   }
 #line 21 "golden/kiss/trylock_cond.c"
   *&m = 1;
@@ -174,8 +157,7 @@ static int __seqc_main(void)
     for (;; __seqc_iter2 = __seqc_iter2 + 1u) {
       __seqc_step();
       if (__seqc_raise != 0) {
-        int __seqc_any11 = 0;
-        return __seqc_any11;
+        return 0;
       }
       if (!!ready) {
         break;
@@ -185,30 +167,24 @@ static int __seqc_main(void)
 #line 21 "golden/kiss/trylock_cond.c"
         __seqc_raise = 1;
 #line 21 "golden/kiss/trylock_cond.c"
-        int __seqc_any12 = 0;
-#line 21 "golden/kiss/trylock_cond.c"
-        return __seqc_any12;
+        return 0;
       }
       __seqc_step();
       if (__seqc_raise != 0) {
-        int __seqc_any13 = 0;
-        return __seqc_any13;
+        return 0;
       }
 #line 21 "golden/kiss/trylock_cond.c"
       *&m = 0;
       __seqc_step();
       if (__seqc_raise != 0) {
-        int __seqc_any14 = 0;
-        return __seqc_any14;
+        return 0;
       }
 #line 21 "golden/kiss/trylock_cond.c"
       if (*&m != 0) {
 #line 21 "golden/kiss/trylock_cond.c"
         __seqc_raise = 1;
 #line 21 "golden/kiss/trylock_cond.c"
-        int __seqc_any15 = 0;
-#line 21 "golden/kiss/trylock_cond.c"
-        return __seqc_any15;
+        return 0;
       }
 #line 21 "golden/kiss/trylock_cond.c"
       *&m = 1;
@@ -216,16 +192,14 @@ static int __seqc_main(void)
   }
   __seqc_step();
   if (__seqc_raise != 0) {
-    int __seqc_any16 = 0;
-    return __seqc_any16;
+    return 0;
   }
 #line 21 "golden/kiss/trylock_cond.c"
   *&m = 0;
   int __t1;
   __seqc_step();
   if (__seqc_raise != 0) {
-    int __seqc_any17 = 0;
-    return __seqc_any17;
+    return 0;
   }
 #line 21 "golden/kiss/trylock_cond.c"
   if (*&m == 0) {
@@ -241,8 +215,7 @@ static int __seqc_main(void)
   if (__t1 == 0) {
     __seqc_step();
     if (__seqc_raise != 0) {
-      int __seqc_any18 = 0;
-      return __seqc_any18;
+      return 0;
     }
 #line 21 "golden/kiss/trylock_cond.c"
     *&m = 0;

@@ -41,7 +41,7 @@
 (define-fun __seqc_raise@0.3 () (_ BitVec 32) (ite guard@0.12 #x00000001 __seqc_raise@0.2))
 (define-fun guard@21.14 () Bool (and guard@0.13 (= __seqc_raise@0.3 #x00000000)))
 (define-fun guard@21.15 () Bool (and guard@0.13 (not (= __seqc_raise@0.3 #x00000000))))
-(declare-fun __seqc_t7@21.1 () (_ BitVec 32))
+(declare-fun __seqc_t3@21.1 () (_ BitVec 32))
 (define-fun __seqc_site_n@21.1 () (Array (_ BitVec 64) (_ BitVec 32)) (store ((as const (Array (_ BitVec 64) (_ BitVec 32))) #x00000000) #x0000000000001040 #x00000001))
 (define-fun |*unsigned long@21.2| () (Array (_ BitVec 64) (_ BitVec 64)) (store |*unsigned long@21.1| #x0000000000001130 #x0000000000000001))
 (declare-fun j@0.4 () (_ BitVec 32))

@@ -14,9 +14,9 @@ int main(void);
 struct __seqc_shared {
   int x;
   int y;
-  int __seqc_created[4];
-  int __seqc_done[4];
-  void *__seqc_ret[4];
+  int __seqc_created[2];
+  int __seqc_done[2];
+  void *__seqc_ret[2];
   unsigned long __seqc_pool13[6];
 };
 static struct __seqc_shared __seqc_mem0 = {  };
@@ -31,16 +31,10 @@ static int __seqc_consistent(unsigned i)
   if (!(__seqc_mem[i]->y == __seqc_guess[i + 1].y)) return 0;
   if (!(__seqc_mem[i]->__seqc_created[0] == __seqc_guess[i + 1].__seqc_created[0])) return 0;
   if (!(__seqc_mem[i]->__seqc_created[1] == __seqc_guess[i + 1].__seqc_created[1])) return 0;
-  if (!(__seqc_mem[i]->__seqc_created[2] == __seqc_guess[i + 1].__seqc_created[2])) return 0;
-  if (!(__seqc_mem[i]->__seqc_created[3] == __seqc_guess[i + 1].__seqc_created[3])) return 0;
   if (!(__seqc_mem[i]->__seqc_done[0] == __seqc_guess[i + 1].__seqc_done[0])) return 0;
   if (!(__seqc_mem[i]->__seqc_done[1] == __seqc_guess[i + 1].__seqc_done[1])) return 0;
-  if (!(__seqc_mem[i]->__seqc_done[2] == __seqc_guess[i + 1].__seqc_done[2])) return 0;
-  if (!(__seqc_mem[i]->__seqc_done[3] == __seqc_guess[i + 1].__seqc_done[3])) return 0;
   if (!(__seqc_mem[i]->__seqc_ret[0] == __seqc_guess[i + 1].__seqc_ret[0])) return 0;
   if (!(__seqc_mem[i]->__seqc_ret[1] == __seqc_guess[i + 1].__seqc_ret[1])) return 0;
-  if (!(__seqc_mem[i]->__seqc_ret[2] == __seqc_guess[i + 1].__seqc_ret[2])) return 0;
-  if (!(__seqc_mem[i]->__seqc_ret[3] == __seqc_guess[i + 1].__seqc_ret[3])) return 0;
   if (!(__seqc_mem[i]->__seqc_pool13[0] == __seqc_guess[i + 1].__seqc_pool13[0])) return 0;
   if (!(__seqc_mem[i]->__seqc_pool13[1] == __seqc_guess[i + 1].__seqc_pool13[1])) return 0;
   if (!(__seqc_mem[i]->__seqc_pool13[2] == __seqc_guess[i + 1].__seqc_pool13[2])) return 0;
@@ -53,10 +47,10 @@ static unsigned int __seqc_r;
 static unsigned int __seqc_tid;
 static int __seqc_error;
 static int __seqc_atomic;
-static void *__seqc_arg[4];
+static void *__seqc_arg[2];
 static unsigned int __seqc_site_n[1];
 static unsigned int __seqc_key_n;
-static void *__seqc_keys[32];
+static void *__seqc_keys[16];
 static unsigned int __seqc_pool13_n;
 
 
@@ -116,7 +110,7 @@ static int __seqc_main(void)
 #line 18 "golden/lr/atomic_sections.c"
   unsigned int __seqc_t5;
 #line 18 "golden/lr/atomic_sections.c"
-  if (__seqc_site_n[0] >= 3u) {
+  if (__seqc_site_n[0] >= 1u) {
 #line 18 "golden/lr/atomic_sections.c"
     __seqc_r = 2u;
   } else {
@@ -159,7 +153,7 @@ static int __seqc_main(void)
 #line 18 "golden/lr/atomic_sections.c"
   __seqc_j6 = (unsigned int)__s3;
 #line 18 "golden/lr/atomic_sections.c"
-  if (__seqc_j6 >= 4u) {
+  if (__seqc_j6 >= 2u) {
 #line 18 "golden/lr/atomic_sections.c"
     __seqc_r = 2u;
 #line 18 "golden/lr/atomic_sections.c"
@@ -207,40 +201,6 @@ int main(void)
     __seqc_cs();
     __seqc_mem[__seqc_r]->__seqc_done[1u] = 1;
     __seqc_mem[__seqc_r]->__seqc_ret[1u] = rv1;
-  }
-  if (__seqc_site_n[0u] > 1u) {
-    __seqc_tid = 2u;
-    __seqc_atomic = 0;
-    start = __VERIFIER_nondet_uint();
-    if (start > 2u) {
-      start = 2u;
-    }
-    __seqc_r = start;
-    if (__seqc_mem[__seqc_r]->__seqc_created[2u] == 0) {
-      __seqc_r = 2u;
-    }
-    void *rv2;
-    rv2 = t1(__seqc_arg[2u]);
-    __seqc_cs();
-    __seqc_mem[__seqc_r]->__seqc_done[2u] = 1;
-    __seqc_mem[__seqc_r]->__seqc_ret[2u] = rv2;
-  }
-  if (__seqc_site_n[0u] > 2u) {
-    __seqc_tid = 3u;
-    __seqc_atomic = 0;
-    start = __VERIFIER_nondet_uint();
-    if (start > 2u) {
-      start = 2u;
-    }
-    __seqc_r = start;
-    if (__seqc_mem[__seqc_r]->__seqc_created[3u] == 0) {
-      __seqc_r = 2u;
-    }
-    void *rv3;
-    rv3 = t1(__seqc_arg[3u]);
-    __seqc_cs();
-    __seqc_mem[__seqc_r]->__seqc_done[3u] = 1;
-    __seqc_mem[__seqc_r]->__seqc_ret[3u] = rv3;
   }
   for (unsigned __seqc_i = 0; __seqc_i + 1 < 2; __seqc_i++) __VERIFIER_assume(__seqc_consistent(__seqc_i));
   assert(__seqc_error == 0);

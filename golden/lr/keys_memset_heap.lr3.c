@@ -23,9 +23,9 @@ struct __seqc_shared {
   int key;
   int *buf;
   int n;
-  int __seqc_created[4];
-  int __seqc_done[4];
-  void *__seqc_ret[4];
+  int __seqc_created[2];
+  int __seqc_done[2];
+  void *__seqc_ret[2];
   struct S __seqc_pool15[6];
   int __seqc_pool17[96];
   unsigned long __seqc_pool19[6];
@@ -50,16 +50,10 @@ static int __seqc_consistent(unsigned i)
   if (!(__seqc_mem[i]->n == __seqc_guess[i + 1].n)) return 0;
   if (!(__seqc_mem[i]->__seqc_created[0] == __seqc_guess[i + 1].__seqc_created[0])) return 0;
   if (!(__seqc_mem[i]->__seqc_created[1] == __seqc_guess[i + 1].__seqc_created[1])) return 0;
-  if (!(__seqc_mem[i]->__seqc_created[2] == __seqc_guess[i + 1].__seqc_created[2])) return 0;
-  if (!(__seqc_mem[i]->__seqc_created[3] == __seqc_guess[i + 1].__seqc_created[3])) return 0;
   if (!(__seqc_mem[i]->__seqc_done[0] == __seqc_guess[i + 1].__seqc_done[0])) return 0;
   if (!(__seqc_mem[i]->__seqc_done[1] == __seqc_guess[i + 1].__seqc_done[1])) return 0;
-  if (!(__seqc_mem[i]->__seqc_done[2] == __seqc_guess[i + 1].__seqc_done[2])) return 0;
-  if (!(__seqc_mem[i]->__seqc_done[3] == __seqc_guess[i + 1].__seqc_done[3])) return 0;
   if (!(__seqc_mem[i]->__seqc_ret[0] == __seqc_guess[i + 1].__seqc_ret[0])) return 0;
   if (!(__seqc_mem[i]->__seqc_ret[1] == __seqc_guess[i + 1].__seqc_ret[1])) return 0;
-  if (!(__seqc_mem[i]->__seqc_ret[2] == __seqc_guess[i + 1].__seqc_ret[2])) return 0;
-  if (!(__seqc_mem[i]->__seqc_ret[3] == __seqc_guess[i + 1].__seqc_ret[3])) return 0;
   if (!(__seqc_mem[i]->__seqc_pool15[0].a == __seqc_guess[i + 1].__seqc_pool15[0].a)) return 0;
   if (!(__seqc_mem[i]->__seqc_pool15[0].name[0] == __seqc_guess[i + 1].__seqc_pool15[0].name[0])) return 0;
   if (!(__seqc_mem[i]->__seqc_pool15[0].name[1] == __seqc_guess[i + 1].__seqc_pool15[0].name[1])) return 0;
@@ -204,10 +198,10 @@ static unsigned int __seqc_r;
 static unsigned int __seqc_tid;
 static int __seqc_error;
 static int __seqc_atomic;
-static void *__seqc_arg[4];
+static void *__seqc_arg[2];
 static unsigned int __seqc_site_n[1];
 static unsigned int __seqc_key_n;
-static void *__seqc_keys[32];
+static void *__seqc_keys[16];
 static unsigned int __seqc_pool15_n;
 static unsigned int __seqc_pool17_n;
 static unsigned int __seqc_pool19_n;
@@ -232,9 +226,7 @@ unsigned long strlen(char *s)
 #line 2 "<seqc library models>"
         __seqc_r = 3u;
 #line 2 "<seqc library models>"
-        unsigned long __seqc_any3 = (unsigned long)0;
-#line 2 "<seqc library models>"
-        return __seqc_any3;
+        return (unsigned long)0;
       }
 #line 2 "<seqc library models>"
       n_1 = n_1 + 1ul;
@@ -468,7 +460,7 @@ static int __seqc_main(void)
 #line 34 "golden/lr/keys_memset_heap.c"
   unsigned int __seqc_t16;
 #line 34 "golden/lr/keys_memset_heap.c"
-  if (__seqc_site_n[0] >= 3u) {
+  if (__seqc_site_n[0] >= 1u) {
 #line 34 "golden/lr/keys_memset_heap.c"
     __seqc_r = 3u;
   } else {
@@ -514,7 +506,7 @@ static int __seqc_main(void)
 #line 37 "golden/lr/keys_memset_heap.c"
   __seqc_j17 = (unsigned int)__s7;
 #line 37 "golden/lr/keys_memset_heap.c"
-  if (__seqc_j17 >= 4u) {
+  if (__seqc_j17 >= 2u) {
 #line 37 "golden/lr/keys_memset_heap.c"
     __seqc_r = 3u;
 #line 37 "golden/lr/keys_memset_heap.c"
@@ -601,40 +593,6 @@ int main(void)
     __seqc_cs();
     __seqc_mem[__seqc_r]->__seqc_done[1u] = 1;
     __seqc_mem[__seqc_r]->__seqc_ret[1u] = rv1;
-  }
-  if (__seqc_site_n[0u] > 1u) {
-    __seqc_tid = 2u;
-    __seqc_atomic = 0;
-    start = __VERIFIER_nondet_uint();
-    if (start > 3u) {
-      start = 3u;
-    }
-    __seqc_r = start;
-    if (__seqc_mem[__seqc_r]->__seqc_created[2u] == 0) {
-      __seqc_r = 3u;
-    }
-    void *rv2;
-    rv2 = worker(__seqc_arg[2u]);
-    __seqc_cs();
-    __seqc_mem[__seqc_r]->__seqc_done[2u] = 1;
-    __seqc_mem[__seqc_r]->__seqc_ret[2u] = rv2;
-  }
-  if (__seqc_site_n[0u] > 2u) {
-    __seqc_tid = 3u;
-    __seqc_atomic = 0;
-    start = __VERIFIER_nondet_uint();
-    if (start > 3u) {
-      start = 3u;
-    }
-    __seqc_r = start;
-    if (__seqc_mem[__seqc_r]->__seqc_created[3u] == 0) {
-      __seqc_r = 3u;
-    }
-    void *rv3;
-    rv3 = worker(__seqc_arg[3u]);
-    __seqc_cs();
-    __seqc_mem[__seqc_r]->__seqc_done[3u] = 1;
-    __seqc_mem[__seqc_r]->__seqc_ret[3u] = rv3;
   }
   for (unsigned __seqc_i = 0; __seqc_i + 1 < 3; __seqc_i++) __VERIFIER_assume(__seqc_consistent(__seqc_i));
   assert(__seqc_error == 0);

@@ -12,9 +12,9 @@ int main(void);
 
 struct __seqc_shared {
   int x;
-  int __seqc_created[7];
-  int __seqc_done[7];
-  void *__seqc_ret[7];
+  int __seqc_created[3];
+  int __seqc_done[3];
+  void *__seqc_ret[3];
   unsigned long __seqc_pool12[6];
   unsigned long __seqc_pool14[6];
 };
@@ -30,24 +30,12 @@ static int __seqc_consistent(unsigned i)
   if (!(__seqc_mem[i]->__seqc_created[0] == __seqc_guess[i + 1].__seqc_created[0])) return 0;
   if (!(__seqc_mem[i]->__seqc_created[1] == __seqc_guess[i + 1].__seqc_created[1])) return 0;
   if (!(__seqc_mem[i]->__seqc_created[2] == __seqc_guess[i + 1].__seqc_created[2])) return 0;
-  if (!(__seqc_mem[i]->__seqc_created[3] == __seqc_guess[i + 1].__seqc_created[3])) return 0;
-  if (!(__seqc_mem[i]->__seqc_created[4] == __seqc_guess[i + 1].__seqc_created[4])) return 0;
-  if (!(__seqc_mem[i]->__seqc_created[5] == __seqc_guess[i + 1].__seqc_created[5])) return 0;
-  if (!(__seqc_mem[i]->__seqc_created[6] == __seqc_guess[i + 1].__seqc_created[6])) return 0;
   if (!(__seqc_mem[i]->__seqc_done[0] == __seqc_guess[i + 1].__seqc_done[0])) return 0;
   if (!(__seqc_mem[i]->__seqc_done[1] == __seqc_guess[i + 1].__seqc_done[1])) return 0;
   if (!(__seqc_mem[i]->__seqc_done[2] == __seqc_guess[i + 1].__seqc_done[2])) return 0;
-  if (!(__seqc_mem[i]->__seqc_done[3] == __seqc_guess[i + 1].__seqc_done[3])) return 0;
-  if (!(__seqc_mem[i]->__seqc_done[4] == __seqc_guess[i + 1].__seqc_done[4])) return 0;
-  if (!(__seqc_mem[i]->__seqc_done[5] == __seqc_guess[i + 1].__seqc_done[5])) return 0;
-  if (!(__seqc_mem[i]->__seqc_done[6] == __seqc_guess[i + 1].__seqc_done[6])) return 0;
   if (!(__seqc_mem[i]->__seqc_ret[0] == __seqc_guess[i + 1].__seqc_ret[0])) return 0;
   if (!(__seqc_mem[i]->__seqc_ret[1] == __seqc_guess[i + 1].__seqc_ret[1])) return 0;
   if (!(__seqc_mem[i]->__seqc_ret[2] == __seqc_guess[i + 1].__seqc_ret[2])) return 0;
-  if (!(__seqc_mem[i]->__seqc_ret[3] == __seqc_guess[i + 1].__seqc_ret[3])) return 0;
-  if (!(__seqc_mem[i]->__seqc_ret[4] == __seqc_guess[i + 1].__seqc_ret[4])) return 0;
-  if (!(__seqc_mem[i]->__seqc_ret[5] == __seqc_guess[i + 1].__seqc_ret[5])) return 0;
-  if (!(__seqc_mem[i]->__seqc_ret[6] == __seqc_guess[i + 1].__seqc_ret[6])) return 0;
   if (!(__seqc_mem[i]->__seqc_pool12[0] == __seqc_guess[i + 1].__seqc_pool12[0])) return 0;
   if (!(__seqc_mem[i]->__seqc_pool12[1] == __seqc_guess[i + 1].__seqc_pool12[1])) return 0;
   if (!(__seqc_mem[i]->__seqc_pool12[2] == __seqc_guess[i + 1].__seqc_pool12[2])) return 0;
@@ -66,10 +54,10 @@ static unsigned int __seqc_r;
 static unsigned int __seqc_tid;
 static int __seqc_error;
 static int __seqc_atomic;
-static void *__seqc_arg[7];
+static void *__seqc_arg[3];
 static unsigned int __seqc_site_n[2];
 static unsigned int __seqc_key_n;
-static void *__seqc_keys[56];
+static void *__seqc_keys[24];
 static unsigned int __seqc_pool12_n;
 static unsigned int __seqc_pool14_n;
 
@@ -120,7 +108,7 @@ static int __seqc_main(void)
 #line 15 "golden/lr/lost_update.c"
   unsigned int __seqc_t6;
 #line 15 "golden/lr/lost_update.c"
-  if (__seqc_site_n[0] >= 3u) {
+  if (__seqc_site_n[0] >= 1u) {
 #line 15 "golden/lr/lost_update.c"
     __seqc_r = 2u;
   } else {
@@ -139,12 +127,12 @@ static int __seqc_main(void)
 #line 15 "golden/lr/lost_update.c"
   unsigned int __seqc_t7;
 #line 15 "golden/lr/lost_update.c"
-  if (__seqc_site_n[1] >= 3u) {
+  if (__seqc_site_n[1] >= 1u) {
 #line 15 "golden/lr/lost_update.c"
     __seqc_r = 2u;
   } else {
 #line 15 "golden/lr/lost_update.c"
-    __seqc_t7 = __seqc_site_n[1] + 4u;
+    __seqc_t7 = __seqc_site_n[1] + 2u;
 #line 15 "golden/lr/lost_update.c"
     __seqc_site_n[1] = __seqc_site_n[1] + 1u;
 #line 15 "golden/lr/lost_update.c"
@@ -163,7 +151,7 @@ static int __seqc_main(void)
 #line 15 "golden/lr/lost_update.c"
   __seqc_j8 = (unsigned int)__s1;
 #line 15 "golden/lr/lost_update.c"
-  if (__seqc_j8 >= 7u) {
+  if (__seqc_j8 >= 3u) {
 #line 15 "golden/lr/lost_update.c"
     __seqc_r = 2u;
 #line 15 "golden/lr/lost_update.c"
@@ -180,7 +168,7 @@ static int __seqc_main(void)
 #line 15 "golden/lr/lost_update.c"
   __seqc_j9 = (unsigned int)__s2;
 #line 15 "golden/lr/lost_update.c"
-  if (__seqc_j9 >= 7u) {
+  if (__seqc_j9 >= 3u) {
 #line 15 "golden/lr/lost_update.c"
     __seqc_r = 2u;
 #line 15 "golden/lr/lost_update.c"
@@ -243,7 +231,7 @@ int main(void)
     __seqc_mem[__seqc_r]->__seqc_done[1u] = 1;
     __seqc_mem[__seqc_r]->__seqc_ret[1u] = rv1;
   }
-  if (__seqc_site_n[0u] > 1u) {
+  if (__seqc_site_n[1u] > 0u) {
     __seqc_tid = 2u;
     __seqc_atomic = 0;
     start = __VERIFIER_nondet_uint();
@@ -259,74 +247,6 @@ int main(void)
     __seqc_cs();
     __seqc_mem[__seqc_r]->__seqc_done[2u] = 1;
     __seqc_mem[__seqc_r]->__seqc_ret[2u] = rv2;
-  }
-  if (__seqc_site_n[0u] > 2u) {
-    __seqc_tid = 3u;
-    __seqc_atomic = 0;
-    start = __VERIFIER_nondet_uint();
-    if (start > 2u) {
-      start = 2u;
-    }
-    __seqc_r = start;
-    if (__seqc_mem[__seqc_r]->__seqc_created[3u] == 0) {
-      __seqc_r = 2u;
-    }
-    void *rv3;
-    rv3 = inc(__seqc_arg[3u]);
-    __seqc_cs();
-    __seqc_mem[__seqc_r]->__seqc_done[3u] = 1;
-    __seqc_mem[__seqc_r]->__seqc_ret[3u] = rv3;
-  }
-  if (__seqc_site_n[1u] > 0u) {
-    __seqc_tid = 4u;
-    __seqc_atomic = 0;
-    start = __VERIFIER_nondet_uint();
-    if (start > 2u) {
-      start = 2u;
-    }
-    __seqc_r = start;
-    if (__seqc_mem[__seqc_r]->__seqc_created[4u] == 0) {
-      __seqc_r = 2u;
-    }
-    void *rv4;
-    rv4 = inc(__seqc_arg[4u]);
-    __seqc_cs();
-    __seqc_mem[__seqc_r]->__seqc_done[4u] = 1;
-    __seqc_mem[__seqc_r]->__seqc_ret[4u] = rv4;
-  }
-  if (__seqc_site_n[1u] > 1u) {
-    __seqc_tid = 5u;
-    __seqc_atomic = 0;
-    start = __VERIFIER_nondet_uint();
-    if (start > 2u) {
-      start = 2u;
-    }
-    __seqc_r = start;
-    if (__seqc_mem[__seqc_r]->__seqc_created[5u] == 0) {
-      __seqc_r = 2u;
-    }
-    void *rv5;
-    rv5 = inc(__seqc_arg[5u]);
-    __seqc_cs();
-    __seqc_mem[__seqc_r]->__seqc_done[5u] = 1;
-    __seqc_mem[__seqc_r]->__seqc_ret[5u] = rv5;
-  }
-  if (__seqc_site_n[1u] > 2u) {
-    __seqc_tid = 6u;
-    __seqc_atomic = 0;
-    start = __VERIFIER_nondet_uint();
-    if (start > 2u) {
-      start = 2u;
-    }
-    __seqc_r = start;
-    if (__seqc_mem[__seqc_r]->__seqc_created[6u] == 0) {
-      __seqc_r = 2u;
-    }
-    void *rv6;
-    rv6 = inc(__seqc_arg[6u]);
-    __seqc_cs();
-    __seqc_mem[__seqc_r]->__seqc_done[6u] = 1;
-    __seqc_mem[__seqc_r]->__seqc_ret[6u] = rv6;
   }
   for (unsigned __seqc_i = 0; __seqc_i + 1 < 2; __seqc_i++) __VERIFIER_assume(__seqc_consistent(__seqc_i));
   assert(__seqc_error == 0);

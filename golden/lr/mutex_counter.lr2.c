@@ -120,28 +120,26 @@ static int __seqc_main(void)
 #line 16 "golden/lr/mutex_counter.c"
           __seqc_r = 2u;
 #line 16 "golden/lr/mutex_counter.c"
-          int __seqc_any6 = 0;
-#line 16 "golden/lr/mutex_counter.c"
-          return __seqc_any6;
+          return 0;
         }
         __seqc_cs();
 #line 16 "golden/lr/mutex_counter.c"
-        unsigned int __seqc_t7;
+        unsigned int __seqc_t6;
 #line 16 "golden/lr/mutex_counter.c"
         if (__seqc_site_n[0] >= 3u) {
 #line 16 "golden/lr/mutex_counter.c"
           __seqc_r = 2u;
         } else {
 #line 16 "golden/lr/mutex_counter.c"
-          __seqc_t7 = __seqc_site_n[0] + 1u;
+          __seqc_t6 = __seqc_site_n[0] + 1u;
 #line 16 "golden/lr/mutex_counter.c"
           __seqc_site_n[0] = __seqc_site_n[0] + 1u;
 #line 16 "golden/lr/mutex_counter.c"
-          __seqc_arg[__seqc_t7] = (void *)0;
+          __seqc_arg[__seqc_t6] = (void *)0;
 #line 16 "golden/lr/mutex_counter.c"
-          __seqc_mem[__seqc_r]->__seqc_created[__seqc_t7] = 1;
+          __seqc_mem[__seqc_r]->__seqc_created[__seqc_t6] = 1;
 #line 16 "golden/lr/mutex_counter.c"
-          (*(unsigned long *)((char *)__seqc_mem[__seqc_r] + ((char *)&(*t__p5)[i] - (char *)&__seqc_mem0))) = (unsigned long)__seqc_t7;
+          (*(unsigned long *)((char *)__seqc_mem[__seqc_r] + ((char *)&(*t__p5)[i] - (char *)&__seqc_mem0))) = (unsigned long)__seqc_t6;
         }
       }
     }
@@ -159,24 +157,22 @@ static int __seqc_main(void)
 #line 16 "golden/lr/mutex_counter.c"
           __seqc_r = 2u;
 #line 16 "golden/lr/mutex_counter.c"
-          int __seqc_any8 = 0;
-#line 16 "golden/lr/mutex_counter.c"
-          return __seqc_any8;
+          return 0;
         }
         __seqc_cs();
 #line 16 "golden/lr/mutex_counter.c"
         unsigned long __s1 = (*(unsigned long (*)[2])((char *)__seqc_mem[__seqc_r] + ((char *)t__p5 - (char *)&__seqc_mem0)))[i];
         __seqc_cs();
 #line 16 "golden/lr/mutex_counter.c"
-        unsigned int __seqc_j9;
+        unsigned int __seqc_j7;
 #line 16 "golden/lr/mutex_counter.c"
-        __seqc_j9 = (unsigned int)__s1;
+        __seqc_j7 = (unsigned int)__s1;
 #line 16 "golden/lr/mutex_counter.c"
-        if (__seqc_j9 >= 4u) {
+        if (__seqc_j7 >= 4u) {
 #line 16 "golden/lr/mutex_counter.c"
           __seqc_r = 2u;
 #line 16 "golden/lr/mutex_counter.c"
-        } else if (__seqc_mem[__seqc_r]->__seqc_done[__seqc_j9] == 0) {
+        } else if (__seqc_mem[__seqc_r]->__seqc_done[__seqc_j7] == 0) {
 #line 16 "golden/lr/mutex_counter.c"
           __seqc_r = 2u;
         }

@@ -14,9 +14,9 @@ struct __seqc_shared {
   int m;
   int c;
   int ready;
-  int __seqc_created[4];
-  int __seqc_done[4];
-  void *__seqc_ret[4];
+  int __seqc_created[2];
+  int __seqc_done[2];
+  void *__seqc_ret[2];
   unsigned long __seqc_pool14[6];
 };
 static struct __seqc_shared __seqc_mem0 = {  };
@@ -32,16 +32,10 @@ static int __seqc_consistent(unsigned i)
   if (!(__seqc_mem[i]->ready == __seqc_guess[i + 1].ready)) return 0;
   if (!(__seqc_mem[i]->__seqc_created[0] == __seqc_guess[i + 1].__seqc_created[0])) return 0;
   if (!(__seqc_mem[i]->__seqc_created[1] == __seqc_guess[i + 1].__seqc_created[1])) return 0;
-  if (!(__seqc_mem[i]->__seqc_created[2] == __seqc_guess[i + 1].__seqc_created[2])) return 0;
-  if (!(__seqc_mem[i]->__seqc_created[3] == __seqc_guess[i + 1].__seqc_created[3])) return 0;
   if (!(__seqc_mem[i]->__seqc_done[0] == __seqc_guess[i + 1].__seqc_done[0])) return 0;
   if (!(__seqc_mem[i]->__seqc_done[1] == __seqc_guess[i + 1].__seqc_done[1])) return 0;
-  if (!(__seqc_mem[i]->__seqc_done[2] == __seqc_guess[i + 1].__seqc_done[2])) return 0;
-  if (!(__seqc_mem[i]->__seqc_done[3] == __seqc_guess[i + 1].__seqc_done[3])) return 0;
   if (!(__seqc_mem[i]->__seqc_ret[0] == __seqc_guess[i + 1].__seqc_ret[0])) return 0;
   if (!(__seqc_mem[i]->__seqc_ret[1] == __seqc_guess[i + 1].__seqc_ret[1])) return 0;
-  if (!(__seqc_mem[i]->__seqc_ret[2] == __seqc_guess[i + 1].__seqc_ret[2])) return 0;
-  if (!(__seqc_mem[i]->__seqc_ret[3] == __seqc_guess[i + 1].__seqc_ret[3])) return 0;
   if (!(__seqc_mem[i]->__seqc_pool14[0] == __seqc_guess[i + 1].__seqc_pool14[0])) return 0;
   if (!(__seqc_mem[i]->__seqc_pool14[1] == __seqc_guess[i + 1].__seqc_pool14[1])) return 0;
   if (!(__seqc_mem[i]->__seqc_pool14[2] == __seqc_guess[i + 1].__seqc_pool14[2])) return 0;
@@ -54,10 +48,10 @@ static unsigned int __seqc_r;
 static unsigned int __seqc_tid;
 static int __seqc_error;
 static int __seqc_atomic;
-static void *__seqc_arg[4];
+static void *__seqc_arg[2];
 static unsigned int __seqc_site_n[1];
 static unsigned int __seqc_key_n;
-static void *__seqc_keys[32];
+static void *__seqc_keys[16];
 static unsigned int __seqc_pool14_n;
 
 
@@ -110,7 +104,7 @@ static int __seqc_main(void)
 #line 21 "golden/lr/trylock_cond.c"
   unsigned int __seqc_t4;
 #line 21 "golden/lr/trylock_cond.c"
-  if (__seqc_site_n[0] >= 3u) {
+  if (__seqc_site_n[0] >= 1u) {
 #line 21 "golden/lr/trylock_cond.c"
     __seqc_r = 2u;
   } else {
@@ -146,9 +140,7 @@ static int __seqc_main(void)
 #line 21 "golden/lr/trylock_cond.c"
         __seqc_r = 2u;
 #line 21 "golden/lr/trylock_cond.c"
-        int __seqc_any5 = 0;
-#line 21 "golden/lr/trylock_cond.c"
-        return __seqc_any5;
+        return 0;
       }
       __seqc_cs();
 #line 21 "golden/lr/trylock_cond.c"
@@ -224,40 +216,6 @@ int main(void)
     __seqc_cs();
     __seqc_mem[__seqc_r]->__seqc_done[1u] = 1;
     __seqc_mem[__seqc_r]->__seqc_ret[1u] = rv1;
-  }
-  if (__seqc_site_n[0u] > 1u) {
-    __seqc_tid = 2u;
-    __seqc_atomic = 0;
-    start = __VERIFIER_nondet_uint();
-    if (start > 2u) {
-      start = 2u;
-    }
-    __seqc_r = start;
-    if (__seqc_mem[__seqc_r]->__seqc_created[2u] == 0) {
-      __seqc_r = 2u;
-    }
-    void *rv2;
-    rv2 = producer(__seqc_arg[2u]);
-    __seqc_cs();
-    __seqc_mem[__seqc_r]->__seqc_done[2u] = 1;
-    __seqc_mem[__seqc_r]->__seqc_ret[2u] = rv2;
-  }
-  if (__seqc_site_n[0u] > 2u) {
-    __seqc_tid = 3u;
-    __seqc_atomic = 0;
-    start = __VERIFIER_nondet_uint();
-    if (start > 2u) {
-      start = 2u;
-    }
-    __seqc_r = start;
-    if (__seqc_mem[__seqc_r]->__seqc_created[3u] == 0) {
-      __seqc_r = 2u;
-    }
-    void *rv3;
-    rv3 = producer(__seqc_arg[3u]);
-    __seqc_cs();
-    __seqc_mem[__seqc_r]->__seqc_done[3u] = 1;
-    __seqc_mem[__seqc_r]->__seqc_ret[3u] = rv3;
   }
   for (unsigned __seqc_i = 0; __seqc_i + 1 < 2; __seqc_i++) __VERIFIER_assume(__seqc_consistent(__seqc_i));
   assert(__seqc_error == 0);

@@ -1,7 +1,9 @@
 //! The C back end: IR → C text that gcc compiles and CBMC checks.
 //!
-//! Statements are laid out with `pretty`; expressions are printed with one
-//! precedence table. Signed `+ - *` and unary `-` are done in the unsigned
+//! Statements are written straight into one string, one per line and
+//! nested two spaces a block (a layout with no line breaking needs no
+//! document tree: building one cost more than the text at 100k lines);
+//! expressions are printed with one precedence table. Signed `+ - *` and unary `-` are done in the unsigned
 //! type and converted back (two's complement wrap, DESIGN.md §2); `/ % << >>`
 //! with a count or divisor that can be bad go through `__seqc_` helpers
 //! whose text lives in `templates/ub_helpers.c`. `#line` directives map
@@ -12,7 +14,6 @@
 //! string.h, assert.h) never clash with them.
 
 use crate::ir::*;
-use pretty::RcDoc;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
@@ -41,7 +42,6 @@ pub struct COptions {
     pub ir_mode: bool,
 }
 
-const WIDTH: usize = 100;
 /// The round of the running thread in Lal-Reps output.
 const ROUND_VAR: &str = "__seqc_r";
 /// Marks the start of a user statement; resolved into `#line` afterwards.
@@ -161,6 +161,9 @@ struct Emitter<'p> {
     func: Option<&'p Function>,
     /// Printing an lvalue whose address is taken (Lal-Reps: copy 0).
     addr_mode: bool,
+    /// The statement text being written, and its indentation.
+    out: String,
+    indent: usize,
 }
 
 /// Adds the composites type `t` reaches (members first) to `order`.
@@ -195,6 +198,8 @@ impl<'p> Emitter<'p> {
             cont_count: 0,
             func: None,
             addr_mode: false,
+            out: String::new(),
+            indent: 0,
         }
     }
 }
@@ -209,33 +214,6 @@ pub fn dump(p: &Program) -> String {
     let mut e = Emitter::new(p, &opts);
     let body = e.program();
     format!("// seqc IR, data model {:?}\n{body}", p.data_model)
-}
-
-type Doc = RcDoc<'static, ()>;
-
-/// Docs one per line. `intersperse` nests one level per doc, and
-/// dropping a doc recurses through its nesting: a function of tens of
-/// thousands of statements overflowed the stack. Groups of 64 keep the
-/// depth logarithmic; the text is the same.
-fn lines(docs: Vec<Doc>) -> Doc {
-    const GROUP: usize = 64;
-    if docs.len() <= GROUP {
-        return RcDoc::intersperse(docs, RcDoc::hardline());
-    }
-    let mut groups = Vec::with_capacity(docs.len().div_ceil(GROUP));
-    let mut it = docs.into_iter();
-    loop {
-        let g: Vec<Doc> = it.by_ref().take(GROUP).collect();
-        if g.is_empty() {
-            break;
-        }
-        groups.push(RcDoc::intersperse(g, RcDoc::hardline()));
-    }
-    lines(groups)
-}
-
-fn text(s: impl Into<String>) -> Doc {
-    RcDoc::text(s.into())
 }
 
 impl<'p> Emitter<'p> {
@@ -694,36 +672,62 @@ impl<'p> Emitter<'p> {
         }
     }
 
-    fn block(&mut self, b: &Block) -> Doc {
+    fn put(&mut self, t: &str) {
+        self.out.push_str(t);
+    }
+
+    /// A line break; the next line starts at the current indentation.
+    fn newline(&mut self) {
+        self.out.push('\n');
+        self.out.extend(std::iter::repeat_n(' ', self.indent));
+    }
+
+    fn block(&mut self, b: &Block) {
         self.stmts(&b.0)
     }
 
-    fn stmts(&mut self, ss: &[Stmt]) -> Doc {
-        let docs: Vec<Doc> = ss.iter().map(|s| self.stmt(s)).collect();
-        lines(docs)
+    fn stmts(&mut self, ss: &[Stmt]) {
+        for (i, s) in ss.iter().enumerate() {
+            if i > 0 {
+                self.newline();
+            }
+            self.stmt(s);
+        }
     }
 
-    fn braced(&mut self, b: &Block) -> Doc {
+    fn braced(&mut self, b: &Block) {
         self.braced_stmts(&b.0)
     }
 
-    fn braced_stmts(&mut self, ss: &[Stmt]) -> Doc {
+    fn braced_stmts(&mut self, ss: &[Stmt]) {
         if ss.is_empty() {
-            return text("{ }");
+            return self.put("{ }");
         }
-        let inner = self.stmts(ss);
-        text("{")
-            .append(RcDoc::hardline().append(inner).nest(2))
-            .append(RcDoc::hardline())
-            .append(text("}"))
+        self.nested(|e| e.stmts(ss));
     }
 
-    fn line(&self, loc: Loc, s: String) -> Doc {
+    /// `{`, what `inner` writes two spaces further in, `}`.
+    fn nested(&mut self, inner: impl FnOnce(&mut Self)) {
+        self.put("{");
+        self.indent += 2;
+        self.newline();
+        inner(self);
+        self.indent -= 2;
+        self.newline();
+        self.put("}");
+    }
+
+    /// Writes one statement's text with its location.
+    fn line(&mut self, loc: Loc, s: &str) {
         if self.opts.ir_mode {
             let g = if loc.generated { "gen " } else { "" };
-            return text(format!("{s} /* {g}@{}:{} */", loc.line, loc.col));
+            let _ = write!(self.out, "{s} /* {g}@{}:{} */", loc.line, loc.col);
+            return;
         }
-        text(format!("{}{s}", self.mark(loc)))
+        if !loc.generated && loc.line != 0 {
+            let _ = write!(self.out, "{MARK}{} {}{MARK}", loc.file.0, loc.line);
+        }
+        self.put(s);
     }
 
     fn call_text(&mut self, name: &str, args: &[Expr]) -> String {
@@ -741,7 +745,7 @@ impl<'p> Emitter<'p> {
         }
     }
 
-    fn stmt(&mut self, s: &Stmt) -> Doc {
+    fn stmt(&mut self, s: &Stmt) {
         let loc = s.loc;
         match &s.kind {
             StmtKind::Decl(v, init) => {
@@ -750,80 +754,81 @@ impl<'p> Emitter<'p> {
                 match init {
                     Some(i) => {
                         let i = self.init(i, &local.ty);
-                        self.line(loc, format!("{d} = {i};"))
+                        self.line(loc, &format!("{d} = {i};"))
                     }
-                    None => self.line(loc, format!("{d};")),
+                    None => self.line(loc, &format!("{d};")),
                 }
             }
             StmtKind::Assign(a, b) => {
                 let a = self.top(a);
                 let b = self.sub(b, P_ASSIGN);
-                self.line(loc, format!("{a} = {b};"))
+                self.line(loc, &format!("{a} = {b};"))
             }
             StmtKind::Call { dest, callee, args } => {
                 let f = self.sub(callee, P_POSTFIX);
                 let c = self.call_text(&f, args);
                 let t = self.with_dest(dest, c);
-                self.line(loc, t)
+                self.line(loc, &t)
             }
             StmtKind::Op { dest, op, args } => {
                 let t = self.op(*op, dest, args);
-                self.line(loc, t)
+                self.line(loc, &t)
             }
             StmtKind::If(c, t, e) => {
                 let c = self.top(c);
-                let mut d = self.line(loc, format!("if ({c}) ")).append(self.braced(t));
+                self.line(loc, &format!("if ({c}) "));
+                self.braced(t);
                 if !e.0.is_empty() {
+                    self.put(" else ");
                     if e.0.len() == 1 && matches!(e.0[0].kind, StmtKind::If(..)) {
-                        d = d.append(text(" else ")).append(self.stmt(&e.0[0]));
+                        self.stmt(&e.0[0]);
                     } else {
-                        d = d.append(text(" else ")).append(self.braced(e));
+                        self.braced(e);
                     }
                 }
-                d
             }
             StmtKind::Loop { body, latch } => self.loop_stmt(loc, body, latch),
-            StmtKind::Break => self.line(loc, "break;".into()),
+            StmtKind::Break => self.line(loc, "break;"),
             StmtKind::Continue => match self.cont_labels.last().cloned().flatten() {
-                Some(l) => self.line(loc, format!("goto {l};")),
-                None => self.line(loc, "continue;".into()),
+                Some(l) => self.line(loc, &format!("goto {l};")),
+                None => self.line(loc, "continue;"),
             },
             StmtKind::Switch(c, b) => {
                 let c = self.top(c);
                 // `continue` inside a switch still belongs to the loop.
-                self.line(loc, format!("switch ({c}) "))
-                    .append(self.braced(b))
+                self.line(loc, &format!("switch ({c}) "));
+                self.braced(b)
             }
-            StmtKind::Case(CaseLabel::Value(v)) => self.line(loc, format!("case {v}:;")),
-            StmtKind::Case(CaseLabel::Range(a, b)) => self.line(loc, format!("case {a} ... {b}:;")),
-            StmtKind::Case(CaseLabel::Default) => self.line(loc, "default:;".into()),
+            StmtKind::Case(CaseLabel::Value(v)) => self.line(loc, &format!("case {v}:;")),
+            StmtKind::Case(CaseLabel::Range(a, b)) => {
+                self.line(loc, &format!("case {a} ... {b}:;"))
+            }
+            StmtKind::Case(CaseLabel::Default) => self.line(loc, "default:;"),
             StmtKind::Label(l) => {
                 let n = c_ident(&self.func.unwrap().labels[l.index()]);
-                self.line(loc, format!("{n}:;"))
+                self.line(loc, &format!("{n}:;"))
             }
             StmtKind::Goto(l) => {
                 let n = c_ident(&self.func.unwrap().labels[l.index()]);
-                self.line(loc, format!("goto {n};"))
+                self.line(loc, &format!("goto {n};"))
             }
-            StmtKind::Return(None) => self.line(loc, "return;".into()),
+            StmtKind::Return(None) => self.line(loc, "return;"),
             StmtKind::Return(Some(e)) => {
                 let e = self.top(e);
-                self.line(loc, format!("return {e};"))
+                self.line(loc, &format!("return {e};"))
             }
             StmtKind::Block(b) => {
-                let d = self.braced(b);
-                self.line(loc, String::new()).append(d)
+                self.line(loc, "");
+                self.braced(b)
             }
             StmtKind::Assert(c, kind) => {
                 self.includes.insert("assert.h");
                 match kind {
-                    AssertKind::ReachError if self.opts.ir_mode => {
-                        self.line(loc, "reach_error();".into())
-                    }
-                    AssertKind::ReachError => self.line(loc, "assert(0); /* reach_error */".into()),
+                    AssertKind::ReachError if self.opts.ir_mode => self.line(loc, "reach_error();"),
+                    AssertKind::ReachError => self.line(loc, "assert(0); /* reach_error */"),
                     AssertKind::Assert => {
                         let c = self.top(c);
-                        self.line(loc, format!("assert({c});"))
+                        self.line(loc, &format!("assert({c});"))
                     }
                 }
             }
@@ -834,7 +839,7 @@ impl<'p> Emitter<'p> {
                     Dialect::Svcomp => "__VERIFIER_assume",
                     Dialect::Cbmc => "__CPROVER_assume",
                 };
-                self.line(loc, format!("{f}({c});"))
+                self.line(loc, &format!("{f}({c});"))
             }
         }
     }
@@ -981,12 +986,14 @@ impl<'p> Emitter<'p> {
         })
     }
 
-    fn loop_stmt(&mut self, loc: Loc, body: &Block, latch: &Block) -> Doc {
+    fn loop_stmt(&mut self, loc: Loc, body: &Block, latch: &Block) {
         if self.opts.ir_mode {
             self.cont_labels.push(None);
-            let d = self.line(loc, "loop ".into()).append(self.braced(body));
+            self.line(loc, "loop ");
+            self.braced(body);
             self.cont_labels.pop();
-            return d.append(text(" latch ")).append(self.braced(latch));
+            self.put(" latch ");
+            return self.braced(latch);
         }
         let test = self.head_test(body);
         // The body without its exit test (borrowed: nested loops would
@@ -998,20 +1005,20 @@ impl<'p> Emitter<'p> {
                 Some(c) => format!("while ({c}) "),
                 None => "while (1) ".into(),
             };
-            let d = self.line(loc, head).append(self.braced_stmts(rest));
+            self.line(loc, &head);
+            self.braced_stmts(rest);
             self.cont_labels.pop();
-            return d;
+            return;
         }
         if test.is_none()
             && let Some(c) = self.head_test(latch).filter(|_| latch.0.len() == 1)
         {
             self.cont_labels.push(None);
-            let d = self
-                .line(loc, "do ".into())
-                .append(self.braced(body))
-                .append(text(format!(" while ({c});")));
+            self.line(loc, "do ");
+            self.braced(body);
+            let _ = write!(self.out, " while ({c});");
             self.cont_labels.pop();
-            return d;
+            return;
         }
         let exprs: Option<Vec<String>> = latch
             .0
@@ -1029,43 +1036,29 @@ impl<'p> Emitter<'p> {
             self.cont_labels.push(None);
             let c = test.clone().unwrap_or_default();
             let head = format!("for (; {c}; {}) ", exprs.join(", "));
-            let d = self
-                .line(loc, head.replace("for (; ;", "for (;;"))
-                .append(self.braced_stmts(rest));
+            self.line(loc, &head.replace("for (; ;", "for (;;"));
+            self.braced_stmts(rest);
             self.cont_labels.pop();
-            return d;
+            return;
         }
         // General form: `continue` jumps to the latch through a label.
-        if !has_own_continue(body) {
-            self.cont_labels.push(None);
-            let b = self.block(body);
-            self.cont_labels.pop();
-            let l = self.block(latch);
-            let content = b.append(RcDoc::hardline()).append(l);
-            return self
-                .line(loc, "for (;;) ".into())
-                .append(text("{"))
-                .append(RcDoc::hardline().append(content).nest(2))
-                .append(RcDoc::hardline())
-                .append(text("}"));
-        }
-        self.cont_count += 1;
-        let label = format!("__seqc_continue_{}", self.cont_count);
-        self.cont_labels.push(Some(label.clone()));
-        // The exit test stays in the body: this form has no loop head.
-        let b = self.block(body);
-        self.cont_labels.pop();
-        let l = self.block(latch);
-        let content = b
-            .append(RcDoc::hardline())
-            .append(text(format!("{label}:;")))
-            .append(RcDoc::hardline())
-            .append(l);
-        self.line(loc, "for (;;) ".into())
-            .append(text("{"))
-            .append(RcDoc::hardline().append(content).nest(2))
-            .append(RcDoc::hardline())
-            .append(text("}"))
+        let label = has_own_continue(body).then(|| {
+            self.cont_count += 1;
+            format!("__seqc_continue_{}", self.cont_count)
+        });
+        self.line(loc, "for (;;) ");
+        self.nested(|e| {
+            // The exit test stays in the body: this form has no loop head.
+            e.cont_labels.push(label.clone());
+            e.block(body);
+            e.cont_labels.pop();
+            e.newline();
+            if let Some(l) = &label {
+                let _ = write!(e.out, "{l}:;");
+                e.newline();
+            }
+            e.block(latch);
+        });
     }
 
     // ---- the program ----
@@ -1331,10 +1324,13 @@ impl<'p> Emitter<'p> {
             ps
         };
         let head = self.declare(&sig.ret, &format!("{}({ps})", c_ident(&f.name)));
-        let doc = self.braced(body);
-        let mut text_body = String::new();
-        let _ = doc.render_fmt(WIDTH, &mut text_body);
-        let _ = write!(out, "\n{}{s}{head}\n{text_body}\n", self.mark(f.loc));
+        let _ = write!(out, "\n{}{s}{head}\n", self.mark(f.loc));
+        // Write the body straight into `out`.
+        std::mem::swap(&mut self.out, out);
+        self.indent = 0;
+        self.braced(body);
+        std::mem::swap(&mut self.out, out);
+        out.push('\n');
     }
 
     /// Turns statement marks into `#line` directives where the mapping

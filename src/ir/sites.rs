@@ -98,12 +98,29 @@ pub fn thread_sites(p: &Program) -> std::result::Result<Vec<Site>, (String, Loc)
     };
     let n = sites.len();
     let reach_of: Vec<BTreeSet<FuncId>> = sites.iter().map(|s| reaches(s.start)).collect();
+    // Site i precedes site j when i's thread reaches j's function. Edges
+    // come from each site's reach, so a program of many sites is not
+    // quadratic.
+    let mut sites_in: HashMap<FuncId, Vec<usize>> = HashMap::new();
+    for (j, s) in sites.iter().enumerate() {
+        sites_in.entry(s.in_func).or_default().push(j);
+    }
+    let succ: Vec<Vec<usize>> = reach_of
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            r.iter()
+                .flat_map(|f| sites_in.get(f).into_iter().flatten().copied())
+                .filter(|&j| j != i)
+                .collect()
+        })
+        .collect();
     let mut level = vec![0u32; n];
     for round in 0..=n {
         let mut changed = false;
-        for j in 0..n {
-            for i in 0..n {
-                if i != j && reach_of[i].contains(&sites[j].in_func) && level[j] < level[i] + 1 {
+        for (i, js) in succ.iter().enumerate() {
+            for &j in js {
+                if level[j] < level[i] + 1 {
                     level[j] = level[i] + 1;
                     changed = true;
                 }

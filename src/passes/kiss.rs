@@ -64,9 +64,9 @@ use crate::ir::sites::{self, Site};
 use crate::ir::*;
 use crate::passes::lal_reps::{
     KEYS, addr_of, assign, atomic_call, bin, calls_atomic, cast, cmp, deref, glob, if_, if_nonnull,
-    index, int, lv_local, not, retype_program, st, strip_cast,
+    index, int, lv_local, not, return_any, retype_program, st, strip_cast,
 };
-use crate::passes::normalize::{escaping_locals, placeholder};
+use crate::passes::normalize::escaping_in;
 use std::collections::HashSet;
 
 pub struct KissOptions {
@@ -128,6 +128,7 @@ struct Globals {
 
 /// Race mode's globals: `acc` 0 nothing recorded, 1 a read, 2 a write;
 /// `addr` the address recorded; `site` the site recorded (from 1).
+#[derive(Clone)]
 struct RaceMode {
     target: Option<String>,
     acc: GlobalId,
@@ -258,26 +259,54 @@ pub fn kiss(mut p: Program, o: &KissOptions) -> Result<(Program, KissInfo)> {
         atomic_fns: p.functions.iter().map(|f| f.atomic).collect(),
         has_body: p.functions.iter().map(|f| f.body.is_some()).collect(),
     };
-    for fi in 0..nfuncs {
-        if p.functions[fi].body.is_none() {
-            continue;
+    // Each function is rewritten alone, on threads for large programs: the
+    // rewriter only reads the program, and what it collects is merged in
+    // function order, so the output does not depend on the split. Race
+    // mode numbers its sites in the code, so it runs as one chunk.
+    let mut todo: Vec<FnWork> = Vec::new();
+    for (fi, f) in p.functions.iter_mut().enumerate() {
+        if let Some(body) = f.body.take() {
+            let locals = std::mem::take(&mut f.locals);
+            todo.push(FnWork {
+                fi,
+                body,
+                locals,
+                err: None,
+            });
         }
-        let mut f = std::mem::replace(&mut p.functions[fi], placeholder());
-        rw.locals = std::mem::take(&mut f.locals);
-        rw.escaping = escaping_locals(&f);
-        rw.ret_ty = f.sig.ret.clone();
-        rw.atomic_fn = f.atomic;
-        rw.cur_fn = FuncId(fi as u32);
-        rw.cur_name = f.name.clone();
-        let body = f.body.take().unwrap();
-        let out = rw.block(&mut p, body);
-        if let Some((what, loc)) = rw.err.take() {
-            p.functions[fi] = f;
-            return Err(unsupported(&p, format!("{what} (with --method kiss)"), loc));
-        }
-        f.locals = std::mem::take(&mut rw.locals);
-        f.body = Some(out);
-        p.functions[fi] = f;
+    }
+    let workers = if rw.race.is_some() { 1 } else { usize::MAX };
+    let chunks = crate::par::each_with(
+        &mut todo,
+        workers,
+        || rw.clone(),
+        |rw, w| {
+            let f = &p.functions[w.fi];
+            rw.locals = std::mem::take(&mut w.locals);
+            rw.escaping = escaping_in(&w.body);
+            rw.ret_ty = f.sig.ret.clone();
+            rw.atomic_fn = f.atomic;
+            rw.cur_fn = FuncId(w.fi as u32);
+            rw.cur_name = f.name.clone();
+            let body = std::mem::take(&mut w.body);
+            w.body = rw.block(&p, body);
+            w.locals = std::mem::take(&mut rw.locals);
+            w.err = rw.err.take();
+        },
+    );
+    let first_err = todo.iter().find_map(|w| w.err.clone());
+    for w in todo {
+        let f = &mut p.functions[w.fi];
+        f.body = Some(w.body);
+        f.locals = w.locals;
+    }
+    if let Some((what, loc)) = first_err {
+        return Err(unsupported(&p, format!("{what} (with --method kiss)"), loc));
+    }
+    for c in chunks {
+        rw.asserts.extend(c.asserts);
+        rw.regions.extend(c.regions);
+        rw.race = c.race;
     }
     p.functions.push(make_step(&p, &g, sched_f));
     p.functions.push(make_schedule(&p, &g, max, run_f));
@@ -703,6 +732,15 @@ fn make_driver(p: &mut Program, g: &Globals, user_main: FuncId, sched: FuncId) {
     });
 }
 
+/// One function's body on its way through the rewriter.
+struct FnWork {
+    fi: usize,
+    body: Block,
+    locals: Vec<Local>,
+    err: Option<(String, Loc)>,
+}
+
+#[derive(Clone)]
 struct Rewriter {
     g: Globals,
     race: Option<RaceMode>,
@@ -758,20 +796,13 @@ impl Rewriter {
         )
     }
 
-    /// Leave the function (the thread has stopped; the value is unused,
-    /// and a scalar gets 0 so the C reads no uninitialised variable).
+    /// Leave the function (the thread has stopped; the value is unused).
     fn leave(&mut self, loc: Loc) -> Vec<Stmt> {
         if self.ret_ty.is_void() {
             return vec![st(StmtKind::Return(None), loc)];
         }
         let ty = self.ret_ty.clone();
-        let t = self.temp("__seqc_any", ty.clone());
-        let init = (ty.is_integer() || ty.is_pointer())
-            .then(|| Init::Expr(cast(int(0, Ty::INT, loc), ty.clone(), loc)));
-        vec![
-            st(StmtKind::Decl(t, init), loc),
-            st(StmtKind::Return(Some(lv_local(t, ty, loc))), loc),
-        ]
+        return_any(ty, loc, |t| self.temp("__seqc_any", t))
     }
 
     /// RAISE: the running thread stops for good.
@@ -990,7 +1021,7 @@ impl Rewriter {
         )
     }
 
-    fn block(&mut self, p: &mut Program, b: Block) -> Block {
+    fn block(&mut self, p: &Program, b: Block) -> Block {
         let mut out = Vec::new();
         for s in b.0 {
             self.stmt(p, s, &mut out);
@@ -998,7 +1029,7 @@ impl Rewriter {
         Block(out)
     }
 
-    fn stmt(&mut self, p: &mut Program, mut s: Stmt, out: &mut Vec<Stmt>) {
+    fn stmt(&mut self, p: &Program, mut s: Stmt, out: &mut Vec<Stmt>) {
         let loc = s.loc;
         for e in s.exprs_mut() {
             self.expr(p, e);
@@ -1091,7 +1122,7 @@ impl Rewriter {
 
     fn op(
         &mut self,
-        p: &mut Program,
+        p: &Program,
         dest: Option<Expr>,
         op: Op,
         args: Vec<Expr>,

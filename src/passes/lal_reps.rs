@@ -21,7 +21,8 @@
 //! another round" is a fixed distance away in both back ends.
 //!
 //! Threads. Each `pthread_create` site owns `--threads` slots in the
-//! static order of `ir::sites` (parents below children); thread 0 is
+//! static order of `ir::sites` (parents below children), or one slot when
+//! it runs at most once (`sites::single_shot`); thread 0 is
 //! main. Threads run to completion one after another in slot order. The
 //! bookkeeping a join or a start depends on (created, finished, return
 //! value) is round-copied shared memory, so the consistency chain checks
@@ -58,8 +59,8 @@ pub struct LrInfo {
     pub asserts: Vec<(Loc, AssertKind)>,
     /// The start routine of each slot (slot 0: main).
     pub slot_funcs: Vec<String>,
-    /// Slots per creation site.
-    pub threads: u32,
+    /// The first slot of each creation site, in site order.
+    pub site_slots: Vec<u32>,
     /// Context-switch points in the output (calls of `__seqc_cs`).
     pub switch_points: usize,
 }
@@ -94,7 +95,21 @@ pub fn lal_reps(mut p: Program, o: &LrOptions) -> Result<(Program, LrInfo)> {
             ));
         }
     }
-    let nslots = 1 + site_list.len() as u64 * o.threads as u64;
+    // A site that runs at most once needs one slot: fewer slots are a
+    // smaller program for the checker and lose no run.
+    let caps: Vec<u32> = sites::single_shot(&p, &site_list)
+        .into_iter()
+        .map(|once| if once { 1 } else { o.threads })
+        .collect();
+    let bases: Vec<u32> = caps
+        .iter()
+        .scan(1u32, |next, &c| {
+            let b = *next;
+            *next = next.saturating_add(c);
+            Some(b)
+        })
+        .collect();
+    let nslots = 1 + caps.iter().map(|&c| c as u64).sum::<u64>();
     if nslots > 4096 {
         return Err(err(&p, format!("{nslots} thread slots"), Loc::NONE));
     }
@@ -191,7 +206,8 @@ pub fn lal_reps(mut p: Program, o: &LrOptions) -> Result<(Program, LrInfo)> {
         g,
         cs,
         sites: site_list.clone(),
-        threads: o.threads,
+        caps: caps.clone(),
+        bases: bases.clone(),
         slots: o.unwind.max(1) as u64 * o.threads.max(1) as u64,
         copied,
         tls,
@@ -281,12 +297,12 @@ pub fn lal_reps(mut p: Program, o: &LrOptions) -> Result<(Program, LrInfo)> {
     let info = LrInfo {
         asserts: rw.asserts.clone(),
         slot_funcs: std::iter::once("main".to_string())
-            .chain(site_list.iter().flat_map(|s| {
+            .chain(site_list.iter().zip(&caps).flat_map(|(s, &c)| {
                 let n = p.func(s.start.unwrap()).name.clone();
-                std::iter::repeat_n(n, o.threads as usize)
+                std::iter::repeat_n(n, c as usize)
             }))
             .collect(),
-        threads: o.threads,
+        site_slots: bases,
         switch_points: count_calls(&p, cs),
     };
     make_driver(&mut p, &rw, user_main, nslots);
@@ -356,7 +372,9 @@ struct Rewriter {
     g: Globals,
     cs: FuncId,
     sites: Vec<Site>,
-    threads: u32,
+    /// Slots per site, and the first slot of each.
+    caps: Vec<u32>,
+    bases: Vec<u32>,
     /// Pool slots per allocation site.
     slots: u64,
     copied: Vec<bool>,
@@ -404,6 +422,21 @@ pub(crate) fn atomic_call(
     ];
     let restore = vec![assign(glob(p, flag, l), lv_local(t, Ty::INT, l), l)];
     (save, restore)
+}
+
+/// `return` of a value nobody reads (a stopped thread's). A scalar
+/// returns 0, so the C reads no uninitialised variable; an aggregate
+/// returns a fresh local from `temp`, whatever it holds.
+pub(crate) fn return_any(ty: Ty, loc: Loc, temp: impl FnOnce(Ty) -> LocalId) -> Vec<Stmt> {
+    if ty.is_integer() || ty.is_pointer() {
+        let zero = cast(int(0, Ty::INT, loc), ty, loc);
+        return vec![st(StmtKind::Return(Some(zero)), loc)];
+    }
+    let t = temp(ty.clone());
+    vec![
+        st(StmtKind::Decl(t, None), loc),
+        st(StmtKind::Return(Some(lv_local(t, ty, loc))), loc),
+    ]
 }
 
 pub(crate) fn st(kind: StmtKind, loc: Loc) -> Stmt {
@@ -592,17 +625,9 @@ impl Rewriter {
         if self.ret_ty.is_void() {
             v.push(st(StmtKind::Return(None), loc));
         } else {
-            // The value is never used (the thread has stopped); a scalar
-            // gets 0 so the C reads no uninitialised variable.
+            // The value is never used: the thread has stopped.
             let ty = self.ret_ty.clone();
-            let t = self.temp("__seqc_any", ty.clone());
-            let init = (ty.is_integer() || ty.is_pointer())
-                .then(|| Init::Expr(cast(int(0, Ty::INT, loc), ty.clone(), loc)));
-            v.push(st(StmtKind::Decl(t, init), loc));
-            v.push(st(
-                StmtKind::Return(Some(lv_local(t, self.ret_ty.clone(), loc))),
-                loc,
-            ));
+            v.extend(return_any(ty, loc, |t| self.temp("__seqc_any", t)));
         }
         v
     }
@@ -989,7 +1014,7 @@ impl Rewriter {
                     self.fail("a pthread_create seqc did not see", loc);
                     return;
                 };
-                let base = 1 + si as i128 * self.threads as i128;
+                let base = self.bases[si] as i128;
                 let n = index(
                     glob(p, self.g.site_n, loc),
                     int(si as i128, Ty::INT, loc),
@@ -1025,7 +1050,7 @@ impl Rewriter {
                     loc,
                 ));
                 let mut body = vec![if_(
-                    cmp(BinOp::Ge, n, int(self.threads as i128, Ty::UINT, loc), loc),
+                    cmp(BinOp::Ge, n, int(self.caps[si] as i128, Ty::UINT, loc), loc),
                     vec![self.stop(p, loc)],
                     made,
                     loc,
@@ -1727,8 +1752,8 @@ fn make_driver(p: &mut Program, rw: &Rewriter, user_main: FuncId, nslots: u64) {
     finish(&mut b, 0, None);
     let start = temp("start", Ty::UINT);
     b.push(st(StmtKind::Decl(start, None), loc));
-    for slot in 1..nslots as i128 {
-        let si = ((slot - 1) / rw.threads as i128) as usize;
+    let slots = (0..rw.sites.len()).flat_map(|si| (0..rw.caps[si]).map(move |j| (si, j as i128)));
+    for (slot, (si, j)) in (1..nslots as i128).zip(slots) {
         let f = rw.sites[si].start.unwrap();
         let sig = p.func(f).sig.clone();
         let mut body = vec![
@@ -1778,7 +1803,6 @@ fn make_driver(p: &mut Program, rw: &Rewriter, user_main: FuncId, nslots: u64) {
         finish(&mut body, slot, rv.map(|v| cast(v, Ty::Void.ptr(), loc)));
         // The slot is in use when its site made that many threads (a
         // sequential counter, so this test is usually a constant).
-        let j = (slot - 1) % rw.threads as i128;
         b.push(if_(
             cmp(
                 BinOp::Gt,

@@ -65,20 +65,23 @@ pub(crate) fn placeholder() -> Function {
 
 /// Locals whose address is taken (or arrays that decay to a pointer).
 pub fn escaping_locals(f: &Function) -> HashSet<LocalId> {
+    f.body.as_ref().map(escaping_in).unwrap_or_default()
+}
+
+/// `escaping_locals` of a function body.
+pub fn escaping_in(b: &Block) -> HashSet<LocalId> {
     let mut out = HashSet::new();
-    if let Some(b) = &f.body {
-        b.walk(&mut |s| {
-            for e in s.exprs() {
-                e.walk(&mut |x| {
-                    if let ExprKind::AddrOf(a) | ExprKind::Decay(a) = &x.kind
-                        && let Some(v) = base_local(a)
-                    {
-                        out.insert(v);
-                    }
-                });
-            }
-        });
-    }
+    b.walk(&mut |s| {
+        for e in s.exprs() {
+            e.walk(&mut |x| {
+                if let ExprKind::AddrOf(a) | ExprKind::Decay(a) = &x.kind
+                    && let Some(v) = base_local(a)
+                {
+                    out.insert(v);
+                }
+            });
+        }
+    });
     out
 }
 
