@@ -1248,45 +1248,27 @@ impl<'p> Emitter<'p> {
     /// do not change).
     fn bodies(&mut self) -> (String, Vec<Vec<CompId>>) {
         let p = self.p;
-        let defined: Vec<&'p Function> = p.functions.iter().filter(|f| f.body.is_some()).collect();
-        let run = |e: &mut Emitter<'p>, fs: &[&'p Function]| {
-            let mut out = String::new();
-            let mut seen = vec![false; p.comps.len()];
-            let mut comps = Vec::new();
-            for f in fs {
-                e.function(f, &mut out);
-                let mut order = Vec::new();
-                Self::comps_of(p, f, &mut seen, &mut order);
-                comps.push(order);
-            }
-            (out, comps)
-        };
-        let workers = crate::par::workers(defined.len());
-        if workers < 2 {
-            let r = run(self, &defined);
-            self.func = None;
-            return r;
-        }
-        let chunk = defined.len().div_ceil(workers);
         let opts = self.opts;
-        let parts: Vec<(String, Vec<Vec<CompId>>, Emitter<'p>)> = std::thread::scope(|sc| {
-            let hs: Vec<_> = defined
-                .chunks(chunk)
-                .map(|fs| {
-                    sc.spawn(move || {
-                        let mut e = Emitter::new(p, opts);
-                        let (t, c) = run(&mut e, fs);
-                        (t, c, e)
-                    })
-                })
-                .collect();
-            hs.into_iter()
-                .map(|h| h.join().expect("emitter thread"))
-                .collect()
-        });
+        let mut defined: Vec<&'p Function> =
+            p.functions.iter().filter(|f| f.body.is_some()).collect();
+        // Per chunk: its emitter, text, composites seen and their order.
+        let parts = crate::par::each_with(
+            &mut defined,
+            usize::MAX,
+            || {
+                let seen = vec![false; p.comps.len()];
+                (Emitter::new(p, opts), String::new(), seen, Vec::new())
+            },
+            |(e, out, seen, comps), f| {
+                e.function(f, out);
+                let mut order = Vec::new();
+                Self::comps_of(p, f, seen, &mut order);
+                comps.push(order);
+            },
+        );
         let mut out = String::new();
         let mut comps = Vec::new();
-        for (text, c, e) in parts {
+        for (e, text, _, c) in parts {
             out.push_str(&text);
             comps.extend(c);
             self.helpers.extend(e.helpers);
