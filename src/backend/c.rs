@@ -662,14 +662,11 @@ impl<'p> Emitter<'p> {
     // ---- statements ----
 
     fn mark(&self, loc: Loc) -> String {
-        if self.opts.ir_mode {
-            return String::new();
+        let mut m = String::new();
+        if !self.opts.ir_mode {
+            put_mark(&mut m, loc);
         }
-        if loc.generated || loc.line == 0 {
-            String::new()
-        } else {
-            format!("{MARK}{} {}{MARK}", loc.file.0, loc.line)
-        }
+        m
     }
 
     fn put(&mut self, t: &str) {
@@ -724,9 +721,7 @@ impl<'p> Emitter<'p> {
             let _ = write!(self.out, "{s} /* {g}@{}:{} */", loc.line, loc.col);
             return;
         }
-        if !loc.generated && loc.line != 0 {
-            let _ = write!(self.out, "{MARK}{} {}{MARK}", loc.file.0, loc.line);
-        }
+        put_mark(&mut self.out, loc);
         self.put(s);
     }
 
@@ -1350,6 +1345,14 @@ impl<'p> Emitter<'p> {
             }
         }
         out
+    }
+}
+
+/// The mark of a user statement's location, resolved into `#line` later;
+/// generated code has none.
+fn put_mark(out: &mut String, loc: Loc) {
+    if !loc.generated && loc.line != 0 {
+        let _ = write!(out, "{MARK}{} {}{MARK}", loc.file.0, loc.line);
     }
 }
 

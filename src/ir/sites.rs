@@ -230,6 +230,15 @@ pub fn single_shot(p: &Program, sites: &[Site]) -> Vec<bool> {
         .collect()
 }
 
+/// Thread slots per site, in the order given: one for a single-shot site,
+/// `threads` for any other.
+pub fn slot_caps(p: &Program, sites: &[Site], threads: u32) -> Vec<u32> {
+    single_shot(p, sites)
+        .into_iter()
+        .map(|once| if once { 1 } else { threads })
+        .collect()
+}
+
 /// Calls `f` on every statement with whether it sits inside a loop.
 fn scan(b: &Block, in_loop: bool, f: &mut impl FnMut(&Stmt, bool)) {
     for s in &b.0 {

@@ -155,10 +155,7 @@ pub fn kiss(mut p: Program, o: &KissOptions) -> Result<(Program, KissInfo)> {
     let threads = o.threads.max(1);
     // A site that runs at most once needs one slot, which keeps the
     // nesting a checker must inline small.
-    let caps: Vec<u32> = sites::single_shot(&p, &site_list)
-        .into_iter()
-        .map(|once| if once { 1 } else { threads })
-        .collect();
+    let caps = sites::slot_caps(&p, &site_list, threads);
     let nslots = 1 + caps.iter().map(|&c| c as u64).sum::<u64>();
     if nslots > 4096 {
         return Err(unsupported(&p, format!("{nslots} thread slots"), Loc::NONE));

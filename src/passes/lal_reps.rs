@@ -97,10 +97,7 @@ pub fn lal_reps(mut p: Program, o: &LrOptions) -> Result<(Program, LrInfo)> {
     }
     // A site that runs at most once needs one slot: fewer slots are a
     // smaller program for the checker and lose no run.
-    let caps: Vec<u32> = sites::single_shot(&p, &site_list)
-        .into_iter()
-        .map(|once| if once { 1 } else { o.threads })
-        .collect();
+    let caps = sites::slot_caps(&p, &site_list, o.threads);
     let bases: Vec<u32> = caps
         .iter()
         .scan(1u32, |next, &c| {
