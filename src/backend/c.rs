@@ -51,7 +51,6 @@ const MARK: char = '\u{1}';
 pub fn emit(p: &Program, opts: &COptions) -> String {
     let mut e = Emitter::new(p, opts);
     let body = e.program();
-    let body = e.resolve_lines(&body);
     let mut decls = String::new();
     for n in &e.nondets {
         let (ty, suffix) = n;
@@ -89,7 +88,11 @@ pub fn emit(p: &Program, opts: &COptions) -> String {
         .replace("{{CHECKER_NOTE}}", &checker_note(p))
         .replace("{{INCLUDES}}", includes.trim_end())
         .replace("{{DECLARATIONS}}", decls.trim_end());
-    format!("{}\n\n{}", head.trim_end(), body)
+    let mut out = String::new();
+    out.push_str(head.trim_end());
+    out.push_str("\n\n");
+    e.resolve_lines(&body, &mut out);
+    out
 }
 
 /// The text of one UB helper for a type, from the template.
@@ -143,8 +146,15 @@ fn bin_prec(op: BinOp) -> u8 {
     }
 }
 
-pub fn c_ident(name: &str) -> String {
-    name.replace(crate::frontend::preprocess::DOLLAR, "$")
+/// A name as C spells it: the lexer's stand-in for `$` turned back.
+/// Names seldom have one, so the common case copies nothing.
+pub fn c_ident(name: &str) -> std::borrow::Cow<'_, str> {
+    let d = crate::frontend::preprocess::DOLLAR.as_bytes();
+    if name.as_bytes().windows(d.len()).any(|w| w == d) {
+        std::borrow::Cow::Owned(name.replace(crate::frontend::preprocess::DOLLAR, "$"))
+    } else {
+        std::borrow::Cow::Borrowed(name)
+    }
 }
 
 struct Emitter<'p> {
@@ -341,181 +351,251 @@ impl<'p> Emitter<'p> {
         }
     }
 
-    /// `(text, precedence)` of an expression.
     /// Whether `g` lives in the round-copied struct (Lal-Reps output).
     fn copied(&self, g: GlobalId) -> bool {
         !self.opts.ir_mode && self.p.rounds.as_ref().is_some_and(|r| r.copied[g.index()])
     }
 
+    /// `(text, precedence)` of an expression.
     fn expr(&mut self, e: &Expr) -> (String, u8) {
-        use ExprKind::*;
-        let addr = self.addr_mode;
-        let rounds = self.p.rounds.is_some() && !self.opts.ir_mode;
-        if rounds {
-            match &e.kind {
-                Global(g) if self.copied(*g) => {
-                    let n = c_ident(&self.p.global(*g).name);
-                    if addr {
-                        return (format!("__seqc_mem0.{n}"), P_POSTFIX);
-                    }
-                    return (format!("__seqc_mem[{ROUND_VAR}]->{n}"), P_POSTFIX);
-                }
-                AddrOf(x) | Decay(x) if !matches!(x.kind, Func(_)) => {
-                    self.addr_mode = true;
-                    let s = self.sub(x, P_UNARY);
-                    self.addr_mode = addr;
-                    return match e.kind {
-                        AddrOf(_) => (format!("&{s}"), P_UNARY),
-                        _ => (s, P_UNARY),
-                    };
-                }
-                Deref(x) if !matches!(e.ty.unqual(), Ty::Func(_)) => {
-                    self.addr_mode = false;
-                    let px = self.sub(x, P_CAST);
-                    self.addr_mode = addr;
-                    if addr {
-                        return (format!("*{px}"), P_UNARY);
-                    }
-                    let t = self.type_name(&e.ty.clone().ptr());
-                    return (
-                        format!(
-                            "(*({t})((char *)__seqc_mem[{ROUND_VAR}] + ((char *){px} - (char *)&__seqc_mem0)))"
-                        ),
-                        P_PRIMARY,
-                    );
-                }
-                Member(x, i) => {
-                    let Ty::Comp(c) = x.ty.unqual() else {
-                        unreachable!("member of a non-struct")
-                    };
-                    let name = self.p.comp(*c).fields[*i as usize].name.clone();
-                    if name.is_empty() {
-                        return self.expr(x);
-                    }
-                    let xs = self.sub(x, P_POSTFIX);
-                    return (format!("{xs}.{}", c_ident(&name)), P_POSTFIX);
-                }
-                Index(a, i) => {
-                    let a = self.sub(a, P_POSTFIX);
-                    self.addr_mode = false;
-                    let (i, _) = self.expr(i);
-                    self.addr_mode = addr;
-                    return (format!("{a}[{i}]"), P_POSTFIX);
-                }
-                Local(_) | Global(_) | Func(_) | Int(_) | Str(_) | Float(_) | Nondet => {}
-                _ => {
-                    self.addr_mode = false;
-                    let r = self.expr_plain(e);
-                    self.addr_mode = addr;
-                    return r;
-                }
-            }
-        }
-        self.expr_plain(e)
-    }
-
-    fn expr_plain(&mut self, e: &Expr) -> (String, u8) {
-        use ExprKind::*;
-        match &e.kind {
-            Int(v) => {
-                if e.ty.is_pointer() {
-                    return (format!("({}){v}", self.type_name(&e.ty)), P_CAST);
-                }
-                let s = self.int_lit(*v, &e.ty);
-                let p = if s.starts_with('-') {
-                    P_UNARY
-                } else {
-                    P_PRIMARY
-                };
-                (s, p)
-            }
-            Float(t) => (t.clone(), P_PRIMARY),
-            Str(b) => (c_string(b), P_PRIMARY),
-            Local(v) => (c_ident(&self.func.unwrap().local(*v).name), P_PRIMARY),
-            Global(g) => (c_ident(&self.p.global(*g).name), P_PRIMARY),
-            Func(f) => (c_ident(&self.p.func(*f).name), P_PRIMARY),
-            Nondet => (self.nondet(&e.ty), P_POSTFIX),
-            Unary(op, a) => {
-                if !self.opts.ir_mode && *op == UnOp::Neg && e.ty.is_signed() && e.ty.is_integer() {
-                    let u = self.type_name(&Ty::Int(e.ty.int_kind().unwrap().to_unsigned()));
-                    let t = self.type_name(&e.ty);
-                    let a = self.sub(a, P_CAST);
-                    return (format!("({t})-({u}){a}"), P_CAST);
-                }
-                let o = match op {
-                    UnOp::Neg => "-",
-                    UnOp::BitNot => "~",
-                    UnOp::LogNot => "!",
-                };
-                let a = self.sub(a, P_UNARY);
-                (format!("{o}{a}"), P_UNARY)
-            }
-            Binary(op, a, b) => self.binary(*op, a, b, &e.ty),
-            Cast(a) => {
-                let t = self.type_name(&e.ty);
-                let a = self.sub(a, P_CAST);
-                (format!("({t}){a}"), P_CAST)
-            }
-            Deref(p) => {
-                if let Binary(BinOp::PtrAdd, base, i) = &p.kind {
-                    let b = self.sub(base, P_POSTFIX);
-                    let (i, _) = self.expr(i);
-                    return (format!("{b}[{i}]"), P_POSTFIX);
-                }
-                let p = self.sub(p, P_UNARY);
-                (format!("*{p}"), P_UNARY)
-            }
-            AddrOf(x) => {
-                if let Func(_) = x.kind {
-                    return self.expr(x);
-                }
-                let x = self.sub(x, P_UNARY);
-                (format!("&{x}"), P_UNARY)
-            }
-            Member(x, i) => {
-                let Ty::Comp(c) = x.ty.unqual() else {
-                    unreachable!("member of a non-struct")
-                };
-                let name = self.p.comp(*c).fields[*i as usize].name.clone();
-                if name.is_empty() {
-                    // An anonymous member: its fields are reached directly.
-                    return self.expr(x);
-                }
-                if let Deref(p) = &x.kind
-                    && !matches!(p.kind, Binary(BinOp::PtrAdd, ..))
-                {
-                    let p = self.sub(p, P_POSTFIX);
-                    return (format!("{p}->{}", c_ident(&name)), P_POSTFIX);
-                }
-                let x = self.sub(x, P_POSTFIX);
-                (format!("{x}.{}", c_ident(&name)), P_POSTFIX)
-            }
-            Index(a, i) => {
-                let a = self.sub(a, P_POSTFIX);
-                let (i, _) = self.expr(i);
-                (format!("{a}[{i}]"), P_POSTFIX)
-            }
-            Decay(a) => self.expr(a),
-            Cond(c, a, b) => {
-                let c = self.sub(c, P_COND + 1);
-                let (a, _) = self.expr(a);
-                let b = self.sub(b, P_COND);
-                (format!("{c} ? {a} : {b}"), P_COND)
-            }
-        }
+        let saved = std::mem::take(&mut self.out);
+        let p = self.ew(e);
+        (std::mem::replace(&mut self.out, saved), p)
     }
 
     /// An operand printed at least at precedence `min`.
     fn sub(&mut self, e: &Expr, min: u8) -> String {
-        let (s, p) = self.expr(e);
-        if p < min { format!("({s})") } else { s }
+        let saved = std::mem::take(&mut self.out);
+        self.sw(e, min);
+        std::mem::replace(&mut self.out, saved)
     }
 
     fn top(&mut self, e: &Expr) -> String {
         self.expr(e).0
     }
 
-    fn binary(&mut self, op: BinOp, a: &Expr, b: &Expr, ty: &Ty) -> (String, u8) {
+    /// Writes an operand at least at precedence `min`: the parentheses
+    /// go around what it wrote, which is known only afterwards.
+    fn sw(&mut self, e: &Expr, min: u8) {
+        let start = self.out.len();
+        if self.ew(e) < min {
+            self.out.insert(start, '(');
+            self.out.push(')');
+        }
+    }
+
+    /// Writes an expression; returns its precedence. Expressions are
+    /// written in place: a string per node was most of the printer's time.
+    fn ew(&mut self, e: &Expr) -> u8 {
+        use ExprKind::*;
+        let addr = self.addr_mode;
+        let rounds = self.p.rounds.is_some() && !self.opts.ir_mode;
+        if rounds {
+            let p = self.p;
+            match &e.kind {
+                Global(g) if self.copied(*g) => {
+                    if addr {
+                        self.put("__seqc_mem0.");
+                    } else {
+                        self.put("__seqc_mem[");
+                        self.put(ROUND_VAR);
+                        self.put("]->");
+                    }
+                    self.put(&c_ident(&p.global(*g).name));
+                    return P_POSTFIX;
+                }
+                AddrOf(x) | Decay(x) if !matches!(x.kind, Func(_)) => {
+                    self.addr_mode = true;
+                    if matches!(e.kind, AddrOf(_)) {
+                        self.put("&");
+                    }
+                    self.sw(x, P_UNARY);
+                    self.addr_mode = addr;
+                    return P_UNARY;
+                }
+                Deref(x) if !matches!(e.ty.unqual(), Ty::Func(_)) => {
+                    if addr {
+                        self.addr_mode = false;
+                        self.put("*");
+                        self.sw(x, P_CAST);
+                        self.addr_mode = addr;
+                        return P_UNARY;
+                    }
+                    let t = self.type_name(&e.ty.clone().ptr());
+                    self.put("(*(");
+                    self.put(&t);
+                    self.put(")((char *)__seqc_mem[");
+                    self.put(ROUND_VAR);
+                    self.put("] + ((char *)");
+                    self.addr_mode = false;
+                    self.sw(x, P_CAST);
+                    self.addr_mode = addr;
+                    self.put(" - (char *)&__seqc_mem0)))");
+                    return P_PRIMARY;
+                }
+                Member(x, i) => {
+                    let Ty::Comp(c) = x.ty.unqual() else {
+                        unreachable!("member of a non-struct")
+                    };
+                    let name = &p.comp(*c).fields[*i as usize].name;
+                    if name.is_empty() {
+                        return self.ew(x);
+                    }
+                    self.sw(x, P_POSTFIX);
+                    self.put(".");
+                    self.put(&c_ident(name));
+                    return P_POSTFIX;
+                }
+                Index(a, i) => {
+                    self.sw(a, P_POSTFIX);
+                    self.put("[");
+                    self.addr_mode = false;
+                    self.ew(i);
+                    self.addr_mode = addr;
+                    self.put("]");
+                    return P_POSTFIX;
+                }
+                Local(_) | Global(_) | Func(_) | Int(_) | Str(_) | Float(_) | Nondet => {}
+                _ => {
+                    self.addr_mode = false;
+                    let r = self.ew_plain(e);
+                    self.addr_mode = addr;
+                    return r;
+                }
+            }
+        }
+        self.ew_plain(e)
+    }
+
+    fn ew_plain(&mut self, e: &Expr) -> u8 {
+        use ExprKind::*;
+        let p = self.p;
+        match &e.kind {
+            Int(v) => {
+                if e.ty.is_pointer() {
+                    let t = self.type_name(&e.ty);
+                    let _ = write!(self.out, "({t}){v}");
+                    return P_CAST;
+                }
+                let s = self.int_lit(*v, &e.ty);
+                self.put(&s);
+                if s.starts_with('-') {
+                    P_UNARY
+                } else {
+                    P_PRIMARY
+                }
+            }
+            Float(t) => {
+                self.put(t);
+                P_PRIMARY
+            }
+            Str(b) => {
+                self.put(&c_string(b));
+                P_PRIMARY
+            }
+            Local(v) => {
+                self.put(&c_ident(&self.func.unwrap().local(*v).name));
+                P_PRIMARY
+            }
+            Global(g) => {
+                self.put(&c_ident(&p.global(*g).name));
+                P_PRIMARY
+            }
+            Func(f) => {
+                self.put(&c_ident(&p.func(*f).name));
+                P_PRIMARY
+            }
+            Nondet => {
+                let s = self.nondet(&e.ty);
+                self.put(&s);
+                P_POSTFIX
+            }
+            Unary(op, a) => {
+                if !self.opts.ir_mode && *op == UnOp::Neg && e.ty.is_signed() && e.ty.is_integer() {
+                    let u = self.type_name(&Ty::Int(e.ty.int_kind().unwrap().to_unsigned()));
+                    let t = self.type_name(&e.ty);
+                    let _ = write!(self.out, "({t})-({u})");
+                    self.sw(a, P_CAST);
+                    return P_CAST;
+                }
+                self.put(match op {
+                    UnOp::Neg => "-",
+                    UnOp::BitNot => "~",
+                    UnOp::LogNot => "!",
+                });
+                self.sw(a, P_UNARY);
+                P_UNARY
+            }
+            Binary(op, a, b) => self.binary(*op, a, b, &e.ty),
+            Cast(a) => {
+                let t = self.type_name(&e.ty);
+                self.put("(");
+                self.put(&t);
+                self.put(")");
+                self.sw(a, P_CAST);
+                P_CAST
+            }
+            Deref(x) => {
+                if let Binary(BinOp::PtrAdd, base, i) = &x.kind {
+                    self.sw(base, P_POSTFIX);
+                    self.put("[");
+                    self.ew(i);
+                    self.put("]");
+                    return P_POSTFIX;
+                }
+                self.put("*");
+                self.sw(x, P_UNARY);
+                P_UNARY
+            }
+            AddrOf(x) => {
+                if let Func(_) = x.kind {
+                    return self.ew(x);
+                }
+                self.put("&");
+                self.sw(x, P_UNARY);
+                P_UNARY
+            }
+            Member(x, i) => {
+                let Ty::Comp(c) = x.ty.unqual() else {
+                    unreachable!("member of a non-struct")
+                };
+                let name = &p.comp(*c).fields[*i as usize].name;
+                if name.is_empty() {
+                    // An anonymous member: its fields are reached directly.
+                    return self.ew(x);
+                }
+                if let Deref(q) = &x.kind
+                    && !matches!(q.kind, Binary(BinOp::PtrAdd, ..))
+                {
+                    self.sw(q, P_POSTFIX);
+                    self.put("->");
+                } else {
+                    self.sw(x, P_POSTFIX);
+                    self.put(".");
+                }
+                self.put(&c_ident(name));
+                P_POSTFIX
+            }
+            Index(a, i) => {
+                self.sw(a, P_POSTFIX);
+                self.put("[");
+                self.ew(i);
+                self.put("]");
+                P_POSTFIX
+            }
+            Decay(a) => self.ew(a),
+            Cond(c, a, b) => {
+                self.sw(c, P_COND + 1);
+                self.put(" ? ");
+                self.ew(a);
+                self.put(" : ");
+                self.sw(b, P_COND);
+                P_COND
+            }
+        }
+    }
+
+    fn binary(&mut self, op: BinOp, a: &Expr, b: &Expr, ty: &Ty) -> u8 {
         use BinOp::*;
         let dm = self.p.data_model;
         let int_k = ty
@@ -534,45 +614,74 @@ impl<'p> Emitter<'p> {
                     let u = self.type_name(&ut);
                     let t = self.type_name(ty);
                     let as_unsigned = |me: &mut Self, x: &Expr| match x.kind {
-                        ExprKind::Int(v) if v >= 0 => me.int_lit(v, &ut),
-                        _ => format!("({u}){}", me.sub(x, P_CAST)),
+                        ExprKind::Int(v) if v >= 0 => {
+                            let s = me.int_lit(v, &ut);
+                            me.put(&s);
+                        }
+                        _ => {
+                            me.put("(");
+                            me.put(&u);
+                            me.put(")");
+                            me.sw(x, P_CAST);
+                        }
                     };
-                    let x = as_unsigned(self, a);
-                    let y = as_unsigned(self, b);
-                    return (format!("({t})({x} {} {y})", op.c_op()), P_CAST);
+                    self.put("(");
+                    self.put(&t);
+                    self.put(")(");
+                    as_unsigned(self, a);
+                    self.put(" ");
+                    self.put(op.c_op());
+                    self.put(" ");
+                    as_unsigned(self, b);
+                    self.put(")");
+                    return P_CAST;
                 }
                 Div | Rem => {
                     let safe = const_b.is_some_and(|v| v != 0 && !(signed && v == -1));
                     if !safe {
                         let name = self.helper(if op == Div { "div" } else { "rem" }, k);
-                        let (x, _) = self.expr(a);
-                        let (y, _) = self.expr(b);
-                        return (format!("{name}({x}, {y})"), P_POSTFIX);
+                        self.helper_call(&name, a, b);
+                        return P_POSTFIX;
                     }
                 }
                 Shl | Shr => {
                     let safe = const_b.is_some_and(|v| v >= 0 && v < bits as i128);
                     if !safe {
                         let name = self.helper(if op == Shl { "shl" } else { "shr" }, k);
-                        let (x, _) = self.expr(a);
-                        let (y, _) = self.expr(b);
-                        return (format!("{name}({x}, {y})"), P_POSTFIX);
+                        self.helper_call(&name, a, b);
+                        return P_POSTFIX;
                     }
                     if op == Shl && signed {
                         let u = self.type_name(&Ty::Int(k.to_unsigned()));
                         let t = self.type_name(ty);
-                        let x = self.sub(a, P_CAST);
-                        let (y, _) = self.expr(b);
-                        return (format!("({t})(({u}){x} << {y})"), P_CAST);
+                        let _ = write!(self.out, "({t})(({u})");
+                        self.sw(a, P_CAST);
+                        self.put(" << ");
+                        self.ew(b);
+                        self.put(")");
+                        return P_CAST;
                     }
                 }
                 _ => {}
             }
         }
         let p = bin_prec(op);
-        let x = self.sub(a, p);
-        let y = self.sub(b, p + 1);
-        (format!("{x} {} {y}", op.c_op()), p)
+        self.sw(a, p);
+        self.put(" ");
+        self.put(op.c_op());
+        self.put(" ");
+        self.sw(b, p + 1);
+        p
+    }
+
+    /// `name(a, b)`: a UB helper's call.
+    fn helper_call(&mut self, name: &str, a: &Expr, b: &Expr) {
+        self.put(name);
+        self.put("(");
+        self.ew(a);
+        self.put(", ");
+        self.ew(b);
+        self.put(")");
     }
 
     fn helper(&mut self, op: &str, k: IntKind) -> String {
@@ -676,7 +785,13 @@ impl<'p> Emitter<'p> {
     /// A line break; the next line starts at the current indentation.
     fn newline(&mut self) {
         self.out.push('\n');
-        self.out.extend(std::iter::repeat_n(' ', self.indent));
+        const SPACES: &str = "                                                                ";
+        let mut n = self.indent;
+        while n > 0 {
+            let k = n.min(SPACES.len());
+            self.out.push_str(&SPACES[..k]);
+            n -= k;
+        }
     }
 
     fn block(&mut self, b: &Block) {
@@ -1312,39 +1427,55 @@ impl<'p> Emitter<'p> {
 
     /// Turns statement marks into `#line` directives where the mapping
     /// would otherwise be wrong.
-    fn resolve_lines(&self, s: &str) -> String {
-        let mut out = String::with_capacity(s.len() + s.len() / 8);
+    /// Appends `s` to `out` with its marks turned into `#line`
+    /// directives, one where the mapped line would otherwise be wrong.
+    /// Marked lines are a minority: the lines between two marks are
+    /// copied in one piece and only counted.
+    fn resolve_lines(&self, s: &str, out: &mut String) {
+        out.reserve(s.len() + s.len() / 4);
         // (file, line the next output line maps to), None: unmapped.
         let mut cur: Option<(u32, u32)> = None;
-        for line in s.lines() {
-            // Most lines carry no mark: copy them as they are.
-            let mut rest = ("", line);
-            let mut mark = None;
-            if let Some(a) = line.find(MARK)
-                && let Some(b) = line[a + 1..].find(MARK)
-            {
-                let m = &line[a + 1..a + 1 + b];
-                let mut it = m.split(' ');
-                let f: u32 = it.next().unwrap().parse().unwrap();
-                let n: u32 = it.next().unwrap().parse().unwrap();
-                mark = Some((f, n));
-                rest = (&line[..a], &line[a + 2 + b..]);
+        let advance = |cur: &mut Option<(u32, u32)>, lines: usize| {
+            if let Some((_, n)) = cur {
+                *n += lines as u32;
             }
-            if let Some((f, n)) = mark {
-                if cur != Some((f, n)) {
-                    let path = self.p.file_name(FileId(f));
-                    let _ = writeln!(out, "#line {n} \"{}\"", escape_path(path));
+        };
+        let mut pos = 0;
+        while pos < s.len() {
+            let Some(i) = s[pos..].find(MARK) else {
+                out.push_str(&s[pos..]);
+                if !s.ends_with('\n') {
+                    out.push('\n');
                 }
-                cur = Some((f, n));
+                return;
+            };
+            let m = pos + i;
+            let start = s[pos..m].rfind('\n').map_or(pos, |j| pos + j + 1);
+            let end = s[m..].find('\n').map_or(s.len(), |j| m + j);
+            let before = &s[pos..start];
+            out.push_str(before);
+            advance(&mut cur, before.bytes().filter(|&c| c == b'\n').count());
+            let line = &s[start..end];
+            let a = m - start;
+            match line[a + 1..].find(MARK) {
+                Some(b) => {
+                    let mk = &line[a + 1..a + 1 + b];
+                    let (f, n) = mk.split_once(' ').unwrap();
+                    let (f, n): (u32, u32) = (f.parse().unwrap(), n.parse().unwrap());
+                    if cur != Some((f, n)) {
+                        let path = self.p.file_name(FileId(f));
+                        let _ = writeln!(out, "#line {n} \"{}\"", escape_path(path));
+                    }
+                    cur = Some((f, n));
+                    out.push_str(&line[..a]);
+                    out.push_str(&line[a + 2 + b..]);
+                }
+                None => out.push_str(line),
             }
-            out.push_str(rest.0);
-            out.push_str(rest.1);
             out.push('\n');
-            if let Some((f, n)) = cur {
-                cur = Some((f, n + 1));
-            }
+            advance(&mut cur, 1);
+            pos = end + 1;
         }
-        out
     }
 }
 

@@ -1563,19 +1563,23 @@ fn init_writes(p: &Program, slot: Expr, ty: &Ty, init: &Init, loc: Loc, out: &mu
 // ---- pthread types become integers ----
 
 fn retype(t: &Ty) -> Ty {
+    let mut t = t.clone();
+    retype_in(&mut t);
+    t
+}
+
+/// `retype` in place: most types hold no pthread type, and rebuilding
+/// each one allocated for every expression of the program.
+fn retype_in(t: &mut Ty) {
     match t {
-        Ty::Pthread(PthreadTy::Thread) => Ty::ULONG,
-        Ty::Pthread(_) => Ty::INT,
-        Ty::Ptr(a) => Ty::Ptr(Box::new(retype(a))),
-        Ty::Array(a, n) => Ty::Array(Box::new(retype(a)), *n),
-        Ty::Atomic(a) => Ty::Atomic(Box::new(retype(a))),
-        Ty::Func(s) => Ty::Func(Box::new(FnSig {
-            ret: retype(&s.ret),
-            params: s.params.iter().map(retype).collect(),
-            variadic: s.variadic,
-            unprototyped: s.unprototyped,
-        })),
-        t => t.clone(),
+        Ty::Pthread(PthreadTy::Thread) => *t = Ty::ULONG,
+        Ty::Pthread(_) => *t = Ty::INT,
+        Ty::Ptr(a) | Ty::Array(a, _) | Ty::Atomic(a) => retype_in(a),
+        Ty::Func(s) => {
+            retype_in(&mut s.ret);
+            s.params.iter_mut().for_each(retype_in);
+        }
+        _ => {}
     }
 }
 
@@ -1591,7 +1595,7 @@ fn has_pthread(t: &Ty) -> bool {
 
 /// Initialisers at pthread-typed positions (`PTHREAD_MUTEX_INITIALIZER`)
 /// become 0: an unlocked mutex.
-fn fix_init(p: &Program, init: &mut Init, ty: &Ty) {
+fn fix_init(comps: &[CompDef], init: &mut Init, ty: &Ty) {
     if has_pthread(ty) {
         *init = match ty.unqual() {
             Ty::Array(..) => Init::Array(vec![]),
@@ -1602,75 +1606,65 @@ fn fix_init(p: &Program, init: &mut Init, ty: &Ty) {
     match (init, ty.unqual()) {
         (Init::Array(items), Ty::Array(et, _)) => {
             for (_, it) in items {
-                fix_init(p, it, et);
+                fix_init(comps, it, et);
             }
         }
         (Init::Comp(items), Ty::Comp(c)) => {
             for (fi, it) in items {
-                let fty = p.comp(*c).fields[*fi as usize].ty.clone();
-                fix_init(p, it, &fty);
+                fix_init(comps, it, &comps[c.0 as usize].fields[*fi as usize].ty);
             }
         }
         _ => {}
     }
 }
 
+/// pthread types become integers: initialisers first (they read the
+/// original types), then every type. Functions are independent, so they
+/// are done on threads.
 pub(crate) fn retype_program(p: &mut Program) {
-    for gi in 0..p.globals.len() {
-        if let Some(mut init) = p.globals[gi].init.take() {
-            let ty = p.globals[gi].ty.clone();
-            fix_init(p, &mut init, &ty);
-            p.globals[gi].init = Some(init);
+    for g in &mut p.globals {
+        if let Some(init) = &mut g.init {
+            fix_init(&p.comps, init, &g.ty);
         }
     }
-    for fi in 0..p.functions.len() {
-        if let Some(mut b) = p.functions[fi].body.take() {
-            let locals = p.functions[fi].locals.clone();
-            fix_decl_inits(p, &mut b, &locals);
-            p.functions[fi].body = Some(b);
+    let comps = &p.comps;
+    crate::par::each_mut(&mut p.functions, |f| {
+        if let Some(b) = &mut f.body {
+            fix_decl_inits(comps, b, &f.locals);
+            b.walk_exprs_mut(&mut |e| e.walk_mut(&mut |x| retype_in(&mut x.ty)));
         }
-    }
+        retype_in(&mut f.sig.ret);
+        f.sig.params.iter_mut().for_each(retype_in);
+        for l in &mut f.locals {
+            retype_in(&mut l.ty);
+        }
+    });
     for c in &mut p.comps {
         for f in &mut c.fields {
-            f.ty = retype(&f.ty);
+            retype_in(&mut f.ty);
         }
     }
     for g in &mut p.globals {
-        g.ty = retype(&g.ty);
-    }
-    for f in &mut p.functions {
-        f.sig.ret = retype(&f.sig.ret);
-        f.sig.params = f.sig.params.iter().map(retype).collect();
-        for l in &mut f.locals {
-            l.ty = retype(&l.ty);
-        }
-    }
-    let mut fix = |e: &mut Expr| e.walk_mut(&mut |x| x.ty = retype(&x.ty));
-    for g in &mut p.globals {
+        retype_in(&mut g.ty);
         if let Some(i) = &mut g.init {
-            i.walk_exprs_mut(&mut fix);
-        }
-    }
-    for f in &mut p.functions {
-        if let Some(b) = &mut f.body {
-            b.walk_exprs_mut(&mut fix);
+            i.walk_exprs_mut(&mut |e| e.walk_mut(&mut |x| retype_in(&mut x.ty)));
         }
     }
 }
 
-fn fix_decl_inits(p: &Program, b: &mut Block, locals: &[Local]) {
+fn fix_decl_inits(comps: &[CompDef], b: &mut Block, locals: &[Local]) {
     for s in &mut b.0 {
         match &mut s.kind {
-            StmtKind::Decl(v, Some(init)) => fix_init(p, init, &locals[v.index()].ty),
+            StmtKind::Decl(v, Some(init)) => fix_init(comps, init, &locals[v.index()].ty),
             StmtKind::If(_, a, c) => {
-                fix_decl_inits(p, a, locals);
-                fix_decl_inits(p, c, locals);
+                fix_decl_inits(comps, a, locals);
+                fix_decl_inits(comps, c, locals);
             }
             StmtKind::Loop { body, latch } => {
-                fix_decl_inits(p, body, locals);
-                fix_decl_inits(p, latch, locals);
+                fix_decl_inits(comps, body, locals);
+                fix_decl_inits(comps, latch, locals);
             }
-            StmtKind::Switch(_, c) | StmtKind::Block(c) => fix_decl_inits(p, c, locals),
+            StmtKind::Switch(_, c) | StmtKind::Block(c) => fix_decl_inits(comps, c, locals),
             _ => {}
         }
     }
