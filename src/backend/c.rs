@@ -344,11 +344,13 @@ impl<'p> Emitter<'p> {
             let s = if suffix.is_empty() { "" } else { suffix };
             return format!("(-{}{s} - 1)", (1i128 << (bits - 1)) - 1);
         }
+        let mut s = String::with_capacity(24);
         if v < 0 {
-            format!("-{}{suffix}", -v)
-        } else {
-            format!("{v}{suffix}")
+            s.push('-');
         }
+        push_decimal(&mut s, v.unsigned_abs());
+        s.push_str(suffix);
+        s
     }
 
     /// Whether `g` lives in the round-copied struct (Lal-Reps output).
@@ -831,13 +833,24 @@ impl<'p> Emitter<'p> {
 
     /// Writes one statement's text with its location.
     fn line(&mut self, loc: Loc, s: &str) {
+        self.line_start(loc);
+        self.put(s);
+        self.line_end(loc);
+    }
+
+    /// Before a statement's text: its mark (C output).
+    fn line_start(&mut self, loc: Loc) {
+        if !self.opts.ir_mode {
+            put_mark(&mut self.out, loc);
+        }
+    }
+
+    /// After a statement's text: its location (IR output).
+    fn line_end(&mut self, loc: Loc) {
         if self.opts.ir_mode {
             let g = if loc.generated { "gen " } else { "" };
-            let _ = write!(self.out, "{s} /* {g}@{}:{} */", loc.line, loc.col);
-            return;
+            let _ = write!(self.out, " /* {g}@{}:{} */", loc.line, loc.col);
         }
-        put_mark(&mut self.out, loc);
-        self.put(s);
     }
 
     fn call_text(&mut self, name: &str, args: &[Expr]) -> String {
@@ -870,23 +883,40 @@ impl<'p> Emitter<'p> {
                 }
             }
             StmtKind::Assign(a, b) => {
-                let a = self.top(a);
-                let b = self.sub(b, P_ASSIGN);
-                self.line(loc, &format!("{a} = {b};"))
+                self.line_start(loc);
+                self.ew(a);
+                self.put(" = ");
+                self.sw(b, P_ASSIGN);
+                self.put(";");
+                self.line_end(loc);
             }
             StmtKind::Call { dest, callee, args } => {
-                let f = self.sub(callee, P_POSTFIX);
-                let c = self.call_text(&f, args);
-                let t = self.with_dest(dest, c);
-                self.line(loc, &t)
+                self.line_start(loc);
+                if let Some(d) = dest {
+                    self.ew(d);
+                    self.put(" = ");
+                }
+                self.sw(callee, P_POSTFIX);
+                self.put("(");
+                for (i, x) in args.iter().enumerate() {
+                    if i > 0 {
+                        self.put(", ");
+                    }
+                    self.sw(x, P_ASSIGN);
+                }
+                self.put(");");
+                self.line_end(loc);
             }
             StmtKind::Op { dest, op, args } => {
                 let t = self.op(*op, dest, args);
                 self.line(loc, &t)
             }
             StmtKind::If(c, t, e) => {
-                let c = self.top(c);
-                self.line(loc, &format!("if ({c}) "));
+                self.line_start(loc);
+                self.put("if (");
+                self.ew(c);
+                self.put(") ");
+                self.line_end(loc);
                 self.braced(t);
                 if !e.0.is_empty() {
                     self.put(" else ");
@@ -924,8 +954,11 @@ impl<'p> Emitter<'p> {
             }
             StmtKind::Return(None) => self.line(loc, "return;"),
             StmtKind::Return(Some(e)) => {
-                let e = self.top(e);
-                self.line(loc, &format!("return {e};"))
+                self.line_start(loc);
+                self.put("return ");
+                self.ew(e);
+                self.put(";");
+                self.line_end(loc);
             }
             StmtKind::Block(b) => {
                 self.line(loc, "");
@@ -1477,6 +1510,26 @@ impl<'p> Emitter<'p> {
             pos = end + 1;
         }
     }
+}
+
+/// `v` in decimal. `i128`'s formatting divides in 128 bits, and integer
+/// literals are everywhere in the output.
+fn push_decimal(out: &mut String, v: u128) {
+    let Ok(mut x) = u64::try_from(v) else {
+        let _ = write!(out, "{v}");
+        return;
+    };
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (x % 10) as u8;
+        x /= 10;
+        if x == 0 {
+            break;
+        }
+    }
+    out.push_str(std::str::from_utf8(&buf[i..]).unwrap());
 }
 
 /// The mark of a user statement's location, resolved into `#line` later;
