@@ -57,3 +57,31 @@ pub fn each_with<T: Send, S: Send>(
             .collect()
     })
 }
+
+/// `f(index, item)` for every item, in contiguous chunks on threads;
+/// the results in item order.
+pub fn map<T: Sync, R: Send>(items: &[T], f: impl Fn(usize, &T) -> R + Sync) -> Vec<R> {
+    let w = workers(items.len());
+    if w < 2 {
+        return items.iter().enumerate().map(|(i, x)| f(i, x)).collect();
+    }
+    let chunk = items.len().div_ceil(w);
+    let f = &f;
+    std::thread::scope(|s| {
+        let hs: Vec<_> = items
+            .chunks(chunk)
+            .enumerate()
+            .map(|(k, c)| {
+                s.spawn(move || {
+                    c.iter()
+                        .enumerate()
+                        .map(|(i, x)| f(k * chunk + i, x))
+                        .collect::<Vec<R>>()
+                })
+            })
+            .collect();
+        hs.into_iter()
+            .flat_map(|h| h.join().expect("worker thread"))
+            .collect()
+    })
+}

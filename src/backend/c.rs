@@ -1219,9 +1219,7 @@ impl<'p> Emitter<'p> {
         }
         if let Some(b) = &f.body {
             b.walk(&mut |s| {
-                for e in s.exprs() {
-                    e.walk(&mut |x| visit_comps(p, &x.ty, seen, order));
-                }
+                s.each_expr(&mut |e| e.walk(&mut |x| visit_comps(p, &x.ty, seen, order)));
             });
         }
     }

@@ -583,6 +583,33 @@ impl Stmt {
         v
     }
 
+    /// Calls `f` on each expression `exprs` returns, without building the
+    /// list: whole-program walks made one allocation per statement.
+    pub fn each_expr<'a>(&'a self, f: &mut impl FnMut(&'a Expr)) {
+        match &self.kind {
+            StmtKind::Decl(_, Some(init)) => init.each_expr(f),
+            StmtKind::Assign(a, b) => {
+                f(a);
+                f(b);
+            }
+            StmtKind::Call { dest, callee, args } => {
+                dest.iter().for_each(&mut *f);
+                f(callee);
+                args.iter().for_each(f);
+            }
+            StmtKind::Op { dest, args, .. } => {
+                dest.iter().for_each(&mut *f);
+                args.iter().for_each(f);
+            }
+            StmtKind::If(c, ..)
+            | StmtKind::Switch(c, _)
+            | StmtKind::Assert(c, _)
+            | StmtKind::Assume(c) => f(c),
+            StmtKind::Return(Some(e)) => f(e),
+            _ => {}
+        }
+    }
+
     /// The expressions this statement evaluates (not those of nested blocks).
     pub fn exprs(&self) -> Vec<&Expr> {
         let mut v = Vec::new();
@@ -613,6 +640,16 @@ impl Stmt {
 }
 
 impl Init {
+    /// Calls `f` on each expression of the initialiser, in order.
+    pub fn each_expr<'a>(&'a self, f: &mut impl FnMut(&'a Expr)) {
+        match self {
+            Init::Expr(e) => f(e),
+            Init::Array(items) => items.iter().for_each(|(_, i)| i.each_expr(&mut *f)),
+            Init::Comp(items) => items.iter().for_each(|(_, i)| i.each_expr(&mut *f)),
+            Init::Str(_) => {}
+        }
+    }
+
     pub fn exprs<'a>(&'a self, out: &mut Vec<&'a Expr>) {
         match self {
             Init::Expr(e) => out.push(e),
@@ -742,7 +779,7 @@ impl Program {
         }
         for fun in &self.functions {
             if let Some(b) = &fun.body {
-                b.walk(&mut |s| s.exprs().iter().for_each(|e| e.walk(f)));
+                b.walk(&mut |s| s.each_expr(&mut |e| e.walk(f)));
             }
         }
     }
@@ -750,14 +787,27 @@ impl Program {
     /// Functions whose address is taken (the targets of indirect calls),
     /// in index order.
     pub fn address_taken_functions(&self) -> Vec<FuncId> {
-        let mut v = Vec::new();
-        self.walk_exprs(&mut |e| {
+        let taken = |e: &Expr, v: &mut Vec<FuncId>| {
             if let ExprKind::AddrOf(x) = &e.kind
                 && let ExprKind::Func(f) = x.kind
             {
                 v.push(f);
             }
+        };
+        let mut v = Vec::new();
+        for g in &self.globals {
+            if let Some(i) = &g.init {
+                i.each_expr(&mut |e| e.walk(&mut |x| taken(x, &mut v)));
+            }
+        }
+        let per_fn = crate::par::map(&self.functions, |_, fun| {
+            let mut v = Vec::new();
+            if let Some(b) = &fun.body {
+                b.walk(&mut |s| s.each_expr(&mut |e| e.walk(&mut |x| taken(x, &mut v))));
+            }
+            v
         });
+        v.extend(per_fn.into_iter().flatten());
         v.sort();
         v.dedup();
         v

@@ -21,15 +21,18 @@ pub struct Site {
 
 /// The sites in slot order, or why no such order exists.
 pub fn thread_sites(p: &Program) -> std::result::Result<Vec<Site>, (String, Loc)> {
-    let mut sites = Vec::new();
-    let mut calls: Vec<BTreeSet<FuncId>> = vec![BTreeSet::new(); p.functions.len()];
     let indirect = p.address_taken_functions();
-    for (fi, f) in p.functions.iter().enumerate() {
-        let Some(b) = &f.body else { continue };
+    // Per function (on threads when many): whom it calls, and its sites.
+    let per_fn = crate::par::map(&p.functions, |fi, f| {
+        let mut calls = BTreeSet::new();
+        let mut sites = Vec::new();
+        let Some(b) = &f.body else {
+            return (calls, sites);
+        };
         b.walk(&mut |s| match &s.kind {
             StmtKind::Call { callee, .. } => match strip(callee) {
                 Some(g) => {
-                    calls[fi].insert(g);
+                    calls.insert(g);
                 }
                 // A call through a pointer may reach any address-taken
                 // function of a matching type (return type and arity):
@@ -40,7 +43,7 @@ pub fn thread_sites(p: &Program) -> std::result::Result<Vec<Site>, (String, Loc)
                         Some(Ty::Func(sig)) => Some(sig),
                         _ => None,
                     };
-                    calls[fi].extend(indirect.iter().copied().filter(|g| {
+                    calls.extend(indirect.iter().copied().filter(|g| {
                         let gs = &p.func(*g).sig;
                         sig.is_none_or(|s| {
                             s.unprototyped
@@ -67,11 +70,18 @@ pub fn thread_sites(p: &Program) -> std::result::Result<Vec<Site>, (String, Loc)
                 op: Op::Once, args, ..
             } => {
                 if let Some(g) = args.get(1).and_then(strip) {
-                    calls[fi].insert(g);
+                    calls.insert(g);
                 }
             }
             _ => {}
         });
+        (calls, sites)
+    });
+    let mut sites = Vec::new();
+    let mut calls: Vec<BTreeSet<FuncId>> = Vec::with_capacity(per_fn.len());
+    for (c, s) in per_fn {
+        calls.push(c);
+        sites.extend(s);
     }
     let reach = |from: FuncId| -> BTreeSet<FuncId> {
         let mut seen = BTreeSet::from([from]);
@@ -164,23 +174,35 @@ pub fn single_shot(p: &Program, sites: &[Site]) -> Vec<bool> {
     // Every mention of a function: a direct call, a start routine, or any
     // other use (a pointer that may be called any number of times).
     let mut mentions = vec![0u32; nf];
-    p.walk_exprs(&mut |e| {
+    let mention = |e: &Expr, m: &mut Vec<FuncId>| {
         if let ExprKind::Func(f) = e.kind {
-            mentions[f.index()] += 1;
+            m.push(f);
         }
-    });
-    // (used function, position's function, inside a loop) per direct use.
-    let mut uses: Vec<Vec<(FuncId, bool)>> = vec![Vec::new(); nf];
-    let mut messy = vec![false; nf];
-    let mut site_pos: HashMap<(FuncId, Loc), (u32, bool)> = HashMap::new();
-    for (fi, f) in p.functions.iter().enumerate() {
-        let Some(b) = &f.body else { continue };
-        let me = FuncId(fi as u32);
+    };
+    let mut global_mentions = Vec::new();
+    for g in &p.globals {
+        if let Some(i) = &g.init {
+            i.each_expr(&mut |e| e.walk(&mut |x| mention(x, &mut global_mentions)));
+        }
+    }
+    // Per function (on threads when many): the functions it mentions,
+    // (used function, inside a loop) per direct use, whether it has
+    // labels, and its create sites with their count and loop position.
+    type SitePos = HashMap<Loc, (u32, bool)>;
+    let per_fn = crate::par::map(&p.functions, |_, f| {
+        let mut named = Vec::new();
+        let mut used: Vec<(FuncId, bool)> = Vec::new();
+        let mut messy = false;
+        let mut pos = SitePos::new();
+        let Some(b) = &f.body else {
+            return (named, used, messy, pos);
+        };
+        b.walk(&mut |s| s.each_expr(&mut |e| e.walk(&mut |x| mention(x, &mut named))));
         scan(b, false, &mut |s, in_loop| match &s.kind {
-            StmtKind::Goto(_) | StmtKind::Label(_) => messy[fi] = true,
+            StmtKind::Goto(_) | StmtKind::Label(_) => messy = true,
             StmtKind::Call { callee, .. } => {
                 if let ExprKind::Func(g) = callee.kind {
-                    uses[g.index()].push((me, in_loop));
+                    used.push((g, in_loop));
                 }
             }
             StmtKind::Op {
@@ -191,15 +213,34 @@ pub fn single_shot(p: &Program, sites: &[Site]) -> Vec<bool> {
                 let create = *op == Op::ThreadCreate;
                 let start = args.get(if create { 2 } else { 1 });
                 if let Some(g) = start.and_then(strip) {
-                    uses[g.index()].push((me, in_loop));
+                    used.push((g, in_loop));
                 }
                 if create {
-                    let e = site_pos.entry((me, s.loc)).or_insert((0, in_loop));
+                    let e = pos.entry(s.loc).or_insert((0, in_loop));
                     e.0 += 1;
                 }
             }
             _ => {}
         });
+        (named, used, messy, pos)
+    });
+    // (position's function, inside a loop) per direct use of a function.
+    let mut uses: Vec<Vec<(FuncId, bool)>> = vec![Vec::new(); nf];
+    let mut messy = vec![false; nf];
+    let mut site_pos: HashMap<(FuncId, Loc), (u32, bool)> = HashMap::new();
+    for f in global_mentions {
+        mentions[f.index()] += 1;
+    }
+    for (fi, (named, used, m, pos)) in per_fn.into_iter().enumerate() {
+        let me = FuncId(fi as u32);
+        for f in named {
+            mentions[f.index()] += 1;
+        }
+        for (g, in_loop) in used {
+            uses[g.index()].push((me, in_loop));
+        }
+        messy[fi] = m;
+        site_pos.extend(pos.into_iter().map(|(l, v)| ((me, l), v)));
     }
     let mut once = vec![false; nf];
     if let Some(m) = p.func_by_name("main") {

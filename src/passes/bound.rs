@@ -27,60 +27,62 @@ pub enum Cut {
 
 pub fn bound(mut p: Program, unwind: u32, cut: Cut) -> Program {
     let recursive = recursive_functions(&p);
-    for fi in 0..p.functions.len() {
-        if p.functions[fi].body.is_none() {
-            continue;
-        }
-        let depth = if recursive.contains(&FuncId(fi as u32)) {
-            let name = format!("__seqc_depth_{}", p.functions[fi].name);
+    // The depth globals first, in function order; then the functions,
+    // which are independent of each other (on threads when many).
+    let mut depths = vec![None; p.functions.len()];
+    for (fi, f) in p.functions.iter().enumerate() {
+        if f.body.is_some() && recursive.contains(&FuncId(fi as u32)) {
             p.globals.push(Global {
-                name,
+                name: format!("__seqc_depth_{}", f.name),
                 ty: Ty::UINT,
                 init: None,
                 storage: Storage::Static,
                 thread_local: false,
-                loc: p.functions[fi].loc.generated(),
+                loc: f.loc.generated(),
             });
-            Some(GlobalId(p.globals.len() as u32 - 1))
-        } else {
-            None
-        };
-        let f = &mut p.functions[fi];
-        let body = f.body.take().unwrap();
-        let positions = label_positions(&body);
-        let mut b = Bounder {
-            locals: &mut f.locals,
-            unwind,
-            cut,
-            positions,
-            seen: 0,
-            goto_counters: HashMap::new(),
-            depth,
-        };
-        let mut stmts = b.block(body).0;
-        let mut pre: Vec<Stmt> = Vec::new();
-        let counters: Vec<LocalId> = {
-            let mut v: Vec<_> = b.goto_counters.values().copied().collect();
-            v.sort();
-            v
-        };
-        let loc = f.loc.generated();
-        for v in counters {
-            pre.push(Stmt {
-                kind: StmtKind::Decl(v, Some(Init::Expr(Expr::int(0, Ty::UINT, loc)))),
-                loc,
-            });
+            depths[fi] = Some(GlobalId(p.globals.len() as u32 - 1));
         }
-        if let Some(g) = depth {
-            let d = Expr::new(ExprKind::Global(g), Ty::UINT, loc);
-            pre.push(check(cut, lt(d.clone(), unwind.max(1), loc), loc));
-            pre.push(add(d.clone(), 1, loc));
-            stmts.push(add(d, -1, loc));
-        }
-        pre.extend(stmts);
-        f.body = Some(Block(pre));
     }
+    let mut items: Vec<(&mut Function, Option<GlobalId>)> =
+        p.functions.iter_mut().zip(depths).collect();
+    crate::par::each_mut(&mut items, |(f, depth)| function(f, *depth, unwind, cut));
     p
+}
+
+fn function(f: &mut Function, depth: Option<GlobalId>, unwind: u32, cut: Cut) {
+    let Some(body) = f.body.take() else { return };
+    let positions = label_positions(&body);
+    let mut b = Bounder {
+        locals: &mut f.locals,
+        unwind,
+        cut,
+        positions,
+        seen: 0,
+        goto_counters: HashMap::new(),
+        depth,
+    };
+    let mut stmts = b.block(body).0;
+    let mut pre: Vec<Stmt> = Vec::new();
+    let counters: Vec<LocalId> = {
+        let mut v: Vec<_> = b.goto_counters.values().copied().collect();
+        v.sort();
+        v
+    };
+    let loc = f.loc.generated();
+    for v in counters {
+        pre.push(Stmt {
+            kind: StmtKind::Decl(v, Some(Init::Expr(Expr::int(0, Ty::UINT, loc)))),
+            loc,
+        });
+    }
+    if let Some(g) = depth {
+        let d = Expr::new(ExprKind::Global(g), Ty::UINT, loc);
+        pre.push(check(cut, lt(d.clone(), unwind.max(1), loc), loc));
+        pre.push(add(d.clone(), 1, loc));
+        stmts.push(add(d, -1, loc));
+    }
+    pre.extend(stmts);
+    f.body = Some(Block(pre));
 }
 
 fn lt(e: Expr, u: u32, loc: Loc) -> Expr {

@@ -72,7 +72,7 @@ pub fn escaping_locals(f: &Function) -> HashSet<LocalId> {
 pub fn escaping_in(b: &Block) -> HashSet<LocalId> {
     let mut out = HashSet::new();
     b.walk(&mut |s| {
-        for e in s.exprs() {
+        s.each_expr(&mut |e| {
             e.walk(&mut |x| {
                 if let ExprKind::AddrOf(a) | ExprKind::Decay(a) = &x.kind
                     && let Some(v) = base_local(a)
@@ -80,7 +80,7 @@ pub fn escaping_in(b: &Block) -> HashSet<LocalId> {
                     out.insert(v);
                 }
             });
-        }
+        });
     });
     out
 }
