@@ -168,6 +168,7 @@ pub fn translate(input: &str, cfg: &Config) -> Result<Translation> {
         }
     };
     timings.push(("emit".to_string(), t.elapsed()));
+    crate::par::drop_later(prog);
     Ok(Translation {
         text,
         dumps,

@@ -85,3 +85,15 @@ pub fn map<T: Sync, R: Send>(items: &[T], f: impl Fn(usize, &T) -> R + Sync) -> 
             .collect()
     })
 }
+
+/// Frees `x` on a thread of its own, off the caller's path: a large
+/// program's tree takes tens of milliseconds to free, and nothing waits
+/// for it. The stack is the parser's, since freeing a deeply nested tree
+/// recurses as deeply as building it.
+pub fn drop_later<T: Send + 'static>(x: T) {
+    // When no thread can be started, the closure, and `x` in it, is
+    // freed right here.
+    let _ = std::thread::Builder::new()
+        .stack_size(crate::frontend::STACK_BYTES)
+        .spawn(move || drop(x));
+}

@@ -300,7 +300,16 @@ impl<'p> Emitter<'p> {
     }
 
     fn type_name(&mut self, t: &Ty) -> String {
-        self.declare(t, "")
+        // Casts name integer types and pointers to them all the time.
+        match t {
+            Ty::Int(k) => k.c_name().to_string(),
+            Ty::Ptr(b) if matches!(**b, Ty::Int(_) | Ty::Void | Ty::Bool) => {
+                let mut s = self.base_name(b);
+                s.push_str(" *");
+                s
+            }
+            _ => self.declare(t, ""),
+        }
     }
 
     // ---- expressions ----
@@ -1471,6 +1480,8 @@ impl<'p> Emitter<'p> {
                 *n += lines as u32;
             }
         };
+        // Each file's quoted path, made once: a file has many marks.
+        let mut paths: Vec<Option<String>> = vec![None; self.p.files.len()];
         let mut pos = 0;
         while pos < s.len() {
             let Some(i) = s[pos..].find(MARK) else {
@@ -1494,8 +1505,19 @@ impl<'p> Emitter<'p> {
                     let (f, n) = mk.split_once(' ').unwrap();
                     let (f, n): (u32, u32) = (f.parse().unwrap(), n.parse().unwrap());
                     if cur != Some((f, n)) {
-                        let path = self.p.file_name(FileId(f));
-                        let _ = writeln!(out, "#line {n} \"{}\"", escape_path(path));
+                        out.push_str("#line ");
+                        push_decimal(out, n as u128);
+                        out.push(' ');
+                        match paths.get_mut(f as usize) {
+                            Some(q) => out.push_str(q.get_or_insert_with(|| {
+                                format!("\"{}\"", escape_path(self.p.file_name(FileId(f))))
+                            })),
+                            None => {
+                                let path = escape_path(self.p.file_name(FileId(f)));
+                                let _ = write!(out, "\"{path}\"");
+                            }
+                        }
+                        out.push('\n');
                     }
                     cur = Some((f, n));
                     out.push_str(&line[..a]);

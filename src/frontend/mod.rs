@@ -21,7 +21,7 @@ pub struct FrontendOptions {
 
 /// Stack for the parser and the lowering: deep nesting recurses deeply
 /// (LANG-C-NOTES: 10,000 nested parentheses need far more than 8 MB).
-const STACK_BYTES: usize = 512 << 20;
+pub(crate) const STACK_BYTES: usize = 512 << 20;
 
 /// Preprocesses, parses and lowers `path`. The path is kept as given, so
 /// locations print relative when the user typed a relative path.
@@ -123,6 +123,7 @@ fn parse_and_lower(path: &str, text: String, dm: DataModel) -> Result<(Program, 
     let t = Instant::now();
     let p = lower::lower(&parse.unit, &parse.source, map, dm)?;
     let lowered = t.elapsed();
+    crate::par::drop_later(parse);
     Ok((
         p,
         vec![

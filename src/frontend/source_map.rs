@@ -15,6 +15,10 @@ pub struct SourceMap {
     pub system: Vec<bool>,
     /// The original lines of the files, when readable, for carets.
     text: String,
+    /// The line of the last lookup: lowering asks in source order, so the
+    /// answer is mostly that line or the next, and a binary search over
+    /// 100k lines missed the cache on every expression.
+    hint: std::cell::Cell<usize>,
 }
 
 impl SourceMap {
@@ -55,14 +59,29 @@ impl SourceMap {
             files,
             system,
             text: text.to_string(),
+            hint: std::cell::Cell::new(0),
         }
     }
 
     fn line_index(&self, offset: usize) -> usize {
-        match self.line_starts.binary_search(&offset) {
+        let on = |i: usize| {
+            self.line_starts.get(i).is_some_and(|&s| s <= offset)
+                && self.line_starts.get(i + 1).is_none_or(|&e| offset < e)
+        };
+        let h = self.hint.get();
+        if on(h) {
+            return h;
+        }
+        if on(h + 1) {
+            self.hint.set(h + 1);
+            return h + 1;
+        }
+        let i = match self.line_starts.binary_search(&offset) {
             Ok(i) => i,
             Err(i) => i.saturating_sub(1),
-        }
+        };
+        self.hint.set(i);
+        i
     }
 
     pub fn loc(&self, offset: usize) -> Loc {
