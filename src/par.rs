@@ -97,3 +97,14 @@ pub fn drop_later<T: Send + 'static>(x: T) {
         .stack_size(crate::frontend::STACK_BYTES)
         .spawn(move || drop(x));
 }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn map_keeps_item_order_across_threads() {
+        let items: Vec<u32> = (0..1000).collect();
+        let out = super::map(&items, |i, x| (i, x * 2));
+        let want: Vec<(usize, u32)> = (0..1000).map(|i| (i as usize, i * 2)).collect();
+        assert_eq!(out, want);
+    }
+}

@@ -197,4 +197,23 @@ mod tests {
         let hx = m.loc(text.find("int x").unwrap());
         assert!(m.is_system(hx.file));
     }
+
+    #[test]
+    fn lookups_in_any_order_agree_with_a_search() {
+        let text: String = (0..200)
+            .map(|i| format!("line {i}{}\n", "x".repeat(i % 7)))
+            .collect();
+        let m = SourceMap::new(&text, "a.c");
+        let search = |off: usize| match m.line_starts.binary_search(&off) {
+            Ok(i) => i,
+            Err(i) => i - 1,
+        };
+        // Forward (the hint's case), backward and jumping.
+        let mut offs: Vec<usize> = (0..text.len()).collect();
+        offs.extend((0..text.len()).rev());
+        offs.extend((0..text.len()).map(|i| (i * 7919) % text.len()));
+        for off in offs {
+            assert_eq!(m.line_index(off), search(off), "offset {off}");
+        }
+    }
 }
