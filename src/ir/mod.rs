@@ -555,6 +555,32 @@ impl Stmt {
         }
     }
 
+    /// `each_expr`, mutably.
+    pub fn each_expr_mut(&mut self, f: &mut impl FnMut(&mut Expr)) {
+        match &mut self.kind {
+            StmtKind::Decl(_, Some(init)) => init.walk_exprs_mut(f),
+            StmtKind::Assign(a, b) => {
+                f(a);
+                f(b);
+            }
+            StmtKind::Call { dest, callee, args } => {
+                dest.iter_mut().for_each(&mut *f);
+                f(callee);
+                args.iter_mut().for_each(f);
+            }
+            StmtKind::Op { dest, args, .. } => {
+                dest.iter_mut().for_each(&mut *f);
+                args.iter_mut().for_each(f);
+            }
+            StmtKind::If(c, ..)
+            | StmtKind::Switch(c, _)
+            | StmtKind::Assert(c, _)
+            | StmtKind::Assume(c) => f(c),
+            StmtKind::Return(Some(e)) => f(e),
+            _ => {}
+        }
+    }
+
     /// `exprs`, mutably.
     pub fn exprs_mut(&mut self) -> Vec<&mut Expr> {
         let mut v: Vec<&mut Expr> = Vec::new();

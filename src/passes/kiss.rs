@@ -896,7 +896,9 @@ impl Rewriter {
             }
             _ => {}
         }
-        s.exprs().iter().any(|e| self.accesses(e, false))
+        let mut any = false;
+        s.each_expr(&mut |e| any = any || self.accesses(e, false));
+        any
     }
 
     /// The data accesses of a visible statement (see `ir::access`).
@@ -1028,9 +1030,7 @@ impl Rewriter {
 
     fn stmt(&mut self, p: &Program, mut s: Stmt, out: &mut Vec<Stmt>) {
         let loc = s.loc;
-        for e in s.exprs_mut() {
-            self.expr(p, e);
-        }
+        s.each_expr_mut(&mut |e| self.expr(p, e));
         // `x = f()` with `x` shared: the write is a step of its own after
         // the call's steps, not part of the step before the call.
         if let StmtKind::Call { dest: Some(d), .. } = &s.kind

@@ -715,7 +715,9 @@ impl Rewriter {
             }
             _ => {}
         }
-        s.exprs().iter().any(|e| accesses(e, false, &self.copied))
+        let mut any = false;
+        s.each_expr(&mut |e| any = any || accesses(e, false, &self.copied));
+        any
     }
 
     fn stmt(
@@ -729,9 +731,7 @@ impl Rewriter {
         // Rewrite expressions first, so that visibility sees pool derefs.
         let is_decl_esc = matches!(&s.kind, StmtKind::Decl(v, _) if self.esc_ptr.contains_key(v));
         if !is_decl_esc {
-            for e in s.exprs_mut() {
-                self.expr(p, e);
-            }
+            s.each_expr_mut(&mut |e| self.expr(p, e));
         }
         let vis = self.visible(&s);
         if vis {

@@ -691,11 +691,7 @@ impl<'a> Lowerer<'a> {
             let mut ng = Vec::new();
             for i in work_f.drain(..) {
                 if let Some(b) = &prog.functions[i].body {
-                    b.walk(&mut |s| {
-                        for e in s.exprs() {
-                            refs(e, &mut nf, &mut ng);
-                        }
-                    });
+                    b.walk(&mut |s| s.each_expr(&mut |e| refs(e, &mut nf, &mut ng)));
                 }
             }
             for i in work_g.drain(..) {
