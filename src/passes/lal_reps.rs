@@ -220,14 +220,34 @@ pub fn lal_reps(mut p: Program, o: &LrOptions) -> Result<(Program, LrInfo)> {
     };
     // String literals become round-copied globals (pointers to them are
     // shifted by the round like every other pointer).
-    let mut lits: Vec<Vec<u8>> = Vec::new();
-    p.walk_exprs(&mut |e: &Expr| {
-        if let ExprKind::Str(b) = &e.kind
-            && !lits.contains(b)
-        {
-            lits.push(b.clone());
+    // Numbered in order of first use: global initialisers, then each
+    // function (collected on threads when many).
+    let strs = |e: &Expr, out: &mut Vec<Vec<u8>>| {
+        e.walk(&mut |x| {
+            if let ExprKind::Str(b) = &x.kind {
+                out.push(b.clone());
+            }
+        })
+    };
+    let mut found: Vec<Vec<u8>> = Vec::new();
+    for gl in &p.globals {
+        if let Some(i) = &gl.init {
+            i.each_expr(&mut |e| strs(e, &mut found));
         }
+    }
+    let per_fn = crate::par::map(&p.functions, |_, f| {
+        let mut out = Vec::new();
+        if let Some(b) = &f.body {
+            b.walk(&mut |s| s.each_expr(&mut |e| strs(e, &mut out)));
+        }
+        out
     });
+    let mut seen = HashSet::new();
+    let lits: Vec<Vec<u8>> = found
+        .into_iter()
+        .chain(per_fn.into_iter().flatten())
+        .filter(|b| seen.insert(b.clone()))
+        .collect();
     for (i, b) in lits.into_iter().enumerate() {
         let id = add_global_in(
             &mut p,
@@ -246,13 +266,18 @@ pub fn lal_reps(mut p: Program, o: &LrOptions) -> Result<(Program, LrInfo)> {
         }
     }
     let nfuncs = p.functions.len();
+    // Rewriting a function touches no other body, so what escapes in each
+    // can be found first, on threads.
+    let mut escaping = crate::par::map(&p.functions, |_, f| {
+        crate::passes::normalize::escaping_locals(f)
+    });
     for fi in 0..nfuncs {
         if p.functions[fi].body.is_none() || FuncId(fi as u32) == rw.cs {
             continue;
         }
         let mut f = std::mem::replace(&mut p.functions[fi], placeholder());
         rw.locals = std::mem::take(&mut f.locals);
-        rw.escaping = crate::passes::normalize::escaping_locals(&f);
+        rw.escaping = std::mem::take(&mut escaping[fi]);
         for &pv in &f.params {
             // A parameter whose address is taken escapes too.
             let _ = pv;
