@@ -268,16 +268,16 @@ pub fn lal_reps(mut p: Program, o: &LrOptions) -> Result<(Program, LrInfo)> {
     let nfuncs = p.functions.len();
     // Rewriting a function touches no other body, so what escapes in each
     // can be found first, on threads.
-    let mut escaping = crate::par::map(&p.functions, |_, f| {
+    let escaping = crate::par::map(&p.functions, |_, f| {
         crate::passes::normalize::escaping_locals(f)
     });
-    for fi in 0..nfuncs {
+    for (fi, escaping) in escaping.into_iter().enumerate().take(nfuncs) {
         if p.functions[fi].body.is_none() || FuncId(fi as u32) == rw.cs {
             continue;
         }
         let mut f = std::mem::replace(&mut p.functions[fi], placeholder());
         rw.locals = std::mem::take(&mut f.locals);
-        rw.escaping = std::mem::take(&mut escaping[fi]);
+        rw.escaping = escaping;
         for &pv in &f.params {
             // A parameter whose address is taken escapes too.
             let _ = pv;
