@@ -556,7 +556,7 @@ impl Stmt {
     }
 
     /// `each_expr`, mutably.
-    pub fn each_expr_mut(&mut self, f: &mut impl FnMut(&mut Expr)) {
+    pub fn each_expr_mut<'a>(&'a mut self, f: &mut impl FnMut(&'a mut Expr)) {
         match &mut self.kind {
             StmtKind::Decl(_, Some(init)) => init.walk_exprs_mut(f),
             StmtKind::Assign(a, b) => {
@@ -583,29 +583,8 @@ impl Stmt {
 
     /// `exprs`, mutably.
     pub fn exprs_mut(&mut self) -> Vec<&mut Expr> {
-        let mut v: Vec<&mut Expr> = Vec::new();
-        match &mut self.kind {
-            StmtKind::Decl(_, Some(init)) => init_exprs_mut(init, &mut v),
-            StmtKind::Assign(a, b) => {
-                v.push(a);
-                v.push(b);
-            }
-            StmtKind::Call { dest, callee, args } => {
-                v.extend(dest.iter_mut());
-                v.push(callee);
-                v.extend(args.iter_mut());
-            }
-            StmtKind::Op { dest, args, .. } => {
-                v.extend(dest.iter_mut());
-                v.extend(args.iter_mut());
-            }
-            StmtKind::If(c, ..)
-            | StmtKind::Switch(c, _)
-            | StmtKind::Assert(c, _)
-            | StmtKind::Assume(c) => v.push(c),
-            StmtKind::Return(Some(e)) => v.push(e),
-            _ => {}
-        }
+        let mut v = Vec::new();
+        self.each_expr_mut(&mut |e| v.push(e));
         v
     }
 
@@ -639,28 +618,7 @@ impl Stmt {
     /// The expressions this statement evaluates (not those of nested blocks).
     pub fn exprs(&self) -> Vec<&Expr> {
         let mut v = Vec::new();
-        match &self.kind {
-            StmtKind::Decl(_, Some(init)) => init.exprs(&mut v),
-            StmtKind::Assign(a, b) => {
-                v.push(a);
-                v.push(b);
-            }
-            StmtKind::Call { dest, callee, args } => {
-                v.extend(dest.iter());
-                v.push(callee);
-                v.extend(args.iter());
-            }
-            StmtKind::Op { dest, args, .. } => {
-                v.extend(dest.iter());
-                v.extend(args.iter());
-            }
-            StmtKind::If(c, ..)
-            | StmtKind::Switch(c, _)
-            | StmtKind::Assert(c, _)
-            | StmtKind::Assume(c) => v.push(c),
-            StmtKind::Return(Some(e)) => v.push(e),
-            _ => {}
-        }
+        self.each_expr(&mut |e| v.push(e));
         v
     }
 }
@@ -677,12 +635,7 @@ impl Init {
     }
 
     pub fn exprs<'a>(&'a self, out: &mut Vec<&'a Expr>) {
-        match self {
-            Init::Expr(e) => out.push(e),
-            Init::Array(items) => items.iter().for_each(|(_, i)| i.exprs(out)),
-            Init::Comp(items) => items.iter().for_each(|(_, i)| i.exprs(out)),
-            Init::Str(_) => {}
-        }
+        self.each_expr(&mut |e| out.push(e));
     }
 }
 
@@ -866,11 +819,16 @@ impl Expr {
 }
 
 impl Init {
-    pub fn walk_exprs_mut(&mut self, f: &mut impl FnMut(&mut Expr)) {
+    /// Calls `f` on each expression of the initialiser, in order.
+    pub fn walk_exprs_mut<'a>(&'a mut self, f: &mut impl FnMut(&'a mut Expr)) {
         match self {
             Init::Expr(e) => f(e),
-            Init::Array(items) => items.iter_mut().for_each(|(_, i)| i.walk_exprs_mut(f)),
-            Init::Comp(items) => items.iter_mut().for_each(|(_, i)| i.walk_exprs_mut(f)),
+            Init::Array(items) => items
+                .iter_mut()
+                .for_each(|(_, i)| i.walk_exprs_mut(&mut *f)),
+            Init::Comp(items) => items
+                .iter_mut()
+                .for_each(|(_, i)| i.walk_exprs_mut(&mut *f)),
             Init::Str(_) => {}
         }
     }
@@ -932,10 +890,5 @@ impl Stmt {
 
 /// The expressions of an initialiser, mutably.
 pub(crate) fn init_exprs_mut<'a>(i: &'a mut Init, v: &mut Vec<&'a mut Expr>) {
-    match i {
-        Init::Expr(e) => v.push(e),
-        Init::Array(items) => items.iter_mut().for_each(|(_, i)| init_exprs_mut(i, v)),
-        Init::Comp(items) => items.iter_mut().for_each(|(_, i)| init_exprs_mut(i, v)),
-        Init::Str(_) => {}
-    }
+    i.walk_exprs_mut(&mut |e| v.push(e));
 }
