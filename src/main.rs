@@ -276,6 +276,11 @@ fn fail(d: &Diagnostic) -> ExitCode {
 }
 
 fn main() -> ExitCode {
+    // The passes and back ends recurse as deeply as the input nests.
+    seqc::par::deep(run)
+}
+
+fn run() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {

@@ -1,6 +1,16 @@
 //! Work split over threads for large programs. Each item is handled
 //! alone, so the result does not depend on the split: output bytes stay
 //! the same whatever the core count.
+//!
+//! Every thread started here gets the parser's stack (`STACK_BYTES`):
+//! the passes recurse as deeply as the input nests, and a worker with
+//! the default 2 MB stack overflowed on 3,000 nested `if`s that the
+//! parser had read. The stack is reserved address space; only what is
+//! used is backed by memory. When no thread can be started, the work
+//! runs on the caller's thread.
+
+use std::sync::{Arc, Mutex};
+use std::thread::{Scope, ScopedJoinHandle};
 
 /// Threads worth starting for `items` independent items: none below 64
 /// (thread start-up costs more than small programs take), at most 4.
@@ -21,9 +31,11 @@ pub fn each_mut<T: Send>(items: &mut [T], f: impl Fn(&mut T) + Sync) {
     let chunk = items.len().div_ceil(w);
     let f = &f;
     std::thread::scope(|s| {
-        for c in items.chunks_mut(chunk) {
-            s.spawn(move || c.iter_mut().for_each(f));
-        }
+        let jobs: Vec<_> = items
+            .chunks_mut(chunk)
+            .map(|c| spawn(s, move || c.iter_mut().for_each(f)))
+            .collect();
+        jobs.into_iter().for_each(Job::join);
     });
 }
 
@@ -48,13 +60,11 @@ pub fn each_with<T: Send, S: Send>(
     let chunk = items.len().div_ceil(w);
     let run = &run;
     std::thread::scope(|sc| {
-        let hs: Vec<_> = items
+        let jobs: Vec<_> = items
             .chunks_mut(chunk)
-            .map(|c| sc.spawn(move || run(c)))
+            .map(|c| spawn(sc, move || run(c)))
             .collect();
-        hs.into_iter()
-            .map(|h| h.join().expect("worker thread"))
-            .collect()
+        jobs.into_iter().map(Job::join).collect()
     })
 }
 
@@ -68,11 +78,11 @@ pub fn map<T: Sync, R: Send>(items: &[T], f: impl Fn(usize, &T) -> R + Sync) -> 
     let chunk = items.len().div_ceil(w);
     let f = &f;
     std::thread::scope(|s| {
-        let hs: Vec<_> = items
+        let jobs: Vec<_> = items
             .chunks(chunk)
             .enumerate()
             .map(|(k, c)| {
-                s.spawn(move || {
+                spawn(s, move || {
                     c.iter()
                         .enumerate()
                         .map(|(i, x)| f(k * chunk + i, x))
@@ -80,9 +90,7 @@ pub fn map<T: Sync, R: Send>(items: &[T], f: impl Fn(usize, &T) -> R + Sync) -> 
                 })
             })
             .collect();
-        hs.into_iter()
-            .flat_map(|h| h.join().expect("worker thread"))
-            .collect()
+        jobs.into_iter().flat_map(Job::join).collect()
     })
 }
 
@@ -96,6 +104,51 @@ pub fn drop_later<T: Send + 'static>(x: T) {
     let _ = std::thread::Builder::new()
         .stack_size(crate::frontend::STACK_BYTES)
         .spawn(move || drop(x));
+}
+
+/// Runs `f` on a thread with the parser's stack and returns its result:
+/// for whole commands, whose passes recurse as deeply as the input
+/// nests. A panic in `f` goes on in the caller.
+pub fn deep<R: Send>(f: impl FnOnce() -> R + Send) -> R {
+    std::thread::scope(|s| spawn(s, f).join())
+}
+
+/// A chunk of work on a thread of its own, or already done.
+enum Job<'s, R> {
+    Running(ScopedJoinHandle<'s, R>),
+    Done(R),
+}
+
+impl<R> Job<'_, R> {
+    fn join(self) -> R {
+        match self {
+            Job::Running(h) => h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
+            Job::Done(r) => r,
+        }
+    }
+}
+
+/// Starts `f` on a thread with `STACK_BYTES` of stack, or runs it here
+/// when the system will not start one (the closure is kept aside so that
+/// a failed start does not lose it).
+fn spawn<'s, 'e, R: Send + 's>(
+    s: &'s Scope<'s, 'e>,
+    f: impl FnOnce() -> R + Send + 's,
+) -> Job<'s, R> {
+    let cell = Arc::new(Mutex::new(Some(f)));
+    let theirs = Arc::clone(&cell);
+    let started = std::thread::Builder::new()
+        .stack_size(crate::frontend::STACK_BYTES)
+        .spawn_scoped(s, move || take(&theirs)());
+    match started {
+        Ok(h) => Job::Running(h),
+        Err(_) => Job::Done(take(&cell)()),
+    }
+}
+
+fn take<F>(cell: &Mutex<Option<F>>) -> F {
+    let f = cell.lock().unwrap_or_else(|e| e.into_inner()).take();
+    f.expect("a job runs once")
 }
 
 #[cfg(test)]

@@ -104,6 +104,40 @@ fn deep_nesting_does_not_overflow() {
 }
 
 #[test]
+fn deeply_nested_statements_do_not_overflow() {
+    // Enough thread functions for the passes to run on worker threads,
+    // one of which nests 3,000 `if`s: workers with the default stack
+    // overflowed on it, and the main thread on 10,000.
+    let mut text = String::from("#include <pthread.h>\nint g;\n");
+    for i in 0..70 {
+        text.push_str(&format!("void *t{i}(void *a) {{\n"));
+        if i == 5 {
+            text.push_str(&"if (g) {".repeat(3000));
+            text.push_str("g = 1;");
+            text.push_str(&"}".repeat(3000));
+        }
+        text.push_str("  g = g + 1;\n  return 0;\n}\n");
+    }
+    text.push_str("int main(void) {\n  pthread_t t;\n");
+    for i in 0..70 {
+        text.push_str(&format!("  pthread_create(&t, 0, t{i}, 0);\n"));
+    }
+    text.push_str("  return 0;\n}\n");
+    let (_d, p) = temp_file("nested.c", text.as_bytes());
+    for args in [
+        &["--method", "none"][..],
+        &["--method", "kiss"],
+        &["--method", "lal-reps"],
+        &["--method", "lal-reps", "--emit", "smt"],
+    ] {
+        let out = seqc().arg("translate").args(args).arg(&p).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {err}");
+        assert!(!out.stdout.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
 fn long_functions_do_not_overflow() {
     // Enough functions for the threaded printer, and one of 60,000
     // statements: its printed form used to be nested once per statement.

@@ -47,15 +47,7 @@ pub fn load_preprocessed(path: &str, text: String, dm: DataModel) -> Result<Prog
 }
 
 fn load_preprocessed_timed(path: &str, text: String, dm: DataModel) -> Result<(Program, Timings)> {
-    let path = path.to_string();
-    let worker = std::thread::Builder::new()
-        .stack_size(STACK_BYTES)
-        .spawn(move || parse_and_lower(&path, text, dm))
-        .map_err(|e| Diagnostic::input(format!("cannot start the parser thread: {e}")))?;
-    match worker.join() {
-        Ok(r) => r,
-        Err(p) => std::panic::resume_unwind(p),
-    }
+    crate::par::deep(|| parse_and_lower(path, text, dm))
 }
 
 /// The library models (templates/models.c), one per `/* model: NAME */`.
