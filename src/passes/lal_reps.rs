@@ -43,7 +43,6 @@
 use crate::diag::{Diagnostic, Result};
 use crate::ir::sites::{self, Site};
 use crate::ir::*;
-use crate::passes::normalize::placeholder;
 use std::collections::{HashMap, HashSet};
 
 pub struct LrOptions {
@@ -198,7 +197,7 @@ pub fn lal_reps(mut p: Program, o: &LrOptions) -> Result<(Program, LrInfo)> {
     }
     // The switch point, one function.
     let cs = make_cs(&mut p, &g, k);
-    let mut rw = Rewriter {
+    let mut cx = Ctx {
         k,
         g,
         cs,
@@ -208,14 +207,7 @@ pub fn lal_reps(mut p: Program, o: &LrOptions) -> Result<(Program, LrInfo)> {
         slots: o.unwind.max(1) as u64 * o.threads.max(1) as u64,
         copied,
         tls,
-        asserts: Vec::new(),
         strings: HashMap::new(),
-        err: None,
-        locals: Vec::new(),
-        escaping: HashSet::new(),
-        esc_ptr: HashMap::new(),
-        ret_ty: Ty::Void,
-        atomic_fn: false,
         atomic_fns: p.functions.iter().map(|f| f.atomic).collect(),
     };
     // String literals become round-copied globals (pointers to them are
@@ -251,73 +243,99 @@ pub fn lal_reps(mut p: Program, o: &LrOptions) -> Result<(Program, LrInfo)> {
     for (i, b) in lits.into_iter().enumerate() {
         let id = add_global_in(
             &mut p,
-            &mut rw.copied,
+            &mut cx.copied,
             &format!("__seqc_str{i}"),
             arr(Ty::CHAR, b.len() as u64),
             true,
         );
         p.globals[id.index()].init = Some(Init::Str(b.clone()));
-        rw.strings.insert(b, id);
+        cx.strings.insert(b, id);
     }
     for gi in 0..p.globals.len() {
         if let Some(mut init) = p.globals[gi].init.take() {
-            init.walk_exprs_mut(&mut |e| rw.global_init_expr(e));
+            init.walk_exprs_mut(&mut |e| cx.global_init_expr(e));
             p.globals[gi].init = Some(init);
         }
     }
-    let nfuncs = p.functions.len();
-    // Rewriting a function touches no other body, so what escapes in each
-    // can be found first, on threads.
-    let escaping = crate::par::map(&p.functions, |_, f| {
-        crate::passes::normalize::escaping_locals(f)
+    // Rewriting a function touches no other body: the functions are
+    // rewritten on threads, each with the bodies and locals taken out of
+    // the program, which the rewrites only read. What a rewrite adds to
+    // the program (assertion numbers, pool globals) is numbered after, in
+    // function order, as one rewrite after another would number it.
+    let jobs = crate::par::map(&p.functions, |fi, f| {
+        let fid = FuncId(fi as u32);
+        let body = f.body.as_ref().filter(|_| fid != cx.cs)?;
+        let mut asserts = 0;
+        body.walk(&mut |s| asserts += matches!(s.kind, StmtKind::Assert(..)) as usize);
+        Some((fi, crate::passes::normalize::escaping_locals(f), asserts))
     });
-    for (fi, escaping) in escaping.into_iter().enumerate().take(nfuncs) {
-        if p.functions[fi].body.is_none() || FuncId(fi as u32) == rw.cs {
-            continue;
-        }
-        let mut f = std::mem::replace(&mut p.functions[fi], placeholder());
-        rw.locals = std::mem::take(&mut f.locals);
-        rw.escaping = escaping;
-        for &pv in &f.params {
-            // A parameter whose address is taken escapes too.
-            let _ = pv;
-        }
-        rw.esc_ptr.clear();
-        rw.ret_ty = f.sig.ret.clone();
-        rw.atomic_fn = f.atomic;
-        let body = f.body.take().unwrap();
-        let mut pre = Vec::new();
-        let mut esc: Vec<LocalId> = rw.escaping.iter().copied().collect();
-        esc.sort();
-        for v in esc {
-            let ty = rw.locals[v.index()].ty.clone();
-            let name = format!("{}__p", rw.locals[v.index()].name);
-            let pv = rw.temp(&name, ty.clone().ptr());
-            rw.esc_ptr.insert(v, pv);
-            pre.push(st(StmtKind::Decl(pv, None), f.loc.generated()));
-            if f.params.contains(&v) {
-                // Copy the parameter into its pool slot on entry.
-                let loc = f.loc.generated();
-                pre.extend(rw.alloc_stmts(&mut p, &ty, 1, pv, loc));
-                let slot = deref(lv_local(pv, ty.clone().ptr(), loc), loc);
-                pre.push(st(StmtKind::Assign(slot, lv_local(v, ty, loc)), loc));
-            }
-        }
-        let mut out = rw.block(&mut p, body, false);
-        pre.append(&mut out.0);
-        if let Some(e) = rw.err.take() {
-            p.functions[fi] = f;
+    let mut jobs: Vec<Job> = jobs
+        .into_iter()
+        .flatten()
+        .scan(0, |first_assert, (fi, escaping, asserts)| {
+            let f = &mut p.functions[fi];
+            let job = Job {
+                fi,
+                body: f.body.take().unwrap(),
+                locals: std::mem::take(&mut f.locals),
+                escaping,
+                first_assert: *first_assert,
+                asserts: Vec::new(),
+                pools: Vec::new(),
+                first_pool: 0,
+                switch_points: 0,
+                err: None,
+            };
+            *first_assert += asserts;
+            Some(job)
+        })
+        .collect();
+    let (cxr, pr) = (&cx, &p);
+    crate::par::each_mut(&mut jobs, |job| job.run(cxr, pr));
+    let mut asserts = Vec::new();
+    let mut switch_points = 0;
+    for job in &mut jobs {
+        if let Some(e) = job.err.take() {
             return Err(e.into_diag(&p));
         }
-        f.locals = std::mem::take(&mut rw.locals);
-        f.body = Some(Block(pre));
-        p.functions[fi] = f;
+        if job.first_assert != asserts.len() {
+            return Err(Diagnostic::internal(format!(
+                "lal-reps numbered the assertions of {} from {} but found {} before it",
+                p.functions[job.fi].name,
+                job.first_assert,
+                asserts.len()
+            )));
+        }
+        asserts.append(&mut job.asserts);
+        switch_points += job.switch_points;
+        job.first_pool = p.globals.len() as u32;
+        for pool in &job.pools {
+            // A pool and its counter are named by the pool's number.
+            let n = job.first_pool + pool.named_by;
+            let name = match pool.counter {
+                false => format!("__seqc_pool{n}"),
+                true => format!("__seqc_pool{n}_n"),
+            };
+            add_global_in(
+                &mut p,
+                &mut cx.copied,
+                &name,
+                pool.ty.clone(),
+                !pool.counter,
+            );
+        }
+    }
+    crate::par::each_mut(&mut jobs, Job::number_pools);
+    for job in jobs {
+        let f = &mut p.functions[job.fi];
+        f.body = Some(job.body);
+        f.locals = job.locals;
     }
     // The user's main becomes thread 0's start routine.
     p.functions[user_main.index()].name = "__seqc_main".into();
     p.functions[user_main.index()].is_static = true;
     let info = LrInfo {
-        asserts: rw.asserts.clone(),
+        asserts,
         slot_funcs: std::iter::once("main".to_string())
             .chain(site_list.iter().zip(&caps).flat_map(|(s, &c)| {
                 let n = p.func(s.start.unwrap()).name.clone();
@@ -325,14 +343,14 @@ pub fn lal_reps(mut p: Program, o: &LrOptions) -> Result<(Program, LrInfo)> {
             }))
             .collect(),
         site_slots: bases,
-        switch_points: count_calls(&p, cs),
+        switch_points,
     };
-    make_driver(&mut p, &rw, user_main, nslots);
-    p.thread_id = Some(rw.g.tid);
+    make_driver(&mut p, &cx, user_main, nslots);
+    p.thread_id = Some(cx.g.tid);
     p.rounds = Some(Rounds {
-        round: rw.g.round,
+        round: cx.g.round,
         k,
-        copied: rw.copied.clone(),
+        copied: cx.copied,
     });
     Ok((p, info))
 }
@@ -389,7 +407,8 @@ impl PassErr {
     }
 }
 
-struct Rewriter {
+/// What every function's rewrite reads.
+struct Ctx {
     k: u32,
     g: Globals,
     cs: FuncId,
@@ -399,18 +418,183 @@ struct Rewriter {
     bases: Vec<u32>,
     /// Pool slots per allocation site.
     slots: u64,
+    /// Round-copied globals (those before the functions' rewrite).
     copied: Vec<bool>,
     tls: HashSet<GlobalId>,
-    asserts: Vec<(Loc, AssertKind)>,
     strings: HashMap<Vec<u8>, GlobalId>,
+    atomic_fns: Vec<bool>,
+}
+
+/// One function's rewrite, and what it adds to the program.
+struct Job {
+    fi: usize,
+    body: Block,
+    locals: Vec<Local>,
+    escaping: HashSet<LocalId>,
+    /// Assertions of the functions before this one.
+    first_assert: usize,
+    asserts: Vec<(Loc, AssertKind)>,
+    /// Globals the rewrite needs, made after it: `pending(i)` stands for
+    /// the `i`-th until `number_pools` gives it the number `first_pool + i`.
+    pools: Vec<Pool>,
+    first_pool: u32,
+    switch_points: usize,
     err: Option<PassErr>,
-    // Per function.
+}
+
+/// A pool of heap objects or escaping locals, or its counter.
+struct Pool {
+    ty: Ty,
+    counter: bool,
+    /// The pool (by index in `Job::pools`) whose number names this one.
+    named_by: u32,
+}
+
+/// Ids at and above this stand for globals a rewrite has yet to make.
+const PENDING: u32 = 1 << 31;
+
+fn pending(i: usize) -> GlobalId {
+    GlobalId(PENDING + i as u32)
+}
+
+/// The per-function state of a rewrite; it reads the context through
+/// `Deref`.
+struct Rewriter<'c> {
+    cx: &'c Ctx,
+    first_assert: usize,
+    asserts: Vec<(Loc, AssertKind)>,
+    pools: Vec<Pool>,
+    err: Option<PassErr>,
     locals: Vec<Local>,
     escaping: HashSet<LocalId>,
     esc_ptr: HashMap<LocalId, LocalId>,
     ret_ty: Ty,
     atomic_fn: bool,
-    atomic_fns: Vec<bool>,
+}
+
+impl std::ops::Deref for Rewriter<'_> {
+    type Target = Ctx;
+    fn deref(&self) -> &Ctx {
+        self.cx
+    }
+}
+
+impl Ctx {
+    fn round(&self, p: &Program, loc: Loc) -> Expr {
+        glob(p, self.g.round, loc)
+    }
+
+    fn stop(&self, p: &Program, loc: Loc) -> Stmt {
+        assign(self.round(p, loc), int(self.k as i128, Ty::UINT, loc), loc)
+    }
+
+    /// `__seqc_r < K`: the thread has not stopped.
+    fn alive(&self, p: &Program, loc: Loc) -> Expr {
+        cmp(
+            BinOp::Lt,
+            self.round(p, loc),
+            int(self.k as i128, Ty::UINT, loc),
+            loc,
+        )
+    }
+
+    fn cs_call(&self, loc: Loc) -> Stmt {
+        st(
+            StmtKind::Call {
+                dest: None,
+                callee: Expr::new(
+                    ExprKind::Func(self.cs),
+                    Ty::Func(Box::new(FnSig {
+                        ret: Ty::Void,
+                        params: vec![],
+                        variadic: false,
+                        unprototyped: false,
+                    })),
+                    loc,
+                ),
+                args: vec![],
+            },
+            loc.generated(),
+        )
+    }
+
+    fn global_init_expr(&self, e: &mut Expr) {
+        e.walk_mut(&mut |x| {
+            if let ExprKind::Str(b) = &x.kind
+                && let Some(&g) = self.strings.get(b)
+            {
+                x.kind = ExprKind::Global(g);
+            }
+        });
+    }
+}
+
+impl Job {
+    fn run(&mut self, cx: &Ctx, p: &Program) {
+        let f = &p.functions[self.fi];
+        let mut rw = Rewriter {
+            cx,
+            first_assert: self.first_assert,
+            asserts: Vec::new(),
+            pools: Vec::new(),
+            err: None,
+            locals: std::mem::take(&mut self.locals),
+            escaping: std::mem::take(&mut self.escaping),
+            esc_ptr: HashMap::new(),
+            ret_ty: f.sig.ret.clone(),
+            atomic_fn: f.atomic,
+        };
+        let mut pre = Vec::new();
+        let mut esc: Vec<LocalId> = rw.escaping.iter().copied().collect();
+        esc.sort();
+        for v in esc {
+            let ty = rw.locals[v.index()].ty.clone();
+            let name = format!("{}__p", rw.locals[v.index()].name);
+            let pv = rw.temp(&name, ty.clone().ptr());
+            rw.esc_ptr.insert(v, pv);
+            pre.push(st(StmtKind::Decl(pv, None), f.loc.generated()));
+            if f.params.contains(&v) {
+                // Copy the parameter into its pool slot on entry.
+                let loc = f.loc.generated();
+                pre.extend(rw.alloc_stmts(p, &ty, 1, pv, loc));
+                let slot = deref(lv_local(pv, ty.clone().ptr(), loc), loc);
+                pre.push(st(StmtKind::Assign(slot, lv_local(v, ty, loc)), loc));
+            }
+        }
+        let body = std::mem::take(&mut self.body);
+        let mut out = rw.block(p, body, false);
+        pre.append(&mut out.0);
+        self.body = Block(pre);
+        self.locals = rw.locals;
+        self.asserts = rw.asserts;
+        self.pools = rw.pools;
+        self.err = rw.err;
+        let cs = cx.cs;
+        self.body.walk(&mut |s| {
+            if let StmtKind::Call { callee, .. } = &s.kind
+                && callee.kind == ExprKind::Func(cs)
+            {
+                self.switch_points += 1;
+            }
+        });
+    }
+
+    /// Gives the pools their numbers, now that the program has them.
+    fn number_pools(&mut self) {
+        if self.pools.is_empty() {
+            return;
+        }
+        let first = self.first_pool;
+        self.body.walk_exprs_mut(&mut |e| {
+            e.walk_mut(&mut |x| {
+                if let ExprKind::Global(g) = &mut x.kind
+                    && g.0 >= PENDING
+                {
+                    g.0 = g.0 - PENDING + first;
+                }
+            })
+        });
+    }
 }
 
 // ---- small IR builders ----
@@ -582,7 +766,7 @@ fn make_cs(p: &mut Program, g: &Globals, k: u32) -> FuncId {
     FuncId(p.functions.len() as u32 - 1)
 }
 
-impl Rewriter {
+impl Rewriter<'_> {
     fn fail(&mut self, what: impl Into<String>, loc: Loc) {
         if self.err.is_none() {
             self.err = Some(PassErr {
@@ -603,44 +787,6 @@ impl Rewriter {
         LocalId(self.locals.len() as u32 - 1)
     }
 
-    fn round(&self, p: &Program, loc: Loc) -> Expr {
-        glob(p, self.g.round, loc)
-    }
-
-    fn stop(&self, p: &Program, loc: Loc) -> Stmt {
-        assign(self.round(p, loc), int(self.k as i128, Ty::UINT, loc), loc)
-    }
-
-    /// `__seqc_r < K`: the thread has not stopped.
-    fn alive(&self, p: &Program, loc: Loc) -> Expr {
-        cmp(
-            BinOp::Lt,
-            self.round(p, loc),
-            int(self.k as i128, Ty::UINT, loc),
-            loc,
-        )
-    }
-
-    fn cs_call(&self, loc: Loc) -> Stmt {
-        st(
-            StmtKind::Call {
-                dest: None,
-                callee: Expr::new(
-                    ExprKind::Func(self.cs),
-                    Ty::Func(Box::new(FnSig {
-                        ret: Ty::Void,
-                        params: vec![],
-                        variadic: false,
-                        unprototyped: false,
-                    })),
-                    loc,
-                ),
-                args: vec![],
-            },
-            loc.generated(),
-        )
-    }
-
     /// Stop and leave the function (a cut, exit or abort).
     fn stop_and_return(&mut self, p: &Program, loc: Loc) -> Vec<Stmt> {
         let mut v = vec![self.stop(p, loc)];
@@ -652,16 +798,6 @@ impl Rewriter {
             v.extend(return_any(ty, loc, |t| self.temp("__seqc_any", t)));
         }
         v
-    }
-
-    fn global_init_expr(&mut self, e: &mut Expr) {
-        e.walk_mut(&mut |x| {
-            if let ExprKind::Str(b) = &x.kind
-                && let Some(&g) = self.strings.get(b)
-            {
-                x.kind = ExprKind::Global(g);
-            }
-        });
     }
 
     /// Rewrites an expression: escaping locals through their pool
@@ -710,7 +846,7 @@ impl Rewriter {
         }
     }
 
-    fn block(&mut self, p: &mut Program, b: Block, _in_atomic: bool) -> Block {
+    fn block(&mut self, p: &Program, b: Block, _in_atomic: bool) -> Block {
         let mut out = Vec::new();
         let mut stmts = b.0.into_iter().peekable();
         while let Some(s) = stmts.next() {
@@ -745,13 +881,7 @@ impl Rewriter {
         any
     }
 
-    fn stmt(
-        &mut self,
-        p: &mut Program,
-        mut s: Stmt,
-        out: &mut Vec<Stmt>,
-        next: Option<(Expr, Ty)>,
-    ) {
+    fn stmt(&mut self, p: &Program, mut s: Stmt, out: &mut Vec<Stmt>, next: Option<(Expr, Ty)>) {
         let loc = s.loc;
         // Rewrite expressions first, so that visibility sees pool derefs.
         let is_decl_esc = matches!(&s.kind, StmtKind::Decl(v, _) if self.esc_ptr.contains_key(v));
@@ -802,7 +932,7 @@ impl Rewriter {
             }
             StmtKind::Assert(c, kind) => {
                 self.asserts.push((loc, kind));
-                let id = self.asserts.len() as i128;
+                let id = (self.first_assert + self.asserts.len()) as i128;
                 let e = glob(p, self.g.error, loc);
                 let set = if_(
                     cmp(BinOp::Eq, e.clone(), int(0, Ty::INT, loc), loc),
@@ -845,32 +975,36 @@ impl Rewriter {
     /// `pv = &pool[next]` for a fresh object of `count` × `ty`.
     fn alloc_stmts(
         &mut self,
-        p: &mut Program,
+        p: &Program,
         ty: &Ty,
         count: u64,
         pv: LocalId,
         loc: Loc,
     ) -> Vec<Stmt> {
         let slots = self.slots;
-        let n = self.copied.len();
-        let pool = add_global_in(
-            p,
-            &mut self.copied,
-            &format!("__seqc_pool{n}"),
-            Ty::Array(Box::new(ty.clone()), Some(count * slots)),
-            true,
+        // The pool and its counter get their numbers after the rewrite
+        // (`Job::number_pools`).
+        let named_by = self.pools.len() as u32;
+        let pool_ty = Ty::Array(Box::new(ty.clone()), Some(count * slots));
+        let pool = Expr::new(
+            ExprKind::Global(pending(self.pools.len())),
+            pool_ty.clone(),
+            loc,
         );
-        let cnt = add_global_in(
-            p,
-            &mut self.copied,
-            &format!("__seqc_pool{n}_n"),
-            Ty::UINT,
-            false,
-        );
-        let c = glob(p, cnt, loc);
+        self.pools.push(Pool {
+            ty: pool_ty,
+            counter: false,
+            named_by,
+        });
+        let c = Expr::new(ExprKind::Global(pending(self.pools.len())), Ty::UINT, loc);
+        self.pools.push(Pool {
+            ty: Ty::UINT,
+            counter: true,
+            named_by,
+        });
         let pty = self.locals[pv.index()].ty.clone();
         let at = |i: Expr| {
-            let e = index(glob(p, pool, loc), i, loc);
+            let e = index(pool.clone(), i, loc);
             cast(addr_of(e, loc), pty.clone(), loc)
         };
         let pvx = lv_local(pv, pty.clone(), loc);
@@ -1014,7 +1148,7 @@ impl Rewriter {
     #[allow(clippy::too_many_arguments)]
     fn op(
         &mut self,
-        p: &mut Program,
+        p: &Program,
         dest: Option<Expr>,
         op: Op,
         args: Vec<Expr>,
@@ -1697,7 +1831,7 @@ fn fix_decl_inits(comps: &[CompDef], b: &mut Block, locals: &[Local]) {
 
 /// The new `main`: thread 0, then every slot in order, then the
 /// consistency assumptions and the deferred assertion.
-fn make_driver(p: &mut Program, rw: &Rewriter, user_main: FuncId, nslots: u64) {
+fn make_driver(p: &mut Program, rw: &Ctx, user_main: FuncId, nslots: u64) {
     let loc = Loc::NONE;
     let g = rw.g;
     let k = rw.k as i128;
@@ -1728,23 +1862,22 @@ fn make_driver(p: &mut Program, rw: &Rewriter, user_main: FuncId, nslots: u64) {
     b.push(assign(r.clone(), int(0, Ty::UINT, loc), loc));
     b.push(assign(at(g.created, 0), int(1, Ty::INT, loc), loc));
     // Thread 0: the user's main.
-    let mf = p.func(user_main).clone();
+    // Not a clone of main: its body is the largest in a program of many
+    // threads.
+    let mf = p.func(user_main);
     let margs: Vec<Expr> = mf
         .params
         .iter()
-        .map(|v| {
+        .zip(mf.sig.params.iter())
+        .map(|(v, t)| {
             let ty = mf.local(*v).ty.clone();
-            if ty.is_pointer() {
+            let e = if ty.is_pointer() {
                 int(0, Ty::INT, loc)
             } else {
                 Expr::new(ExprKind::Nondet, ty, loc)
-            }
+            };
+            cast(e, t.clone(), loc)
         })
-        .collect();
-    let margs: Vec<Expr> = margs
-        .into_iter()
-        .zip(mf.sig.params.iter())
-        .map(|(e, t)| cast(e, t.clone(), loc))
         .collect();
     b.push(st(
         StmtKind::Call {
@@ -1856,21 +1989,4 @@ fn make_driver(p: &mut Program, rw: &Rewriter, user_main: FuncId, nslots: u64) {
         loc,
         labels: vec![],
     });
-}
-
-/// Calls of `f` in the whole program.
-fn count_calls(p: &Program, f: FuncId) -> usize {
-    let mut n = 0;
-    for g in &p.functions {
-        if let Some(b) = &g.body {
-            b.walk(&mut |s| {
-                if let StmtKind::Call { callee, .. } = &s.kind
-                    && callee.kind == ExprKind::Func(f)
-                {
-                    n += 1;
-                }
-            });
-        }
-    }
-    n
 }
