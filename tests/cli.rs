@@ -134,6 +134,13 @@ fn deeply_nested_statements_do_not_overflow() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(0), "{args:?}: {err}");
         assert!(!out.stdout.is_empty(), "{args:?}");
+        // Indentation stops at 256 columns: the text would otherwise
+        // grow with the square of the nesting.
+        let widest = String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(|l| l.len() - l.trim_start_matches(' ').len())
+            .max();
+        assert!(widest <= Some(256), "{args:?}: {widest:?}");
     }
 }
 

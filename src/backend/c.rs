@@ -50,7 +50,7 @@ const MARK: char = '\u{1}';
 /// Prints a whole program.
 pub fn emit(p: &Program, opts: &COptions) -> String {
     let mut e = Emitter::new(p, opts);
-    let body = e.program();
+    let (before, defs) = e.program();
     let mut decls = String::new();
     for n in &e.nondets {
         let (ty, suffix) = n;
@@ -89,10 +89,71 @@ pub fn emit(p: &Program, opts: &COptions) -> String {
         .replace("{{INCLUDES}}", includes.trim_end())
         .replace("{{DECLARATIONS}}", decls.trim_end());
     let mut out = String::new();
+    let defs_len: usize = defs.iter().map(|(t, _)| t.len()).sum();
+    out.reserve(head.len() + before.len() + defs_len + 2);
     out.push_str(head.trim_end());
     out.push_str("\n\n");
-    e.resolve_lines(&body, &mut out);
+    let mut cur = None;
+    e.resolve_lines(&before, &mut out, &mut cur);
+    // Each definition was resolved as if nothing came before it: its
+    // first directive goes when the text before already maps there.
+    for (text, pieces) in &defs {
+        for d in pieces {
+            match &d.lead {
+                Some(l) => {
+                    let mut at = cur;
+                    advance(&mut at, l.lines_before);
+                    if at == Some(l.to) {
+                        out.push_str(&text[d.text.start..l.directive.start]);
+                        out.push_str(&text[l.directive.end..d.text.end]);
+                    } else {
+                        out.push_str(&text[d.text.clone()]);
+                    }
+                    cur = d.end;
+                }
+                None => {
+                    out.push_str(&text[d.text.clone()]);
+                    advance(&mut cur, d.lines);
+                }
+            }
+        }
+    }
+    if !out.ends_with('\n') && !(before.is_empty() && defs_len == 0) {
+        out.push('\n');
+    }
     out
+}
+
+/// Where the next output line maps to: (file, line), or None when the
+/// compiler's own count is right.
+type LineAt = Option<(u32, u32)>;
+
+fn advance(cur: &mut LineAt, lines: usize) {
+    if let Some((_, n)) = cur {
+        *n += lines as u32;
+    }
+}
+
+/// One function definition in a thread's text, its marks resolved.
+struct Def {
+    /// Its bytes in the thread's text.
+    text: std::ops::Range<usize>,
+    /// The first directive, when there are marks.
+    lead: Option<Lead>,
+    /// With marks: where the line after the definition maps to.
+    end: LineAt,
+    /// Without: how many lines it has.
+    lines: usize,
+}
+
+/// The first `#line` directive of a definition resolved on its own.
+struct Lead {
+    /// Lines of the definition before it.
+    lines_before: usize,
+    /// Where it maps the next line to.
+    to: (u32, u32),
+    /// Its bytes in the thread's text.
+    directive: std::ops::Range<usize>,
 }
 
 /// The text of one UB helper for a type, from the template.
@@ -222,8 +283,11 @@ pub fn dump(p: &Program) -> String {
         ..COptions::default()
     };
     let mut e = Emitter::new(p, &opts);
-    let body = e.program();
-    format!("// seqc IR, data model {:?}\n{body}", p.data_model)
+    let (before, defs) = e.program();
+    let mut out = format!("// seqc IR, data model {:?}\n{before}", p.data_model);
+    // The IR has no marks: each thread's text is the definitions as printed.
+    defs.iter().for_each(|(t, _)| out.push_str(t));
+    out
 }
 
 impl<'p> Emitter<'p> {
@@ -793,11 +857,14 @@ impl<'p> Emitter<'p> {
         self.out.push_str(t);
     }
 
-    /// A line break; the next line starts at the current indentation.
+    /// A line break; the next line starts at the current indentation,
+    /// up to 256 columns: deeper blocks start there too, since the text
+    /// grows with the square of the nesting (50,000 nested `if`s printed
+    /// 5 GB of spaces).
     fn newline(&mut self) {
         self.out.push('\n');
         const SPACES: &str = "                                                                ";
-        let mut n = self.indent;
+        let mut n = self.indent.min(256);
         while n > 0 {
             let k = n.min(SPACES.len());
             self.out.push_str(&SPACES[..k]);
@@ -1280,7 +1347,9 @@ impl<'p> Emitter<'p> {
         out
     }
 
-    fn program(&mut self) -> String {
+    /// Everything before the function definitions (marks unresolved),
+    /// and the definitions as each thread printed them.
+    fn program(&mut self) -> (String, Vec<(String, Vec<Def>)>) {
         let p = self.p;
         // Function bodies first: they also find the composites in use.
         let (bodies, body_comps) = self.bodies();
@@ -1387,39 +1456,64 @@ impl<'p> Emitter<'p> {
         if !p.globals.is_empty() {
             out.push('\n');
         }
-        out.push_str(&bodies);
-        out
+        (out, bodies)
     }
 
     /// The text of every function definition, and per defined function
     /// the composites it uses. Function bodies are independent: large
     /// programs print them on several threads, each with its own emitter,
     /// and merge what the emitters collected (sorted sets, so the bytes
-    /// do not change).
-    fn bodies(&mut self) -> (String, Vec<Vec<CompId>>) {
+    /// do not change). Each thread also turns its marks into directives,
+    /// per definition, as if nothing came before it (`emit` fixes the
+    /// first directive of each).
+    #[allow(clippy::type_complexity)]
+    fn bodies(&mut self) -> (Vec<(String, Vec<Def>)>, Vec<Vec<CompId>>) {
         let p = self.p;
         let opts = self.opts;
         let mut defined: Vec<&'p Function> =
             p.functions.iter().filter(|f| f.body.is_some()).collect();
-        // Per chunk: its emitter, text, composites seen and their order.
+        // Per chunk: its emitter, text, definitions, composites seen and
+        // their order, and a buffer for one unresolved definition.
         let parts = crate::par::each_with(
             &mut defined,
             usize::MAX,
             || {
                 let seen = vec![false; p.comps.len()];
-                (Emitter::new(p, opts), String::new(), seen, Vec::new())
+                let e = Emitter::new(p, opts);
+                (
+                    e,
+                    String::new(),
+                    Vec::new(),
+                    seen,
+                    Vec::new(),
+                    String::new(),
+                )
             },
-            |(e, out, seen, comps), f| {
-                e.function(f, out);
+            |(e, out, defs, seen, comps, one), f| {
+                let start = out.len();
+                one.clear();
+                e.function(f, one);
+                let mut cur = None;
+                let lead = e.resolve_lines(one, out, &mut cur);
+                let lines = match lead {
+                    Some(_) => 0,
+                    None => out[start..].bytes().filter(|&c| c == b'\n').count(),
+                };
+                defs.push(Def {
+                    text: start..out.len(),
+                    lead,
+                    end: cur,
+                    lines,
+                });
                 let mut order = Vec::new();
                 Self::comps_of(p, f, seen, &mut order);
                 comps.push(order);
             },
         );
-        let mut out = String::new();
+        let mut out = Vec::new();
         let mut comps = Vec::new();
-        for (e, text, _, c) in parts {
-            out.push_str(&text);
+        for (e, text, defs, _, c, _) in parts {
+            out.push((text, defs));
             comps.extend(c);
             self.helpers.extend(e.helpers);
             self.nondets.extend(e.nondets);
@@ -1465,38 +1559,33 @@ impl<'p> Emitter<'p> {
         out.push('\n');
     }
 
-    /// Turns statement marks into `#line` directives where the mapping
-    /// would otherwise be wrong.
     /// Appends `s` to `out` with its marks turned into `#line`
-    /// directives, one where the mapped line would otherwise be wrong.
-    /// Marked lines are a minority: the lines between two marks are
-    /// copied in one piece and only counted.
-    fn resolve_lines(&self, s: &str, out: &mut String) {
-        out.reserve(s.len() + s.len() / 4);
-        // (file, line the next output line maps to), None: unmapped.
-        let mut cur: Option<(u32, u32)> = None;
-        let advance = |cur: &mut Option<(u32, u32)>, lines: usize| {
-            if let Some((_, n)) = cur {
-                *n += lines as u32;
-            }
-        };
+    /// directives, one where the mapped line would otherwise be wrong;
+    /// `cur` is where the next line maps to, before and after. Marked
+    /// lines are a minority: the lines between two marks are copied in
+    /// one piece and only counted. Returns the first directive written
+    /// when `s` starts unmapped and has marks.
+    fn resolve_lines(&self, s: &str, out: &mut String, cur: &mut LineAt) -> Option<Lead> {
+        let mut lead = None;
+        let mut lines = 0;
         // Each file's quoted path, made once: a file has many marks.
         let mut paths: Vec<Option<String>> = vec![None; self.p.files.len()];
         let mut pos = 0;
         while pos < s.len() {
             let Some(i) = s[pos..].find(MARK) else {
-                out.push_str(&s[pos..]);
-                if !s.ends_with('\n') {
-                    out.push('\n');
-                }
-                return;
+                let rest = &s[pos..];
+                out.push_str(rest);
+                advance(cur, rest.bytes().filter(|&c| c == b'\n').count());
+                return lead;
             };
             let m = pos + i;
             let start = s[pos..m].rfind('\n').map_or(pos, |j| pos + j + 1);
             let end = s[m..].find('\n').map_or(s.len(), |j| m + j);
             let before = &s[pos..start];
             out.push_str(before);
-            advance(&mut cur, before.bytes().filter(|&c| c == b'\n').count());
+            let n_before = before.bytes().filter(|&c| c == b'\n').count();
+            advance(cur, n_before);
+            lines += n_before;
             let line = &s[start..end];
             let a = m - start;
             match line[a + 1..].find(MARK) {
@@ -1504,7 +1593,8 @@ impl<'p> Emitter<'p> {
                     let mk = &line[a + 1..a + 1 + b];
                     let (f, n) = mk.split_once(' ').unwrap();
                     let (f, n): (u32, u32) = (f.parse().unwrap(), n.parse().unwrap());
-                    if cur != Some((f, n)) {
+                    if *cur != Some((f, n)) {
+                        let at = out.len();
                         out.push_str("#line ");
                         push_decimal(out, n as u128);
                         out.push(' ');
@@ -1518,17 +1608,26 @@ impl<'p> Emitter<'p> {
                             }
                         }
                         out.push('\n');
+                        if lead.is_none() && cur.is_none() {
+                            lead = Some(Lead {
+                                lines_before: lines,
+                                to: (f, n),
+                                directive: at..out.len(),
+                            });
+                        }
                     }
-                    cur = Some((f, n));
+                    *cur = Some((f, n));
                     out.push_str(&line[..a]);
                     out.push_str(&line[a + 2 + b..]);
                 }
                 None => out.push_str(line),
             }
             out.push('\n');
-            advance(&mut cur, 1);
+            advance(cur, 1);
+            lines += 1;
             pos = end + 1;
         }
+        lead
     }
 }
 

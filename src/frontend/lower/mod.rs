@@ -91,6 +91,10 @@ pub(super) struct Lowerer<'a> {
     map: SourceMap,
     prog: Program,
     scopes: Vec<HashMap<String, Sym>>,
+    /// The scopes that bind a name, innermost last: most block scopes bind
+    /// none, and a lookup that went through every scope took time
+    /// quadratic in the nesting.
+    named: Vec<usize>,
     tags: Vec<HashMap<String, Tag>>,
     /// Function definitions not lowered yet (system headers: lowered on use).
     pending: HashMap<FuncId, &'a Node<ast::FunctionDefinition>>,
@@ -120,6 +124,7 @@ pub(super) fn lower(
         map,
         prog,
         scopes: vec![HashMap::default()],
+        named: Vec::new(),
         tags: vec![HashMap::default()],
         pending: HashMap::default(),
         queue: Vec::new(),
@@ -175,11 +180,18 @@ impl<'a> Lowerer<'a> {
     }
 
     fn lookup(&self, name: &str) -> Option<&Sym> {
-        self.scopes.iter().rev().find_map(|s| s.get(name))
+        self.named
+            .iter()
+            .rev()
+            .find_map(|&i| self.scopes[i].get(name))
     }
 
     fn bind(&mut self, name: String, sym: Sym) {
-        self.scopes.last_mut().unwrap().insert(name, sym);
+        let i = self.scopes.len() - 1;
+        if self.named.last() != Some(&i) {
+            self.named.push(i);
+        }
+        self.scopes[i].insert(name, sym);
     }
 
     fn push_scope(&mut self) {
@@ -189,6 +201,9 @@ impl<'a> Lowerer<'a> {
 
     fn pop_scope(&mut self) {
         self.scopes.pop();
+        if self.named.last() == Some(&self.scopes.len()) {
+            self.named.pop();
+        }
         self.tags.pop();
     }
 
@@ -483,6 +498,7 @@ impl<'a> Lowerer<'a> {
         self.fs = Some(FnState::new(f, sig.ret.clone()));
         // Function scope sees only file scope.
         let saved_scopes: Vec<_> = self.scopes.drain(1..).collect();
+        let saved_named = self.named.split_off(self.named.partition_point(|&i| i < 1));
         let saved_tags: Vec<_> = self.tags.drain(1..).collect();
         self.push_scope();
         let mut params = Vec::new();
@@ -495,6 +511,7 @@ impl<'a> Lowerer<'a> {
         let body = self.lower_fn_body(&fd.node.statement);
         self.pop_scope();
         self.scopes.extend(saved_scopes);
+        self.named.extend(saved_named);
         self.tags.extend(saved_tags);
         let fs = std::mem::replace(&mut self.fs, saved_fs).unwrap();
         let body = body?;
