@@ -118,7 +118,8 @@ pub fn emit(p: &Program, opts: &COptions) -> String {
             }
         }
     }
-    if !out.ends_with('\n') && !(before.is_empty() && defs_len == 0) {
+    let empty = before.is_empty() && defs_len == 0;
+    if !(empty || out.ends_with('\n')) {
         out.push('\n');
     }
     out
