@@ -588,6 +588,23 @@ struct RunOut {
     stdout: String,
     stderr: String,
     timed_out: bool,
+    /// The signal that ended the tool, if one did (and not our timeout).
+    signal: Option<i32>,
+}
+
+impl RunOut {
+    /// Why the tool gave no answer when a signal ended it: its output is
+    /// cut short then, and reading it would blame the output instead.
+    fn killed(&self, name: &str) -> Option<String> {
+        let sig = self.signal?;
+        let why = match sig {
+            9 => " (SIGKILL: usually the kernel's out-of-memory killer)",
+            6 => " (SIGABRT)",
+            11 => " (SIGSEGV)",
+            _ => "",
+        };
+        Some(format!("{name} was killed by signal {sig}{why}"))
+    }
 }
 
 fn run(cmd: &Path, args: &[&str], timeout: Option<Duration>) -> Result<RunOut> {
@@ -612,9 +629,13 @@ fn run(cmd: &Path, args: &[&str], timeout: Option<Duration>) -> Result<RunOut> {
     });
     let start = Instant::now();
     let mut timed_out = false;
+    let mut signal = None;
     loop {
         match child.try_wait() {
-            Ok(Some(_)) => break,
+            Ok(Some(st)) => {
+                signal = exit_signal(&st);
+                break;
+            }
             Ok(None) => {}
             Err(e) => {
                 return Err(Diagnostic::input(format!(
@@ -635,7 +656,18 @@ fn run(cmd: &Path, args: &[&str], timeout: Option<Duration>) -> Result<RunOut> {
         stdout: ho.join().unwrap_or_default(),
         stderr: he.join().unwrap_or_default(),
         timed_out,
+        signal,
     })
+}
+
+#[cfg(unix)]
+fn exit_signal(st: &std::process::ExitStatus) -> Option<i32> {
+    std::os::unix::process::ExitStatusExt::signal(st)
+}
+
+#[cfg(not(unix))]
+fn exit_signal(_: &std::process::ExitStatus) -> Option<i32> {
+    None
 }
 
 /// Runs a solver on a script (with `(get-value ...)` after `(check-sat)`).
@@ -659,6 +691,9 @@ pub fn solve(b: Backend, script: &str, timeout: Option<Duration>) -> Result<Answ
             b.name(),
             timeout.map(|t| t.as_secs_f64()).unwrap_or(0.0)
         )));
+    }
+    if let Some(why) = out.killed(b.name()) {
+        return Ok(Answer::Unknown(why));
     }
     let mut lines = out.stdout.lines().filter(|l| !l.trim().is_empty());
     match lines.next().map(str::trim) {
@@ -856,6 +891,9 @@ fn check_cbmc(p: &Program, cfg: &Config, opts: &CheckOptions) -> Result<(Outcome
                 )),
                 Vec::new(),
             ));
+        }
+        if let Some(why) = out.killed("cbmc") {
+            return Ok((Outcome::Unknown(why), Vec::new()));
         }
         match read_cbmc(p, &out.stdout) {
             Ok(None) => continue,

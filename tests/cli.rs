@@ -365,3 +365,40 @@ fn check_exit_codes_and_refusals() {
     let (c, o, _) = code(&["check", "--method", "none", "--timeout", "0"], &bad);
     assert!(c == Some(20) || c == Some(10), "{o}");
 }
+
+/// A checker that dies by a signal (the out-of-memory killer sends
+/// SIGKILL) leaves its output cut short: the answer is unknown and names
+/// the signal, instead of blaming the output it never finished.
+#[cfg(unix)]
+#[test]
+fn a_checker_killed_by_a_signal_is_reported_as_such() {
+    use std::os::unix::fs::PermissionsExt;
+    let tools = tempfile::tempdir().unwrap();
+    let bin = tools.path().join("bin");
+    std::fs::create_dir(&bin).unwrap();
+    // Half an answer, then death, as when the kernel ends the process.
+    for (name, partial) in [("cbmc", "[ { \"program\": \"CBMC\" },"), ("z3", "")] {
+        let p = bin.join(name);
+        std::fs::write(&p, format!("#!/bin/sh\necho '{partial}'\nkill -9 $$\n")).unwrap();
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let (_d, prog) = temp_file(
+        "p.c",
+        b"void __VERIFIER_assert(int);\nint main(void) { int x = 1; __VERIFIER_assert(x == 1); return 0; }\n",
+    );
+    for b in ["cbmc", "z3"] {
+        let out = seqc()
+            .env("SEQC_TOOLS", tools.path())
+            .args(["check", "--method", "none", "--backend", b, &prog])
+            .output()
+            .unwrap();
+        let o = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(20), "{b}: {o}");
+        assert!(
+            o.starts_with(&format!(
+                "VERIFICATION UNKNOWN: {b} was killed by signal 9 (SIGKILL"
+            )),
+            "{b}: {o}"
+        );
+    }
+}
