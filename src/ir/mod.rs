@@ -8,6 +8,7 @@
 //! does I/O.
 
 pub mod access;
+pub mod build;
 pub mod dump;
 pub mod layout;
 pub mod regions_report;

@@ -60,13 +60,13 @@
 
 use crate::diag::{Diagnostic, Result};
 use crate::ir::access::Shared;
+use crate::ir::build::*;
 use crate::ir::sites::{self, Site};
 use crate::ir::*;
-use crate::passes::lal_reps::{
-    KEYS, addr_of, assign, atomic_call, bin, calls_atomic, cast, cmp, deref, glob, if_, if_nonnull,
-    index, int, lv_local, not, return_any, retype_program, st, strip_cast,
-};
+use crate::passes::lal_reps::{atomic_call, calls_atomic, return_any};
 use crate::passes::normalize::escaping_in;
+use crate::passes::retype::retype_program;
+use crate::passes::threads::{self, Book, KEYS};
 use std::collections::HashSet;
 
 pub struct KissOptions {
@@ -1132,7 +1132,9 @@ impl Rewriter {
             }
         };
         let zero = int(0, Ty::INT, loc);
-        let one = int(1, Ty::INT, loc);
+        if threads::expand(self, p, &dest, op, &args, loc, out) {
+            return;
+        }
         let u = Ty::UINT;
         let arg = |i: usize| args.get(i).cloned().unwrap_or(int(0, Ty::INT, loc));
         let g = self.g;
@@ -1237,155 +1239,29 @@ impl Rewriter {
                 ));
                 set_dest(out, zero);
             }
-            Op::ThreadJoin => {
-                let t = self.temp("__seqc_j", u.clone());
-                let tv = lv_local(t, u.clone(), loc);
-                out.push(st(StmtKind::Decl(t, None), loc));
-                out.push(assign(tv.clone(), cast(arg(0), u.clone(), loc), loc));
-                let bad = cmp(
-                    BinOp::Ge,
-                    tv.clone(),
-                    int(self.nslots as i128, u.clone(), loc),
-                    loc,
-                );
-                out.push(self.raise_if(p, bad, loc));
-                let idx = |a: GlobalId| index(glob(p, a, loc), tv.clone(), loc);
-                // Only a thread that returned can be joined.
-                let s = self.raise_if(p, cmp(BinOp::Eq, idx(g.done), zero.clone(), loc), loc);
-                out.push(s);
-                let rp = arg(1);
-                let store = assign(
-                    deref(cast(rp.clone(), Ty::Void.ptr().ptr(), loc), loc),
-                    idx(g.ret),
-                    loc,
-                );
-                out.extend(if_nonnull(&rp, vec![store], loc));
-                set_dest(out, zero);
-            }
-            Op::ThreadExit => {
-                let tv = glob(p, g.tid, loc);
-                let idx = |a: GlobalId| index(glob(p, a, loc), tv.clone(), loc);
-                out.push(assign(idx(g.done), one, loc));
-                out.push(assign(idx(g.ret), cast(arg(0), Ty::Void.ptr(), loc), loc));
-                let v = self.raise(p, loc);
-                out.extend(v);
-            }
-            Op::ThreadSelf => set_dest(out, cast(glob(p, g.tid, loc), Ty::ULONG, loc)),
-            Op::ThreadEqual => set_dest(out, cmp(BinOp::Eq, arg(0), arg(1), loc)),
-            Op::MutexInit | Op::CondInit => {
-                out.push(assign(deref(arg(0), loc), zero.clone(), loc));
-                set_dest(out, zero);
-            }
-            Op::MutexDestroy | Op::CondDestroy | Op::CondSignal | Op::CondBroadcast => {
-                set_dest(out, zero)
-            }
-            Op::MutexLock => {
-                let m = deref(arg(0), loc);
-                let s = self.raise_if(p, cmp(BinOp::Ne, m.clone(), zero.clone(), loc), loc);
-                out.push(s);
-                out.push(assign(m, one, loc));
-                set_dest(out, zero);
-            }
-            Op::MutexUnlock => {
-                out.push(assign(deref(arg(0), loc), zero.clone(), loc));
-                set_dest(out, zero);
-            }
-            Op::MutexTryLock => {
-                let m = deref(arg(0), loc);
-                let mut a = vec![assign(m.clone(), one, loc)];
-                let mut b = vec![];
-                set_dest(&mut a, zero.clone());
-                set_dest(&mut b, int(16, Ty::INT, loc));
-                out.push(if_(cmp(BinOp::Eq, m, zero, loc), a, b, loc));
-            }
-            Op::CondWait => {
-                // Unlock, a step (spurious wake-ups), lock again.
-                let m = deref(arg(1), loc);
-                out.push(assign(m.clone(), zero.clone(), loc));
-                out.extend(self.step(p, loc));
-                let s = self.raise_if(p, cmp(BinOp::Ne, m.clone(), zero.clone(), loc), loc);
-                out.push(s);
-                out.push(assign(m, one, loc));
-                set_dest(out, zero);
-            }
-            Op::Once => {
-                let c = deref(arg(0), loc);
-                let Some(f) = sites::strip(&arg(1)) else {
-                    self.fail(
-                        "pthread_once with a routine that is not a function name",
-                        loc,
-                    );
-                    return;
-                };
-                let fty = p.func(f).sig.clone();
-                let prop = self.propagate(p, loc.generated());
-                out.push(if_(
-                    cmp(BinOp::Eq, c.clone(), zero.clone(), loc),
-                    vec![assign(c, one, loc), call(f, fty, vec![], None, loc), prop],
-                    vec![],
-                    loc,
-                ));
-                set_dest(out, zero);
-            }
-            Op::KeyCreate => {
-                // Past KEYS keys the thread stops (a bound cut).
-                let n = glob(p, g.key_n, loc);
-                let lim = int(KEYS as i128, u.clone(), loc);
-                let s = self.raise_if(p, cmp(BinOp::Ge, n.clone(), lim, loc), loc);
-                out.push(s);
-                let pk = cast(strip_cast(&arg(0)).clone(), u.clone().ptr(), loc);
-                out.push(assign(deref(pk, loc), n.clone(), loc));
-                out.push(assign(
-                    n.clone(),
-                    bin(BinOp::Add, n, int(1, u.clone(), loc), u.clone(), loc),
-                    loc,
-                ));
-                set_dest(out, zero);
-            }
-            Op::KeyDelete => set_dest(out, zero),
-            Op::GetSpecific | Op::SetSpecific => {
-                // A key that was never made is undefined: the thread stops.
-                let key = cast(arg(0), u.clone(), loc);
-                let s = self.raise_if(
-                    p,
-                    cmp(BinOp::Ge, key.clone(), glob(p, g.key_n, loc), loc),
-                    loc,
-                );
-                out.push(s);
-                let at = bin(
-                    BinOp::Add,
-                    bin(
-                        BinOp::Mul,
-                        glob(p, g.tid, loc),
-                        int(KEYS as i128, u.clone(), loc),
-                        u.clone(),
-                        loc,
-                    ),
-                    bin(
-                        BinOp::Rem,
-                        key,
-                        int(KEYS as i128, u.clone(), loc),
-                        u.clone(),
-                        loc,
-                    ),
-                    u.clone(),
-                    loc,
-                );
-                let cell = index(glob(p, g.keys, loc), at, loc);
-                if op == Op::GetSpecific {
-                    set_dest(out, cell);
-                } else {
-                    out.push(assign(cell, arg(1), loc));
-                    set_dest(out, zero);
-                }
-            }
-            Op::AtomicBegin => out.push(assign(glob(p, g.atomic, loc), one, loc)),
-            Op::AtomicEnd => out.push(assign(glob(p, g.atomic, loc), zero, loc)),
-            Op::Abort | Op::Exit => {
-                let v = self.raise(p, loc);
-                out.extend(v);
-            }
-            // Sequential meaning, kept for the back ends: one step each.
+            Op::ThreadJoin
+            | Op::ThreadExit
+            | Op::ThreadSelf
+            | Op::ThreadEqual
+            | Op::MutexInit
+            | Op::CondInit
+            | Op::MutexDestroy
+            | Op::CondDestroy
+            | Op::CondSignal
+            | Op::CondBroadcast
+            | Op::MutexLock
+            | Op::MutexUnlock
+            | Op::MutexTryLock
+            | Op::CondWait
+            | Op::Once
+            | Op::KeyCreate
+            | Op::KeyDelete
+            | Op::GetSpecific
+            | Op::SetSpecific
+            | Op::AtomicBegin
+            | Op::AtomicEnd
+            | Op::Abort
+            | Op::Exit => unreachable!("expanded by the thread model"),
             Op::AtomicLoad
             | Op::AtomicStore
             | Op::AtomicExchange
@@ -1413,5 +1289,54 @@ fn root_global(e: &Expr) -> Option<GlobalId> {
         ExprKind::Global(g) => Some(*g),
         ExprKind::Member(a, _) | ExprKind::Index(a, _) => root_global(a),
         _ => None,
+    }
+}
+
+impl threads::Method for Rewriter {
+    fn book(&self) -> Book {
+        let g = self.g;
+        Book {
+            tid: g.tid,
+            atomic: g.atomic,
+            done: g.done,
+            ret: g.ret,
+            key_n: g.key_n,
+            keys: g.keys,
+            nslots: self.nslots,
+        }
+    }
+
+    fn temp(&mut self, name: &str, ty: Ty) -> LocalId {
+        Rewriter::temp(self, name, ty)
+    }
+
+    fn fail(&mut self, what: String, loc: Loc) {
+        Rewriter::fail(self, what, loc)
+    }
+
+    fn stop_if(&mut self, p: &Program, c: Expr, loc: Loc) -> Stmt {
+        self.raise_if(p, c, loc)
+    }
+
+    fn unless(&mut self, p: &Program, conds: Vec<Expr>, ok: Vec<Stmt>, loc: Loc) -> Vec<Stmt> {
+        // RAISE returns: the rest needs no else.
+        let mut v: Vec<Stmt> = conds
+            .into_iter()
+            .map(|c| self.raise_if(p, c, loc))
+            .collect();
+        v.extend(ok);
+        v
+    }
+
+    fn stop_and_leave(&mut self, p: &Program, loc: Loc) -> Vec<Stmt> {
+        self.raise(p, loc)
+    }
+
+    fn switch_point(&mut self, p: &Program, loc: Loc) -> Vec<Stmt> {
+        self.step(p, loc)
+    }
+
+    fn after_call(&mut self, p: &Program, loc: Loc) -> Vec<Stmt> {
+        vec![self.propagate(p, loc)]
     }
 }
