@@ -89,6 +89,7 @@ pub fn is_thread_op(op: Op) -> bool {
         op,
         Op::ThreadCreate
             | Op::ThreadJoin
+            | Op::ThreadDetach
             | Op::ThreadExit
             | Op::ThreadSelf
             | Op::ThreadEqual

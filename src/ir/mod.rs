@@ -224,6 +224,8 @@ pub enum Op {
     // Threads. Arguments as in pthreads.
     ThreadCreate,
     ThreadJoin,
+    /// `pthread_detach(t)`: a later join of `t` fails with EINVAL.
+    ThreadDetach,
     ThreadExit,
     ThreadSelf,
     ThreadEqual,
@@ -299,6 +301,7 @@ impl Op {
         match self {
             ThreadCreate => "pthread_create",
             ThreadJoin => "pthread_join",
+            ThreadDetach => "pthread_detach",
             ThreadExit => "pthread_exit",
             ThreadSelf => "pthread_self",
             ThreadEqual => "pthread_equal",
@@ -677,11 +680,38 @@ pub struct Program {
     /// Set by a sequentialization: the global that holds the running
     /// thread's id, so traces can say which thread made each step.
     pub thread_id: Option<GlobalId>,
+    /// pthread features the lowering saw whose model costs the checker,
+    /// so that the passes build it only when the program needs it.
+    pub pthread: PthreadUse,
     /// Set by a sequentialization: at most this many active frames of a
     /// function on any path, because the transformed program cannot nest
     /// it deeper (KISS: one `__seqc_run` per thread on the stack). A
     /// checker's own recursion bound would otherwise inline every level.
     pub frame_limits: Vec<(FuncId, u32)>,
+}
+
+/// glibc's error numbers the pthread model returns.
+pub mod errno {
+    pub const EPERM: i128 = 1;
+    pub const ESRCH: i128 = 3;
+    pub const EAGAIN: i128 = 11;
+    pub const EBUSY: i128 = 16;
+    pub const EINVAL: i128 = 22;
+    pub const EDEADLK: i128 = 35;
+    pub const ENOTSUP: i128 = 95;
+}
+
+/// Which costly parts of the pthread model a program needs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PthreadUse {
+    /// Mutexes of a kind other than normal: `pthread_mutexattr_settype`
+    /// with recursive or error-checking, or a `_NP` kind initialiser.
+    pub mutex_kinds: bool,
+    /// Detached threads: `pthread_detach`, or a detach state set in an
+    /// attribute object.
+    pub detach: bool,
+    /// `pthread_key_create` with a destructor.
+    pub key_dtors: bool,
 }
 
 /// Shared memory in K round copies (plus a sink copy K that a stopped
@@ -707,6 +737,7 @@ impl Program {
             functions: Vec::new(),
             rounds: None,
             thread_id: None,
+            pthread: PthreadUse::default(),
             frame_limits: Vec::new(),
         }
     }

@@ -66,7 +66,7 @@ use crate::ir::*;
 use crate::passes::lal_reps::{atomic_call, calls_atomic, return_any};
 use crate::passes::normalize::escaping_in;
 use crate::passes::retype::retype_program;
-use crate::passes::threads::{self, Book, KEYS};
+use crate::passes::threads::{self, Book, KEYS, Method};
 use std::collections::HashSet;
 
 pub struct KissOptions {
@@ -124,6 +124,8 @@ struct Globals {
     ret: GlobalId,
     key_n: GlobalId,
     keys: GlobalId,
+    detached: Option<GlobalId>,
+    key_dtor: Option<GlobalId>,
 }
 
 /// Race mode's globals: `acc` 0 nothing recorded, 1 a read, 2 a write;
@@ -204,6 +206,14 @@ pub fn kiss(mut p: Program, o: &KissOptions) -> Result<(Program, KissInfo)> {
         ret: add(&mut p, "__seqc_ret", arr(vptr.clone(), nslots)),
         key_n: add(&mut p, "__seqc_key_n", Ty::UINT),
         keys: add(&mut p, "__seqc_keys", arr(vptr.clone(), nslots * KEYS)),
+        detached: p
+            .pthread
+            .detach
+            .then(|| add(&mut p, "__seqc_detached", arr(Ty::INT, nslots))),
+        key_dtor: p
+            .pthread
+            .key_dtors
+            .then(|| add(&mut p, "__seqc_key_dtor", arr(threads::dtor_ty(), KEYS))),
     };
     // Thread-local globals: one copy per thread id.
     let mut tls = HashSet::new();
@@ -225,6 +235,10 @@ pub fn kiss(mut p: Program, o: &KissOptions) -> Result<(Program, KissInfo)> {
     let step_f = FuncId(nfuncs as u32);
     let sched_f = FuncId(nfuncs as u32 + 1);
     let run_f = FuncId(nfuncs as u32 + 2);
+    let dtors = p
+        .pthread
+        .key_dtors
+        .then(|| FuncId(nfuncs as u32 + 3 + o.race.is_some() as u32));
     let race = o.race.clone().map(|target| RaceMode {
         target,
         acc: add(&mut p, "__seqc_race_acc", Ty::INT),
@@ -255,6 +269,10 @@ pub fn kiss(mut p: Program, o: &KissOptions) -> Result<(Program, KissInfo)> {
         atomic_fn: false,
         atomic_fns: p.functions.iter().map(|f| f.atomic).collect(),
         has_body: p.functions.iter().map(|f| f.body.is_some()).collect(),
+        dtors,
+        mutex_kinds: p.pthread.mutex_kinds,
+        atomic_code: threads::has_atomic_code(&p),
+        dtor_passes: threads::dtor_passes(&p),
     };
     // Each function is rewritten alone, on threads for large programs: the
     // rewriter only reads the program, and what it collects is merged in
@@ -307,9 +325,18 @@ pub fn kiss(mut p: Program, o: &KissOptions) -> Result<(Program, KissInfo)> {
     }
     p.functions.push(make_step(&p, &g, sched_f));
     p.functions.push(make_schedule(&p, &g, max, run_f));
-    p.functions.push(make_run(&p, &g, &site_list));
+    p.functions.push(make_run(&p, &g, &site_list, dtors));
     if rw.race.is_some() {
         p.functions.push(make_pick(&p, &g));
+    }
+    if dtors.is_some() {
+        let raised = |l: Loc| {
+            let r = cmp(BinOp::Ne, glob(&p, g.raise, l), int(0, Ty::INT, l), l);
+            vec![if_(r, vec![st(StmtKind::Return(None), l)], vec![], l)]
+        };
+        let f = threads::make_dtor_runner(&p, &rw.book(), rw.dtor_passes, None, raised);
+        debug_assert_eq!(Some(FuncId(p.functions.len() as u32)), dtors);
+        p.functions.push(f);
     }
     if let Some(RaceMode {
         target: Some(t), ..
@@ -328,7 +355,10 @@ pub fn kiss(mut p: Program, o: &KissOptions) -> Result<(Program, KissInfo)> {
     }
     p.functions[user_main.index()].name = "__seqc_main".into();
     p.functions[user_main.index()].is_static = true;
-    make_driver(&mut p, &g, user_main, sched_f);
+    let at_end = rw
+        .atomic_code
+        .then(|| threads::end_inside_atomic(&p, &rw.book(), Some(not(rw.raised(&p, Loc::NONE), Loc::NONE)), Loc::NONE));
+    make_driver(&mut p, &g, user_main, sched_f, at_end);
     p.thread_id = Some(g.tid);
     // Each thread but main runs at most once, so at most that many runs nest.
     if max > 0 || !site_list.is_empty() {
@@ -580,7 +610,7 @@ fn make_schedule(p: &Program, g: &Globals, max: u32, run: FuncId) -> Function {
 /// `void __seqc_run(unsigned site, void *arg, unsigned id)`: thread `id`
 /// runs the start routine of `site` to its end or until it stops; a
 /// normal return is recorded for joins.
-fn make_run(p: &Program, g: &Globals, sites: &[Site]) -> Function {
+fn make_run(p: &Program, g: &Globals, sites: &[Site], dtors: Option<FuncId>) -> Function {
     let loc = Loc::NONE;
     let u = Ty::UINT;
     let vptr = Ty::Void.ptr();
@@ -661,6 +691,10 @@ fn make_run(p: &Program, g: &Globals, sites: &[Site]) -> Function {
         chain = vec![if_(is_f, then, chain, loc)];
     }
     body.extend(chain);
+    if let Some(d) = dtors {
+        // The thread returned: its key destructors run first.
+        body.push(if_(ok(), vec![call(d, void_sig(vec![]), vec![], None, loc)], vec![], loc));
+    }
     body.push(if_(
         ok(),
         vec![assign(at(g.done), int(1, Ty::INT, loc), loc)],
@@ -685,7 +719,7 @@ fn make_run(p: &Program, g: &Globals, sites: &[Site]) -> Function {
 }
 
 /// The new `main`: thread 0, then whatever is still pending.
-fn make_driver(p: &mut Program, g: &Globals, user_main: FuncId, sched: FuncId) {
+fn make_driver(p: &mut Program, g: &Globals, user_main: FuncId, sched: FuncId, at_end: Option<Stmt>) {
     let loc = Loc::NONE;
     let zero = int(0, Ty::INT, loc);
     let mf = p.func(user_main).clone();
@@ -706,12 +740,15 @@ fn make_driver(p: &mut Program, g: &Globals, user_main: FuncId, sched: FuncId) {
     let b = vec![
         assign(glob(p, g.nthr, loc), int(1, Ty::UINT, loc), loc),
         call(user_main, mf.sig.clone(), margs, None, loc),
+    ];
+    // Main's return is exit: inside an atomic section the run ends.
+    let b: Vec<Stmt> = b.into_iter().chain(at_end).chain(vec![
         assign(glob(p, g.raise, loc), zero.clone(), loc),
         assign(glob(p, g.atomic, loc), zero.clone(), loc),
         assign(glob(p, g.tid, loc), int(0, Ty::UINT, loc), loc),
         call(sched, void_sig(vec![]), vec![], None, loc),
         st(StmtKind::Return(Some(zero)), loc),
-    ];
+    ]).collect();
     p.functions.push(Function {
         is_static: false,
         ..func(
@@ -764,6 +801,12 @@ struct Rewriter {
     atomic_fn: bool,
     atomic_fns: Vec<bool>,
     has_body: Vec<bool>,
+    /// The destructor runner, the mutex model and whether the program
+    /// has atomic code (`threads::Book`).
+    dtors: Option<FuncId>,
+    mutex_kinds: bool,
+    atomic_code: bool,
+    dtor_passes: u32,
 }
 
 impl Rewriter {
@@ -1168,6 +1211,8 @@ impl Rewriter {
                     bin(BinOp::Add, n, int(1, u.clone(), loc), u.clone(), loc),
                     loc,
                 ));
+                let book = threads::Method::book(self);
+                out.extend(threads::on_create(p, &book, &tv, &arg(1), loc));
                 let pt = arg(0);
                 let ptd = cast(tv.clone(), Ty::ULONG, loc);
                 out.extend(if_nonnull(
@@ -1240,6 +1285,7 @@ impl Rewriter {
                 set_dest(out, zero);
             }
             Op::ThreadJoin
+            | Op::ThreadDetach
             | Op::ThreadExit
             | Op::ThreadSelf
             | Op::ThreadEqual
@@ -1303,7 +1349,17 @@ impl threads::Method for Rewriter {
             key_n: g.key_n,
             keys: g.keys,
             nslots: self.nslots,
+            detached: g.detached,
+            key_dtor: g.key_dtor,
+            dtors: self.dtors,
+            mutex_kinds: self.mutex_kinds,
+            atomic_code: self.atomic_code,
         }
+    }
+
+    fn alive(&self, _p: &Program, _loc: Loc) -> Option<Expr> {
+        // A stopped thread has returned: no code of it runs on.
+        None
     }
 
     fn temp(&mut self, name: &str, ty: Ty) -> LocalId {

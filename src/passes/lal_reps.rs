@@ -182,6 +182,13 @@ pub fn lal_reps(mut p: Program, o: &LrOptions) -> Result<(Program, LrInfo)> {
             arr(vptr.clone(), nslots * KEYS),
             false,
         ),
+        detached: p.pthread.detach.then(|| {
+            add_global(&mut p, &mut copied, "__seqc_detached", arr(Ty::INT, nslots), true)
+        }),
+        key_dtor: p.pthread.key_dtors.then(|| {
+            let t = arr(threads::dtor_ty(), KEYS);
+            add_global(&mut p, &mut copied, "__seqc_key_dtor", t, true)
+        }),
     };
     // Thread-local globals: one copy per slot, indexed by the running thread.
     let mut tls = HashSet::new();
@@ -209,6 +216,14 @@ pub fn lal_reps(mut p: Program, o: &LrOptions) -> Result<(Program, LrInfo)> {
         bases: bases.clone(),
         slots: o.unwind.max(1) as u64 * o.threads.max(1) as u64,
         nslots,
+        // Made after the rewrite, before the driver.
+        dtors: p
+            .pthread
+            .key_dtors
+            .then_some(FuncId(p.functions.len() as u32)),
+        mutex_kinds: p.pthread.mutex_kinds,
+        atomic_code: threads::has_atomic_code(&p),
+        dtor_passes: threads::dtor_passes(&p),
         copied,
         tls,
         strings: HashMap::new(),
@@ -335,6 +350,13 @@ pub fn lal_reps(mut p: Program, o: &LrOptions) -> Result<(Program, LrInfo)> {
         f.body = Some(job.body);
         f.locals = job.locals;
     }
+    if cx.dtors.is_some() {
+        let b = book(&cx);
+        let alive = Some(cx.alive(&p, Loc::NONE));
+        let f = threads::make_dtor_runner(&p, &b, cx.dtor_passes, alive, |_| vec![]);
+        debug_assert_eq!(Some(FuncId(p.functions.len() as u32)), cx.dtors);
+        p.functions.push(f);
+    }
     // The user's main becomes thread 0's start routine.
     p.functions[user_main.index()].name = "__seqc_main".into();
     p.functions[user_main.index()].is_static = true;
@@ -387,6 +409,8 @@ struct Globals {
     /// one thread only, so no round copies (like `_Thread_local`).
     key_n: GlobalId,
     keys: GlobalId,
+    detached: Option<GlobalId>,
+    key_dtor: Option<GlobalId>,
 }
 
 struct PassErr {
@@ -421,6 +445,12 @@ struct Ctx {
     slots: u64,
     /// Thread slots (main's included).
     nslots: u64,
+    /// The destructor runner, the mutex model and whether the program
+    /// has atomic code (`threads::Book`).
+    dtors: Option<FuncId>,
+    mutex_kinds: bool,
+    atomic_code: bool,
+    dtor_passes: u32,
     /// Round-copied globals (those before the functions' rewrite).
     copied: Vec<bool>,
     tls: HashSet<GlobalId>,
@@ -1143,6 +1173,7 @@ impl Rewriter<'_> {
                     assign(idx(self.g.arg), arg(3), loc),
                     assign(idx(self.g.created), one.clone(), loc),
                 ];
+                made.extend(threads::on_create(p, &book(self.cx), &tv, &arg(1), loc));
                 let pt = arg(0);
                 made.extend(if_nonnull(
                     &pt,
@@ -1163,6 +1194,7 @@ impl Rewriter<'_> {
                 out.extend(body);
             }
             Op::ThreadJoin
+            | Op::ThreadDetach
             | Op::ThreadExit
             | Op::ThreadSelf
             | Op::ThreadEqual
@@ -1545,6 +1577,15 @@ fn make_driver(p: &mut Program, rw: &Ctx, user_main: FuncId, nslots: u64) {
             b.push(assign(at(g.ret, slot), v, loc));
         }
     };
+    if rw.atomic_code {
+        // Main's return is exit: inside an atomic section the run ends.
+        b.push(threads::end_inside_atomic(
+            p,
+            &book(rw),
+            Some(rw.alive(p, loc)),
+            loc,
+        ));
+    }
     finish(&mut b, 0, None);
     let start = temp("start", Ty::UINT);
     b.push(st(StmtKind::Decl(start, None), loc));
@@ -1596,6 +1637,17 @@ fn make_driver(p: &mut Program, rw: &Ctx, user_main: FuncId, nslots: u64) {
             },
             loc,
         ));
+        if let Some(d) = rw.dtors {
+            // The thread returned: its key destructors run first.
+            body.push(st(
+                StmtKind::Call {
+                    dest: None,
+                    callee: Expr::new(ExprKind::Func(d), Ty::Func(Box::new(p.func(d).sig.clone())), loc),
+                    args: vec![],
+                },
+                loc,
+            ));
+        }
         finish(&mut body, slot, rv.map(|v| cast(v, Ty::Void.ptr(), loc)));
         // The slot is in use when its site made that many threads (a
         // sequential counter, so this test is usually a constant).
@@ -1638,18 +1690,32 @@ fn make_driver(p: &mut Program, rw: &Ctx, user_main: FuncId, nslots: u64) {
     });
 }
 
+/// The bookkeeping the shared thread model works on.
+fn book(cx: &Ctx) -> Book {
+    let g = cx.g;
+    Book {
+        tid: g.tid,
+        atomic: g.atomic,
+        done: g.done,
+        ret: g.ret,
+        key_n: g.key_n,
+        keys: g.keys,
+        nslots: cx.nslots,
+        detached: g.detached,
+        key_dtor: g.key_dtor,
+        dtors: cx.dtors,
+        mutex_kinds: cx.mutex_kinds,
+        atomic_code: cx.atomic_code,
+    }
+}
+
 impl threads::Method for Rewriter<'_> {
     fn book(&self) -> Book {
-        let g = self.g;
-        Book {
-            tid: g.tid,
-            atomic: g.atomic,
-            done: g.done,
-            ret: g.ret,
-            key_n: g.key_n,
-            keys: g.keys,
-            nslots: self.nslots,
-        }
+        book(self.cx)
+    }
+
+    fn alive(&self, p: &Program, loc: Loc) -> Option<Expr> {
+        Some(self.cx.alive(p, loc))
     }
 
     fn temp(&mut self, name: &str, ty: Ty) -> LocalId {

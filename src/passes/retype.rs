@@ -6,6 +6,7 @@
 //! sequentializations start with it, so that their thread model works on
 //! plain integers the back ends know.
 
+use crate::ir::build::const_of;
 use crate::ir::*;
 
 fn retype(t: &Ty) -> Ty {
@@ -39,10 +40,37 @@ fn has_pthread(t: &Ty) -> bool {
     }
 }
 
+/// Does an initialiser give a mutex a kind (see `threads`)?
+fn has_kind(init: &Init, ty: &Ty, comps: &[CompDef]) -> bool {
+    match (init, ty.unqual()) {
+        (Init::Expr(e), Ty::Pthread(PthreadTy::Mutex)) => const_of(e).is_some_and(|k| k != 0),
+        (Init::Array(items), Ty::Array(et, _)) => items.iter().any(|(_, i)| has_kind(i, et, comps)),
+        (Init::Comp(items), Ty::Comp(c)) => items
+            .iter()
+            .any(|(fi, i)| has_kind(i, &comps[c.0 as usize].fields[*fi as usize].ty, comps)),
+        _ => false,
+    }
+}
+
 /// Initialisers at pthread-typed positions (`PTHREAD_MUTEX_INITIALIZER`)
-/// become 0: an unlocked mutex.
+/// become 0: an unlocked mutex; a mutex of another kind gets its kind.
 fn fix_init(comps: &[CompDef], init: &mut Init, ty: &Ty) {
-    if has_pthread(ty) {
+    if let Ty::Pthread(p) = ty.unqual()
+        && let Init::Expr(e) = init
+    {
+        match const_of(e) {
+            // A mutex's kind (see `threads`).
+            Some(k) if *p == PthreadTy::Mutex => {
+                let w = k << crate::passes::threads::KIND_SHIFT;
+                *init = Init::Expr(Expr::int(w, Ty::INT, Loc::NONE));
+            }
+            Some(_) => *init = Init::Expr(Expr::int(0, retype(ty), Loc::NONE)),
+            // A value: a key read into a temporary, a thread id.
+            None => {}
+        }
+        return;
+    }
+    if has_pthread(ty) && !has_kind(init, ty, comps) {
         *init = match ty.unqual() {
             Ty::Array(..) => Init::Array(vec![]),
             _ => Init::Expr(Expr::int(0, retype(ty), Loc::NONE)),

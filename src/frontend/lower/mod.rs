@@ -13,6 +13,7 @@ mod calls;
 mod consts;
 mod expr;
 mod init;
+mod pthread_attr;
 mod stmt;
 mod types;
 
@@ -740,6 +741,7 @@ impl<'a> Lowerer<'a> {
         let mut out = Program::new(prog.data_model);
         out.files = std::mem::take(&mut prog.files);
         out.system_files = std::mem::take(&mut prog.system_files);
+        out.pthread = prog.pthread;
         // Moved, not cloned: a copy of every body doubled the memory lowering
         // touches.
         for (i, f) in std::mem::take(&mut prog.functions).into_iter().enumerate() {
