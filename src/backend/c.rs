@@ -1345,14 +1345,31 @@ impl<'p> Emitter<'p> {
             }
             let n = e.comp_name(c);
             let _ = writeln!(out, "{n} {{");
+            // The layout attributes seqc models, so a checker lays the
+            // type out as seqc does.
+            let attrs = |packed: bool, align: u64| {
+                let mut a = Vec::new();
+                if packed {
+                    a.push("packed".to_string());
+                }
+                if align > 0 {
+                    a.push(format!("aligned({align})"));
+                }
+                if a.is_empty() {
+                    String::new()
+                } else {
+                    format!(" __attribute__(({}))", a.join(", "))
+                }
+            };
             for f in &def.fields {
                 let mut d = e.declare(&f.ty, &c_ident(&f.name));
                 if let Some(w) = f.bit_width {
                     d = format!("{d} : {w}");
                 }
+                d.push_str(&attrs(f.packed, f.align));
                 let _ = writeln!(out, "  {d};");
             }
-            let _ = writeln!(out, "}};");
+            let _ = writeln!(out, "}}{};", attrs(def.packed, def.align));
         }
         for &c in used {
             emit_def(self, c, &mut done, &mut out);

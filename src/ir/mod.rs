@@ -81,6 +81,9 @@ pub struct Field {
     pub name: String,
     pub ty: Ty,
     pub bit_width: Option<u32>,
+    /// `__attribute__((packed))` / `aligned(N)` on the field (0: none).
+    pub packed: bool,
+    pub align: u64,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -91,6 +94,9 @@ pub struct CompDef {
     pub fields: Vec<Field>,
     pub complete: bool,
     pub loc: Loc,
+    /// `__attribute__((packed))` / `aligned(N)` on the type (0: none).
+    pub packed: bool,
+    pub align: u64,
 }
 
 /// Object initialisers, sparse: missing elements and fields are zero.

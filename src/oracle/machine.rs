@@ -838,7 +838,12 @@ impl<'p> Machine<'p> {
                         if t == 0 {
                             // main's return is exit: no destructors run.
                             if st.threads[0].atomic_depth > 0 {
-                                self.end_program(st, "main returned inside an atomic section", loc, ev);
+                                self.end_program(
+                                    st,
+                                    "main returned inside an atomic section",
+                                    loc,
+                                    ev,
+                                );
                             } else {
                                 self.finish(st, t, rv);
                             }
@@ -963,14 +968,7 @@ impl<'p> Machine<'p> {
 
     /// Thread `t` returned from its start routine or called
     /// `pthread_exit` with `v`: its key destructors run, then it ends.
-    fn begin_exit(
-        &self,
-        st: &mut State,
-        t: u32,
-        v: Value,
-        loc: Loc,
-        ev: &mut Vec<Event>,
-    ) -> R<()> {
+    fn begin_exit(&self, st: &mut State, t: u32, v: Value, loc: Loc, ev: &mut Vec<Event>) -> R<()> {
         st.threads[t as usize].exiting = Some(Exiting {
             ret: v,
             pass: 0,
@@ -1317,7 +1315,11 @@ impl<'p> Machine<'p> {
                     return Err(Fail(StepEnd::Blocked(format!("{name} is held"))));
                 };
                 if self.trace {
-                    let verb = if op == Op::MutexLock { "lock" } else { "trylock" };
+                    let verb = if op == Op::MutexLock {
+                        "lock"
+                    } else {
+                        "trylock"
+                    };
                     say(format!("{verb} {name}{what}"));
                 }
                 int(res)

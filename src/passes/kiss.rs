@@ -355,9 +355,14 @@ pub fn kiss(mut p: Program, o: &KissOptions) -> Result<(Program, KissInfo)> {
     }
     p.functions[user_main.index()].name = "__seqc_main".into();
     p.functions[user_main.index()].is_static = true;
-    let at_end = rw
-        .atomic_code
-        .then(|| threads::end_inside_atomic(&p, &rw.book(), Some(not(rw.raised(&p, Loc::NONE), Loc::NONE)), Loc::NONE));
+    let at_end = rw.atomic_code.then(|| {
+        threads::end_inside_atomic(
+            &p,
+            &rw.book(),
+            Some(not(rw.raised(&p, Loc::NONE), Loc::NONE)),
+            Loc::NONE,
+        )
+    });
     make_driver(&mut p, &g, user_main, sched_f, at_end);
     p.thread_id = Some(g.tid);
     // Each thread but main runs at most once, so at most that many runs nest.
@@ -693,7 +698,12 @@ fn make_run(p: &Program, g: &Globals, sites: &[Site], dtors: Option<FuncId>) -> 
     body.extend(chain);
     if let Some(d) = dtors {
         // The thread returned: its key destructors run first.
-        body.push(if_(ok(), vec![call(d, void_sig(vec![]), vec![], None, loc)], vec![], loc));
+        body.push(if_(
+            ok(),
+            vec![call(d, void_sig(vec![]), vec![], None, loc)],
+            vec![],
+            loc,
+        ));
     }
     body.push(if_(
         ok(),
@@ -719,7 +729,13 @@ fn make_run(p: &Program, g: &Globals, sites: &[Site], dtors: Option<FuncId>) -> 
 }
 
 /// The new `main`: thread 0, then whatever is still pending.
-fn make_driver(p: &mut Program, g: &Globals, user_main: FuncId, sched: FuncId, at_end: Option<Stmt>) {
+fn make_driver(
+    p: &mut Program,
+    g: &Globals,
+    user_main: FuncId,
+    sched: FuncId,
+    at_end: Option<Stmt>,
+) {
     let loc = Loc::NONE;
     let zero = int(0, Ty::INT, loc);
     let mf = p.func(user_main).clone();
@@ -742,13 +758,17 @@ fn make_driver(p: &mut Program, g: &Globals, user_main: FuncId, sched: FuncId, a
         call(user_main, mf.sig.clone(), margs, None, loc),
     ];
     // Main's return is exit: inside an atomic section the run ends.
-    let b: Vec<Stmt> = b.into_iter().chain(at_end).chain(vec![
-        assign(glob(p, g.raise, loc), zero.clone(), loc),
-        assign(glob(p, g.atomic, loc), zero.clone(), loc),
-        assign(glob(p, g.tid, loc), int(0, Ty::UINT, loc), loc),
-        call(sched, void_sig(vec![]), vec![], None, loc),
-        st(StmtKind::Return(Some(zero)), loc),
-    ]).collect();
+    let b: Vec<Stmt> = b
+        .into_iter()
+        .chain(at_end)
+        .chain(vec![
+            assign(glob(p, g.raise, loc), zero.clone(), loc),
+            assign(glob(p, g.atomic, loc), zero.clone(), loc),
+            assign(glob(p, g.tid, loc), int(0, Ty::UINT, loc), loc),
+            call(sched, void_sig(vec![]), vec![], None, loc),
+            st(StmtKind::Return(Some(zero)), loc),
+        ])
+        .collect();
     p.functions.push(Function {
         is_static: false,
         ..func(

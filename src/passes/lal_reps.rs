@@ -183,7 +183,13 @@ pub fn lal_reps(mut p: Program, o: &LrOptions) -> Result<(Program, LrInfo)> {
             false,
         ),
         detached: p.pthread.detach.then(|| {
-            add_global(&mut p, &mut copied, "__seqc_detached", arr(Ty::INT, nslots), true)
+            add_global(
+                &mut p,
+                &mut copied,
+                "__seqc_detached",
+                arr(Ty::INT, nslots),
+                true,
+            )
         }),
         key_dtor: p.pthread.key_dtors.then(|| {
             let t = arr(threads::dtor_ty(), KEYS);
@@ -1642,7 +1648,11 @@ fn make_driver(p: &mut Program, rw: &Ctx, user_main: FuncId, nslots: u64) {
             body.push(st(
                 StmtKind::Call {
                     dest: None,
-                    callee: Expr::new(ExprKind::Func(d), Ty::Func(Box::new(p.func(d).sig.clone())), loc),
+                    callee: Expr::new(
+                        ExprKind::Func(d),
+                        Ty::Func(Box::new(p.func(d).sig.clone())),
+                        loc,
+                    ),
                     args: vec![],
                 },
                 loc,

@@ -477,7 +477,11 @@ pub(crate) fn make_dtor_runner(
     for _ in 0..passes {
         for k in 0..KEYS {
             let key = int(k as i128, u.clone(), loc);
-            let cell = index(glob(p, b.keys, loc), value_slot(p, b, key.clone(), loc), loc);
+            let cell = index(
+                glob(p, b.keys, loc),
+                value_slot(p, b, key.clone(), loc),
+                loc,
+            );
             let dtor = index(glob(p, d, loc), key.clone(), loc);
             let mut call = vec![st(
                 StmtKind::Call {
@@ -497,7 +501,10 @@ pub(crate) fn make_dtor_runner(
             let made = cmp(BinOp::Lt, key, glob(p, b.key_n, loc), loc);
             body.push(if_(
                 made,
-                vec![assign(vv.clone(), cell, loc), if_(nonnull, set, vec![], loc)],
+                vec![
+                    assign(vv.clone(), cell, loc),
+                    if_(nonnull, set, vec![], loc),
+                ],
                 vec![],
                 loc,
             ));
@@ -619,7 +626,12 @@ mod kinds {
     }
 
     fn kind_is(w: &Expr, k: i128, loc: Loc) -> Expr {
-        cmp(BinOp::Eq, part(w, KIND_SHIFT, 3, loc), int(k, Ty::INT, loc), loc)
+        cmp(
+            BinOp::Eq,
+            part(w, KIND_SHIFT, 3, loc),
+            int(k, Ty::INT, loc),
+            loc,
+        )
     }
 
     /// The word with only the kind kept: a free mutex.
@@ -713,7 +725,13 @@ mod kinds {
             Op::MutexLock => {
                 // Held by another thread: wait (or stop). Held by this
                 // one: a normal mutex deadlocks.
-                let other = bin(BinOp::LogAnd, not(free.clone(), loc), not(mine, loc), Ty::INT, loc);
+                let other = bin(
+                    BinOp::LogAnd,
+                    not(free.clone(), loc),
+                    not(mine, loc),
+                    Ty::INT,
+                    loc,
+                );
                 out.push(m.stop_if(p, other, loc));
                 let counts = kind_is(&w, KIND_RECURSIVE, loc);
                 let checks = kind_is(&w, KIND_ERRORCHECK, loc);
@@ -734,7 +752,12 @@ mod kinds {
                 out.push(if_(
                     free,
                     take,
-                    vec![if_(checks, set(dest, EDEADLK, loc), vec![relock(mx, &w, dest, loc)], loc)],
+                    vec![if_(
+                        checks,
+                        set(dest, EDEADLK, loc),
+                        vec![relock(mx, &w, dest, loc)],
+                        loc,
+                    )],
                     loc,
                 ));
             }
@@ -749,7 +772,12 @@ mod kinds {
                 out.push(if_(
                     free,
                     take,
-                    vec![if_(again, vec![relock(mx, &w, dest, loc)], set(dest, EBUSY, loc), loc)],
+                    vec![if_(
+                        again,
+                        vec![relock(mx, &w, dest, loc)],
+                        set(dest, EBUSY, loc),
+                        loc,
+                    )],
                     loc,
                 ));
             }
@@ -826,7 +854,13 @@ mod kinds {
         let zero = int(0, Ty::INT, loc);
         let free = cmp(BinOp::Eq, owner(&w2, loc), zero, loc);
         let mine2 = cmp(BinOp::Eq, owner(&w2, loc), me(p, &b, loc), loc);
-        let other = bin(BinOp::LogAnd, not(free.clone(), loc), not(mine2, loc), Ty::INT, loc);
+        let other = bin(
+            BinOp::LogAnd,
+            not(free.clone(), loc),
+            not(mine2, loc),
+            Ty::INT,
+            loc,
+        );
         waits.push(m.stop_if(p, other, loc));
         waits.push(if_(
             free,

@@ -65,7 +65,6 @@ const ATTR_NOOPS: &[&str] = &[
     "pthread_condattr_destroy",
 ];
 
-
 /// Library calls with no effect on the program state (any result).
 const LIB_NOOPS: &[&str] = &[
     "printf",
@@ -377,7 +376,14 @@ impl<'a> Lowerer<'a> {
         Ok(())
     }
 
-    pub(super) fn op(&mut self, op: Op, args: Vec<Expr>, ret: Option<Ty>, want: Want, loc: Loc) -> Expr {
+    pub(super) fn op(
+        &mut self,
+        op: Op,
+        args: Vec<Expr>,
+        ret: Option<Ty>,
+        want: Want,
+        loc: Loc,
+    ) -> Expr {
         let dest = match ret {
             Some(t) if want == Want::Value && !t.is_void() => Some(self.temp(t, loc)),
             _ => None,

@@ -10,10 +10,10 @@
 //! scheduling parameters) are refused by name.
 
 use super::Lowerer;
-use crate::ir::errno::{EINVAL, ENOTSUP};
 use super::expr::Want;
 use crate::diag::Result;
 use crate::ir::build::*;
+use crate::ir::errno::{EINVAL, ENOTSUP};
 use crate::ir::*;
 use lang_c::ast;
 use lang_c::span::Node;
@@ -115,7 +115,13 @@ impl<'a> Lowerer<'a> {
                 &Ty::Pthread(PthreadTy::Thread),
                 &c.node.arguments[0],
             )?;
-            return Ok(Some(self.op(Op::ThreadDetach, vec![t], Some(Ty::INT), want, loc)));
+            return Ok(Some(self.op(
+                Op::ThreadDetach,
+                vec![t],
+                Some(Ty::INT),
+                want,
+                loc,
+            )));
         }
         // The result, for a call whose argument is checked against a set
         // of valid values; `store` runs when it is valid.
@@ -150,7 +156,10 @@ impl<'a> Lowerer<'a> {
         let result = match name {
             "pthread_attr_init" | "pthread_mutexattr_init" => {
                 // Joinable; a normal mutex.
-                self.emit(StmtKind::Assign(word(&a[0], loc), int(0, Ty::INT, loc)), loc);
+                self.emit(
+                    StmtKind::Assign(word(&a[0], loc), int(0, Ty::INT, loc)),
+                    loc,
+                );
                 int(0, Ty::INT, loc)
             }
             "pthread_attr_setdetachstate" | "pthread_mutexattr_settype" => {
