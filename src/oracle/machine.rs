@@ -1725,9 +1725,10 @@ impl<'p> Machine<'p> {
         let out = match (to, v) {
             (Ty::Void, _) => v,
             (Ty::Bool, _) => Value::Int(truth(v) as i128),
-            (Ty::Int(_) | Ty::Pthread(PthreadTy::Thread), Value::Int(i)) => {
-                Value::Int(self.wrap(i, to))
-            }
+            (
+                Ty::Int(_) | Ty::Pthread(PthreadTy::Thread | PthreadTy::Key | PthreadTy::Once),
+                Value::Int(i),
+            ) => Value::Int(self.wrap(i, to)),
             (Ty::Int(_) | Ty::Pthread(PthreadTy::Thread), Value::Ptr(o, off)) => {
                 Value::Int(self.wrap(self.addr_of(o, off, loc)?, to))
             }

@@ -307,21 +307,23 @@ pub(crate) fn expand(
             ));
             set_dest(out, zero);
         }
-        Op::KeyDelete => match b.key_dtor {
+        Op::KeyDelete => {
             // Its destructor no longer runs; values stay (using the key
-            // again is undefined).
-            Some(d) => {
-                let key = cast(arg(0), u.clone(), loc);
-                let ok = cmp(BinOp::Lt, key.clone(), glob(p, b.key_n, loc), loc);
+            // again is undefined). EINVAL for a key never made.
+            let key = cast(arg(0), u.clone(), loc);
+            let ok = cmp(BinOp::Lt, key.clone(), glob(p, b.key_n, loc), loc);
+            let mut yes = vec![];
+            if let Some(d) = b.key_dtor {
                 let cell = index(glob(p, d, loc), key_slot(key, loc), loc);
-                let mut yes = vec![assign(cell, int(0, Ty::INT, loc), loc)];
-                let mut no = vec![];
-                set_dest(&mut yes, zero);
-                set_dest(&mut no, int(EINVAL, Ty::INT, loc));
+                yes.push(assign(cell, int(0, Ty::INT, loc), loc));
+            }
+            let mut no = vec![];
+            set_dest(&mut yes, zero);
+            set_dest(&mut no, int(EINVAL, Ty::INT, loc));
+            if !yes.is_empty() || !no.is_empty() {
                 out.push(if_(ok, yes, no, loc));
             }
-            None => set_dest(out, zero),
-        },
+        }
         Op::GetSpecific | Op::SetSpecific => {
             // A key that was never made is undefined: the thread stops.
             let key = cast(arg(0), u.clone(), loc);

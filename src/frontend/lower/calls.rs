@@ -51,6 +51,10 @@ const UNSUPPORTED: &[&str] = &[
     "pthread_testcancel",
     "pthread_cleanup_push",
     "pthread_cleanup_pop",
+    // rand() is any value in 0..RAND_MAX; a reseed promises a repeated
+    // sequence, which that model does not keep.
+    "srand",
+    "srandom",
     "__builtin_va_start",
     "__builtin_va_end",
     "__builtin_va_arg",
@@ -65,7 +69,24 @@ const ATTR_NOOPS: &[&str] = &[
     "pthread_condattr_destroy",
 ];
 
-/// Library calls with no effect on the program state (any result).
+/// External functions kept as calls with no effect (void, no pointers).
+const NO_EFFECT_EXTERNS: &[&str] = &[
+    "cpu_relax",
+    "barrier",
+    "mb",
+    "rmb",
+    "wmb",
+    "smp_mb",
+    "smp_rmb",
+    "smp_wmb",
+    "might_sleep",
+    "udelay",
+    "ndelay",
+    "mdelay",
+    "msleep",
+];
+
+/// Library calls with no effect on the program state.
 const LIB_NOOPS: &[&str] = &[
     "printf",
     "fprintf",
@@ -79,8 +100,6 @@ const LIB_NOOPS: &[&str] = &[
     "nanosleep",
     "sched_yield",
     "pthread_yield",
-    "srand",
-    "srandom",
     "__builtin_prefetch",
 ];
 
@@ -241,12 +260,14 @@ impl<'a> Lowerer<'a> {
             let defined = func.body.is_some()
                 || self.defined.contains(&func.name)
                 || self.pending.contains_key(&f);
-            // An external function that can neither return a value nor
-            // write through a pointer argument (`cpu_relax()`, `barrier()`)
-            // is kept as a call with no effect; anything else is refused.
+            // An external function without a definition could do anything
+            // (write a global, say): it is refused, but for the kernel's
+            // barriers and delays, which have no effect on a sequentially
+            // consistent run.
             let harmless = func.sig.ret.is_void()
                 && !func.sig.variadic
-                && func.sig.params.iter().all(|p| !p.is_pointer());
+                && func.sig.params.iter().all(|p| !p.is_pointer())
+                && NO_EFFECT_EXTERNS.contains(&func.name.as_str());
             if !defined && !harmless {
                 // It may still be defined further down the file.
                 let n = func.name.clone();
