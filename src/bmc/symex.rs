@@ -28,9 +28,9 @@
 //! - Everything visible for a trace (assignments, calls, returns,
 //!   assertions) is recorded with its guard, in execution order.
 
-use super::regions::{self, RKey, Regions};
 use super::term::{self, Sort, T};
 use super::{Event, EventKind, Failure};
+use crate::ir::regions::{self, RKey, Regions};
 use crate::ir::*;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;

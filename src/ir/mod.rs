@@ -9,8 +9,8 @@
 
 pub mod access;
 pub mod build;
-pub mod dump;
 pub mod layout;
+pub mod regions;
 pub mod regions_report;
 pub mod sites;
 pub mod types;

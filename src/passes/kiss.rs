@@ -60,11 +60,11 @@
 
 use crate::diag::{Diagnostic, Result};
 use crate::ir::access::Shared;
+use crate::ir::access::escaping_in;
 use crate::ir::build::*;
 use crate::ir::sites::{self, Site};
 use crate::ir::*;
 use crate::passes::lal_reps::{atomic_call, calls_atomic, return_any};
-use crate::passes::normalize::escaping_in;
 use crate::passes::retype::retype_program;
 use crate::passes::threads::{self, Book, KEYS, Method};
 use std::collections::HashSet;
@@ -993,11 +993,11 @@ impl Rewriter {
             ..loc
         };
         // The function being rewritten is out of `p`: its locals are ours.
-        let key = match crate::bmc::regions::lvalue_key(p, self.cur_fn, &lv) {
-            Some(crate::bmc::regions::RKey::Local(_, v)) => {
+        let key = match crate::ir::regions::lvalue_key(p, self.cur_fn, &lv) {
+            Some(crate::ir::regions::RKey::Local(_, v)) => {
                 format!("{}::{}", self.cur_name, self.locals[v.index()].name)
             }
-            Some(k) => crate::bmc::regions::key_name(p, &k),
+            Some(k) => crate::ir::regions::key_name(p, &k),
             None => String::new(),
         };
         let root = root_global(&lv).map(|g| p.global(g).name.clone());

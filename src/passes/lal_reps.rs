@@ -292,7 +292,7 @@ pub fn lal_reps(mut p: Program, o: &LrOptions) -> Result<(Program, LrInfo)> {
         let body = f.body.as_ref().filter(|_| fid != cx.cs)?;
         let mut asserts = 0;
         body.walk(&mut |s| asserts += matches!(s.kind, StmtKind::Assert(..)) as usize);
-        Some((fi, crate::passes::normalize::escaping_locals(f), asserts))
+        Some((fi, crate::ir::access::escaping_locals(f), asserts))
     });
     let mut jobs: Vec<Job> = jobs
         .into_iter()
