@@ -100,6 +100,10 @@ pub fn translate(input: &str, cfg: &Config) -> Result<Translation> {
     prog = passes::normalize::normalize(prog);
     timings.push(("normalize".to_string(), t.elapsed()));
     after("normalize", &prog, &mut dumps);
+    let verify = cfg!(debug_assertions) || std::env::var_os("SEQC_VERIFY_IR").is_some();
+    if verify && let Err(e) = ir::verify::verify_normalized(&prog) {
+        panic!("the normaliser's postcondition fails: {e}");
+    }
     if let Some(t) = &cfg.track {
         ir::regions_report::check_track(&prog, t)?;
     }

@@ -1,8 +1,11 @@
-//! Accesses to shared memory (DESIGN.md §2): which lvalues a statement
-//! reads and writes that another thread can see. Shared memory is every
-//! global that is not thread-local, everything reached through a pointer,
-//! and every local whose address is taken. Used by KISS's race mode and by
-//! `--emit regions`.
+//! Accesses to shared memory and visible steps (DESIGN.md §2), defined
+//! once: which lvalues a statement reads and writes that another thread
+//! can see, how many such accesses an expression makes, and which
+//! statements are visible steps. Shared memory is every global that is
+//! not thread-local, everything reached through a pointer, and every local
+//! whose address is taken. The normaliser, both sequentializations, the
+//! verifier (which checks the normaliser's postcondition with it), KISS's
+//! race mode, slicing and `--emit regions` all ask here.
 
 use crate::ir::*;
 use std::collections::HashSet;
@@ -16,14 +19,116 @@ pub struct Shared<'a> {
 }
 
 impl Shared<'_> {
-    /// Is the lvalue `lv` memory another thread can see?
-    pub fn lvalue(&self, lv: &Expr) -> bool {
+    /// Is the lvalue `lv` memory another thread can see? Every
+    /// dereference counts, as a visible access.
+    pub fn visible_lvalue(&self, lv: &Expr) -> bool {
         match &lv.kind {
             ExprKind::Global(g) => self.globals.get(g.index()).copied().unwrap_or(false),
             ExprKind::Local(v) => self.escaping.contains(v),
+            ExprKind::Deref(_) => true,
+            ExprKind::Member(a, _) | ExprKind::Index(a, _) => self.visible_lvalue(a),
+            _ => false,
+        }
+    }
+
+    /// Is the lvalue `lv` shared data (a race can be on it)? A function
+    /// designator reached through a pointer is code, not data.
+    pub fn lvalue(&self, lv: &Expr) -> bool {
+        match &lv.kind {
             ExprKind::Deref(_) => !matches!(lv.ty.unqual(), Ty::Func(_)),
             ExprKind::Member(a, _) | ExprKind::Index(a, _) => self.lvalue(a),
-            _ => false,
+            _ => self.visible_lvalue(lv),
+        }
+    }
+
+    /// How many shared reads evaluating `e` (as a value) makes.
+    pub fn read_count(&self, e: &Expr) -> usize {
+        match &e.kind {
+            ExprKind::Global(_)
+            | ExprKind::Local(_)
+            | ExprKind::Deref(_)
+            | ExprKind::Member(..)
+            | ExprKind::Index(..) => self.addr_read_count(e) + self.visible_lvalue(e) as usize,
+            ExprKind::AddrOf(a) | ExprKind::Decay(a) => self.addr_read_count(a),
+            ExprKind::Unary(_, a) | ExprKind::Cast(a) => self.read_count(a),
+            ExprKind::Binary(_, a, b) => self.read_count(a) + self.read_count(b),
+            ExprKind::Cond(a, b, c) => self.read_count(a) + self.read_count(b) + self.read_count(c),
+            _ => 0,
+        }
+    }
+
+    /// Shared reads made while computing the address of an lvalue.
+    pub fn addr_read_count(&self, lv: &Expr) -> usize {
+        match &lv.kind {
+            ExprKind::Deref(p) => self.read_count(p),
+            ExprKind::Member(b, _) => self.addr_read_count(b),
+            ExprKind::Index(b, i) => self.addr_read_count(b) + self.read_count(i),
+            _ => 0,
+        }
+    }
+
+    /// Does evaluating `e` read or write shared memory?
+    pub fn touches(&self, e: &Expr) -> bool {
+        self.read_count(e) > 0
+    }
+
+    /// Is `s` a visible step (in code that is not atomic): an operation
+    /// on threads, locks or atomics, a call of a `__VERIFIER_atomic_*`
+    /// function, or a statement whose expressions touch shared memory?
+    pub fn visible(&self, s: &Stmt, atomic_fns: &[bool]) -> bool {
+        match &s.kind {
+            StmtKind::Op { op, .. } if op.is_visible() => return true,
+            StmtKind::Call { callee, .. } => {
+                if let ExprKind::Func(f) = callee.kind
+                    && atomic_fns.get(f.index()).copied().unwrap_or(false)
+                {
+                    return true;
+                }
+            }
+            _ => {}
+        }
+        let mut any = false;
+        s.each_expr(&mut |e| any = any || self.touches(e));
+        any
+    }
+
+    /// The normaliser's postcondition for one statement outside atomic
+    /// code: `None` when it holds, else what breaks it.
+    pub fn normalized(&self, s: &Stmt) -> Option<&'static str> {
+        let sum =
+            |es: &mut dyn Iterator<Item = &Expr>| es.map(|e| self.read_count(e)).sum::<usize>();
+        match &s.kind {
+            StmtKind::Assign(l, r) => {
+                (self.visible_lvalue(l) as usize + self.addr_read_count(l) + self.read_count(r) > 1)
+                    .then_some("an assignment with two shared accesses")
+            }
+            StmtKind::Decl(v, Some(Init::Expr(e))) => {
+                (self.escaping.contains(v) as usize + self.read_count(e) > 1)
+                    .then_some("a declaration with two shared accesses")
+            }
+            StmtKind::Decl(_, Some(init)) => {
+                let mut es = Vec::new();
+                init.exprs(&mut es);
+                (sum(&mut es.into_iter()) > 0)
+                    .then_some("an aggregate initialiser that reads shared memory")
+            }
+            StmtKind::Call { dest, callee, args } => (self.read_count(callee)
+                + sum(&mut args.iter())
+                + dest.as_ref().map_or(0, |d| self.addr_read_count(d))
+                > 0)
+            .then_some("a call whose arguments read shared memory"),
+            StmtKind::Op { dest, args, .. } => {
+                (sum(&mut args.iter()) + dest.as_ref().map_or(0, |d| self.addr_read_count(d)) > 0)
+                    .then_some("an operation whose arguments read shared memory")
+            }
+            StmtKind::If(c, ..)
+            | StmtKind::Switch(c, _)
+            | StmtKind::Assert(c, _)
+            | StmtKind::Assume(c)
+            | StmtKind::Return(Some(c)) => {
+                (self.read_count(c) > 1).then_some("a condition with two shared reads")
+            }
+            _ => None,
         }
     }
 

@@ -31,6 +31,64 @@ pub fn verify(p: &Program) -> std::result::Result<(), String> {
     Ok(())
 }
 
+/// The normaliser's postcondition (DESIGN.md §2): outside atomic code,
+/// every statement makes at most one visible access (`ir::access`).
+pub fn verify_normalized(p: &Program) -> std::result::Result<(), String> {
+    let globals: Vec<bool> = p.globals.iter().map(|g| !g.thread_local).collect();
+    for f in &p.functions {
+        let (Some(body), false) = (&f.body, f.atomic) else {
+            continue;
+        };
+        let escaping = super::access::escaping_locals(f);
+        let sh = super::access::Shared {
+            globals: &globals,
+            escaping: &escaping,
+        };
+        normalized_block(p, &sh, body).map_err(|m| format!("in {}: {m}", f.name))?;
+    }
+    Ok(())
+}
+
+fn normalized_block(
+    p: &Program,
+    sh: &super::access::Shared,
+    b: &Block,
+) -> std::result::Result<(), String> {
+    // An atomic section is one step: what is inside is not split.
+    let mut atomic = 0u32;
+    for s in &b.0 {
+        match s.kind {
+            StmtKind::Op {
+                op: Op::AtomicBegin,
+                ..
+            } => atomic += 1,
+            StmtKind::Op {
+                op: Op::AtomicEnd, ..
+            } => atomic = atomic.saturating_sub(1),
+            _ => {}
+        }
+        if atomic > 0 {
+            continue;
+        }
+        if let Some(why) = sh.normalized(s) {
+            return Err(format!("{why} at {}", p.describe(s.loc)));
+        }
+        match &s.kind {
+            StmtKind::If(_, a, b) => {
+                normalized_block(p, sh, a)?;
+                normalized_block(p, sh, b)?;
+            }
+            StmtKind::Loop { body, latch } => {
+                normalized_block(p, sh, body)?;
+                normalized_block(p, sh, latch)?;
+            }
+            StmtKind::Switch(_, b) | StmtKind::Block(b) => normalized_block(p, sh, b)?,
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
 struct Cx<'a> {
     p: &'a Program,
     f: &'a Function,

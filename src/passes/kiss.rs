@@ -927,41 +927,13 @@ impl Rewriter {
         });
     }
 
-    /// Does `e` read or write memory another thread can see?
-    fn accesses(&self, e: &Expr, addr: bool) -> bool {
-        let acc = |e: &Expr| self.accesses(e, false);
-        match &e.kind {
-            ExprKind::Global(g) => !addr && self.shared.get(g.index()).copied().unwrap_or(false),
-            ExprKind::Local(v) => !addr && self.escaping.contains(v),
-            ExprKind::Deref(x) => !addr || acc(x),
-            ExprKind::AddrOf(a) | ExprKind::Decay(a) => self.accesses(a, true),
-            ExprKind::Member(a, _) => self.accesses(a, addr),
-            ExprKind::Index(a, i) => self.accesses(a, addr) || acc(i),
-            ExprKind::Unary(_, a) | ExprKind::Cast(a) => acc(a),
-            ExprKind::Binary(_, a, b) => acc(a) || acc(b),
-            ExprKind::Cond(a, b, c) => acc(a) || acc(b) || acc(c),
-            _ => false,
-        }
-    }
-
     fn visible(&self, s: &Stmt) -> bool {
-        if self.atomic_fn {
-            return false;
-        }
-        match &s.kind {
-            StmtKind::Op { op, .. } if op.is_visible() => return true,
-            StmtKind::Call { callee, .. } => {
-                if let ExprKind::Func(f) = callee.kind
-                    && self.atomic_fns[f.index()]
-                {
-                    return true;
-                }
+        !self.atomic_fn
+            && Shared {
+                globals: &self.shared,
+                escaping: &self.escaping,
             }
-            _ => {}
-        }
-        let mut any = false;
-        s.each_expr(&mut |e| any = any || self.accesses(e, false));
-        any
+            .visible(s, &self.atomic_fns)
     }
 
     /// The data accesses of a visible statement (see `ir::access`).

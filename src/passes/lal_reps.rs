@@ -838,24 +838,25 @@ impl Rewriter<'_> {
         Block(out)
     }
 
+    /// A visible step (`ir::access`), but for `free`, which this
+    /// method's memory model makes a no-op (no switch point needed).
+    /// Escaping locals were rewritten into pool dereferences.
     fn visible(&self, s: &Stmt) -> bool {
         if self.atomic_fn {
             return false;
         }
-        match &s.kind {
-            StmtKind::Op { op, .. } if op.is_visible() && !matches!(op, Op::Free) => return true,
-            StmtKind::Call { callee, .. } => {
-                if let ExprKind::Func(f) = callee.kind
-                    && self.atomic_fns[f.index()]
-                {
-                    return true;
-                }
-            }
-            _ => {}
+        let none = HashSet::new();
+        let sh = crate::ir::access::Shared {
+            globals: &self.copied,
+            escaping: &none,
+        };
+        if matches!(s.kind, StmtKind::Op { op: Op::Free, .. }) {
+            // Only what its argument reads.
+            let mut any = false;
+            s.each_expr(&mut |e| any = any || sh.touches(e));
+            return any;
         }
-        let mut any = false;
-        s.each_expr(&mut |e| any = any || accesses(e, false, &self.copied));
-        any
+        sh.visible(s, &self.atomic_fns)
     }
 
     fn stmt(&mut self, p: &Program, mut s: Stmt, out: &mut Vec<Stmt>, next: Option<(Expr, Ty)>) {
@@ -1431,24 +1432,6 @@ fn fill(
             )])
         }
         _ => Err("memset of a value of this type".into()),
-    }
-}
-
-/// Does evaluating `e` read or write shared memory? (`addr`: `e` is
-/// under `&`, so only the address is computed.)
-fn accesses(e: &Expr, addr: bool, copied: &[bool]) -> bool {
-    match &e.kind {
-        ExprKind::Global(g) => !addr && copied.get(g.index()).copied().unwrap_or(false),
-        ExprKind::Deref(x) => !addr || accesses(x, false, copied),
-        ExprKind::AddrOf(a) | ExprKind::Decay(a) => accesses(a, true, copied),
-        ExprKind::Member(a, _) => accesses(a, addr, copied),
-        ExprKind::Index(a, i) => accesses(a, addr, copied) || accesses(i, false, copied),
-        ExprKind::Unary(_, a) | ExprKind::Cast(a) => accesses(a, false, copied),
-        ExprKind::Binary(_, a, b) => accesses(a, false, copied) || accesses(b, false, copied),
-        ExprKind::Cond(a, b, c) => {
-            accesses(a, false, copied) || accesses(b, false, copied) || accesses(c, false, copied)
-        }
-        _ => false,
     }
 }
 

@@ -16,7 +16,7 @@
 //! Bodies of `__VERIFIER_atomic_*` functions and code between
 //! `__VERIFIER_atomic_begin/end` in one block are one step: left alone.
 
-use crate::ir::access::escaping_locals;
+use crate::ir::access::{Shared, escaping_locals};
 use crate::ir::*;
 use std::collections::HashSet;
 
@@ -72,41 +72,24 @@ struct Normalizer<'a> {
 }
 
 impl Normalizer<'_> {
-    /// Whether an lvalue denotes shared memory.
+    /// What is shared here (`ir::access` defines it for every pass).
+    fn sh(&self) -> Shared<'_> {
+        Shared {
+            globals: self.shared_globals,
+            escaping: self.escaping,
+        }
+    }
+
     fn shared_lvalue(&self, e: &Expr) -> bool {
-        match &e.kind {
-            ExprKind::Global(g) => self.shared_globals[g.index()],
-            ExprKind::Local(v) => self.escaping.contains(v),
-            ExprKind::Deref(_) => true,
-            ExprKind::Member(b, _) | ExprKind::Index(b, _) => self.shared_lvalue(b),
-            _ => false,
-        }
+        self.sh().visible_lvalue(e)
     }
 
-    /// Counts the shared reads an rvalue makes.
     fn reads(&self, e: &Expr) -> usize {
-        match &e.kind {
-            ExprKind::Global(_)
-            | ExprKind::Local(_)
-            | ExprKind::Deref(_)
-            | ExprKind::Member(..)
-            | ExprKind::Index(..) => self.addr_reads(e) + self.shared_lvalue(e) as usize,
-            ExprKind::AddrOf(a) | ExprKind::Decay(a) => self.addr_reads(a),
-            ExprKind::Unary(_, a) | ExprKind::Cast(a) => self.reads(a),
-            ExprKind::Binary(_, a, b) => self.reads(a) + self.reads(b),
-            ExprKind::Cond(a, b, c) => self.reads(a) + self.reads(b) + self.reads(c),
-            _ => 0,
-        }
+        self.sh().read_count(e)
     }
 
-    /// Shared reads made while computing the address of an lvalue.
     fn addr_reads(&self, e: &Expr) -> usize {
-        match &e.kind {
-            ExprKind::Deref(p) => self.reads(p),
-            ExprKind::Member(b, _) => self.addr_reads(b),
-            ExprKind::Index(b, i) => self.addr_reads(b) + self.reads(i),
-            _ => 0,
-        }
+        self.sh().addr_read_count(e)
     }
 
     /// Whether `&&`, `||` or `?:` has shared reads in an operand that is
