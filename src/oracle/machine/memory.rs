@@ -1,0 +1,320 @@
+//! Memory: objects of cells, reads and writes that check types and
+//! bounds, spans of zero or indeterminate bytes; and how a place and a
+//! value are described in traces.
+
+use super::*;
+
+impl<'p> Machine<'p> {
+    // ----- memory -----
+
+    pub(super) fn object<'s>(
+        &self,
+        st: &'s State,
+        p: Value,
+        loc: Loc,
+    ) -> R<(&'s Object, u32, u64)> {
+        match p {
+            Value::Ptr(0, _) => unsup("a dereference of a null or integer pointer", loc),
+            Value::Ptr(o, off) => match st.objects.get(&o) {
+                Some(obj) if off >= 0 => Ok((obj, o, off as u64)),
+                Some(_) => unsup("an access before the start of an object", loc),
+                None => unsup("an access to an object whose lifetime ended", loc),
+            },
+            _ => unsup("a dereference of a non-pointer", loc),
+        }
+    }
+
+    pub(super) fn read(
+        &self,
+        st: &mut State,
+        p: Value,
+        ty: &Ty,
+        loc: Loc,
+        ch: &mut Chooser,
+    ) -> R<RVal> {
+        let ty = ty.unqual();
+        let size = self.p.size_of(ty).unwrap_or(0);
+        if matches!(ty, Ty::Comp(_) | Ty::Array(..)) {
+            let cells = self.read_cells(st, p, size, loc)?;
+            return Ok(RVal::Agg(cells));
+        }
+        let (obj, o, off) = self.object(st, p, loc)?;
+        if off + size > obj.size {
+            return unsup("an access out of the object's bounds", loc);
+        }
+        let (start, cell) = match obj.cells.range(..=off).next_back() {
+            Some((s, c)) if s + c.len > off => (*s, c.clone()),
+            _ => return unsup("oracle: a read of a byte that has no cell", loc),
+        };
+        if start == off
+            && cell.len == size
+            && let CellV::Val(v) = cell.v
+        {
+            return Ok(RVal::S(self.reinterpret(v, ty)));
+        }
+        if start + cell.len < off + size {
+            return unsup(
+                "a read that spans two differently typed pieces of memory",
+                loc,
+            );
+        }
+        match cell.v {
+            CellV::Zero => Ok(RVal::S(match ty {
+                Ty::Ptr(_) => Value::Ptr(0, 0),
+                Ty::Float(_) => Value::Float(0f64.to_bits()),
+                _ => Value::Int(0),
+            })),
+            CellV::Undef => {
+                // Indeterminate: pick a value and remember it.
+                let v = self.nondet(ty, ch, loc)?;
+                self.write(st, p, ty, v.clone(), loc)?;
+                let _ = o;
+                Ok(v)
+            }
+            CellV::Val(_) => unsup("a read of part of a stored value (type punning)", loc),
+        }
+    }
+
+    pub(super) fn reinterpret(&self, v: Value, ty: &Ty) -> Value {
+        match (v, ty) {
+            (Value::Int(i), Ty::Int(_) | Ty::Bool | Ty::Pthread(_)) => Value::Int(self.wrap(i, ty)),
+            (Value::Int(i), Ty::Ptr(_)) => self.ptr_of(i),
+            (Value::Ptr(o, off), Ty::Int(_)) => match self.addr_of(o, off, Loc::NONE) {
+                Ok(a) => Value::Int(self.wrap(a, ty)),
+                Err(_) => v,
+            },
+            _ => v,
+        }
+    }
+
+    pub(super) fn write(&self, st: &mut State, p: Value, ty: &Ty, v: RVal, loc: Loc) -> R<()> {
+        let ty = ty.unqual();
+        let size = self.p.size_of(ty).unwrap_or(0);
+        match v {
+            RVal::Agg(cells) => self.write_cells(st, p, size, cells, loc),
+            RVal::S(x) => {
+                let x = match x {
+                    Value::Int(i) if matches!(ty, Ty::Int(_) | Ty::Bool) => {
+                        Value::Int(self.wrap(i, ty))
+                    }
+                    _ => x,
+                };
+                self.write_cells(
+                    st,
+                    p,
+                    size,
+                    vec![(
+                        0,
+                        Cell {
+                            len: size,
+                            v: CellV::Val(x),
+                        },
+                    )],
+                    loc,
+                )
+            }
+        }
+    }
+
+    pub(super) fn fill(&self, st: &mut State, p: Value, n: u64, v: CellV, loc: Loc) -> R<()> {
+        self.write_cells(st, p, n, vec![(0, Cell { len: n, v })], loc)
+    }
+
+    /// The cells of `[p, p+n)`, offsets relative to `p`; spans are cut at
+    /// the ends, scalars must not straddle them.
+    pub(super) fn read_cells(&self, st: &State, p: Value, n: u64, loc: Loc) -> R<Vec<(u64, Cell)>> {
+        let (obj, _, off) = self.object(st, p, loc)?;
+        if off + n > obj.size {
+            return unsup("a copy out of the object's bounds", loc);
+        }
+        let mut out = Vec::new();
+        let first = obj
+            .cells
+            .range(..=off)
+            .next_back()
+            .map(|(s, _)| *s)
+            .unwrap_or(0);
+        for (s, c) in obj.cells.range(first..off + n) {
+            let (s, e) = (*s, s + c.len);
+            if e <= off {
+                continue;
+            }
+            let (cs, ce) = (s.max(off), e.min(off + n));
+            if (cs, ce) != (s, e)
+                && let CellV::Val(_) = c.v
+            {
+                return unsup("a copy that cuts a stored value", loc);
+            }
+            out.push((
+                cs - off,
+                Cell {
+                    len: ce - cs,
+                    v: c.v,
+                },
+            ));
+        }
+        Ok(out)
+    }
+
+    pub(super) fn write_cells(
+        &self,
+        st: &mut State,
+        p: Value,
+        n: u64,
+        cells: Vec<(u64, Cell)>,
+        loc: Loc,
+    ) -> R<()> {
+        let (obj, o, off) = self.object(st, p, loc)?;
+        if off + n > obj.size {
+            return unsup("a write out of the object's bounds", loc);
+        }
+        if n == 0 {
+            return Ok(());
+        }
+        let obj = Rc::make_mut(st.objects.get_mut(&o).unwrap());
+        // Cut existing cells at the ends of the range.
+        let end = off + n;
+        let first = obj
+            .cells
+            .range(..=off)
+            .next_back()
+            .map(|(s, _)| *s)
+            .unwrap_or(0);
+        let over: Vec<(u64, Cell)> = obj
+            .cells
+            .range(first..end)
+            .filter(|(s, c)| **s + c.len > off)
+            .map(|(s, c)| (*s, c.clone()))
+            .collect();
+        for (s, c) in &over {
+            obj.cells.remove(s);
+            let e = s + c.len;
+            if *s < off {
+                if let CellV::Val(_) = c.v {
+                    return unsup("a write into part of a stored value (type punning)", loc);
+                }
+                obj.cells.insert(
+                    *s,
+                    Cell {
+                        len: off - s,
+                        v: c.v,
+                    },
+                );
+            }
+            if e > end {
+                if let CellV::Val(_) = c.v {
+                    return unsup("a write into part of a stored value (type punning)", loc);
+                }
+                obj.cells.insert(
+                    end,
+                    Cell {
+                        len: e - end,
+                        v: c.v,
+                    },
+                );
+            }
+        }
+        for (rel, c) in cells {
+            obj.cells.insert(off + rel, c);
+        }
+        Ok(())
+    }
+
+    // ----- descriptions for traces -----
+
+    pub fn describe(&self, st: &State, p: Value, ty: &Ty) -> String {
+        let Value::Ptr(o, off) = p else {
+            return "?".into();
+        };
+        let Some(obj) = st.objects.get(&o) else {
+            return format!("<dead object>+{off}");
+        };
+        let (base, bty) = match obj.kind {
+            ObjKind::Global(g) | ObjKind::Tls(g, _) => (
+                self.p.global(g).name.clone(),
+                Some(self.p.global(g).ty.clone()),
+            ),
+            ObjKind::Local(f, l) => {
+                let func = self.p.func(f);
+                (func.local(l).name.clone(), Some(func.local(l).ty.clone()))
+            }
+            ObjKind::Heap(l) => (format!("malloc@{}", l.line), None),
+            ObjKind::Str => ("\"...\"".into(), None),
+        };
+        match bty {
+            Some(bt) => self.path(base, &bt, off as u64, ty),
+            None if off == 0 => format!("*{base}"),
+            None => format!("{base}[+{off}]"),
+        }
+    }
+
+    pub(super) fn path(&self, mut s: String, t: &Ty, off: u64, want: &Ty) -> String {
+        if off == 0
+            && (t.unqual() == want.unqual() || self.p.size_of(t) == self.p.size_of(want))
+            && (!matches!(t.unqual(), Ty::Comp(_) | Ty::Array(..)) || t.unqual() == want.unqual())
+        {
+            return s;
+        }
+        match t.unqual() {
+            Ty::Array(e, _) => {
+                let es = self.p.size_of(e).unwrap_or(1).max(1);
+                s.push_str(&format!("[{}]", off / es));
+                self.path(s, e, off % es, want)
+            }
+            Ty::Comp(c) => {
+                let def = self.p.comp(*c);
+                if let Some((offs, _, _)) = self.p.comp_layout(*c) {
+                    for (i, f) in def.fields.iter().enumerate().rev() {
+                        if offs[i] <= off {
+                            s.push('.');
+                            s.push_str(&f.name);
+                            return self.path(s, &f.ty, off - offs[i], want);
+                        }
+                    }
+                }
+                format!("{s}+{off}")
+            }
+            _ if off == 0 => s,
+            _ => format!("{s}+{off}"),
+        }
+    }
+
+    pub fn show(&self, st: &State, v: &RVal) -> String {
+        match v {
+            RVal::S(Value::Int(i)) => i.to_string(),
+            RVal::S(Value::Float(b)) => format!("{}", f64::from_bits(*b)),
+            RVal::S(Value::Ptr(0, 0)) => "NULL".into(),
+            RVal::S(Value::Ptr(0, off)) => format!("(void*){off}"),
+            RVal::S(p @ Value::Ptr(..)) => format!("&{}", self.describe(st, *p, &Ty::Void)),
+            RVal::S(Value::Func(f)) => format!("&{}", self.p.functions[*f as usize].name),
+            RVal::Agg(_) => "{...}".into(),
+        }
+    }
+
+    /// Makes sure thread `t` has its own copy of each thread-local global.
+    pub(super) fn init_tls(&self, st: &mut State, t: u32) -> R<()> {
+        for (i, g) in self.p.globals.iter().enumerate() {
+            if !g.thread_local || st.threads[t as usize].tls.contains_key(&(i as u32)) {
+                continue;
+            }
+            let size = self.p.size_of(&g.ty).unwrap_or(0);
+            let id = self.new_obj(
+                st,
+                t,
+                Object {
+                    kind: ObjKind::Tls(GlobalId(i as u32), t),
+                    size,
+                    shared: false,
+                    alive: true,
+                    cells: span(size, CellV::Zero),
+                },
+            );
+            st.threads[t as usize].tls.insert(i as u32, id);
+            if let Some(init) = &g.init {
+                let mut ch = Chooser::new(&[]);
+                self.store_init(st, t, Value::Ptr(id, 0), &g.ty, init, g.loc, &mut ch)?;
+            }
+        }
+        Ok(())
+    }
+}

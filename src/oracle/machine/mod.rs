@@ -1,0 +1,794 @@
+//! The oracle's machine: memory as objects of cells, threads with frames,
+//! and `step`, which runs one thread through one visible action and the
+//! invisible actions after it.
+//!
+//! Memory: an object is a map from byte offset to cells; a cell is a scalar
+//! value, or a span of zero or indeterminate bytes (so zeroed globals and
+//! fresh `malloc` blocks cost one cell). A read that straddles cells of
+//! another shape (type punning through a union or a `char*`) is reported as
+//! unsupported rather than guessed. Pointers are (object, byte offset);
+//! object ids come from per-thread counters so that the same state reached
+//! by two interleavings hashes the same.
+//!
+//! Visibility: an access is a step of its own when its object is shared — a
+//! global that is not thread-local, a heap block, or a local whose address
+//! is taken; locks, thread operations, atomics and calls of
+//! `__VERIFIER_atomic_*` functions are steps too. Everything else runs
+//! without a scheduling point, which loses no interleaving outcome (such
+//! actions commute with every other thread's).
+//!
+//! Blocking: a step whose first action cannot run (a held lock, a join of a
+//! live thread, a `pthread_once` in progress) is not enabled. Anything that
+//! blocks later in a step (inside an atomic section), a failed `assume`, a
+//! bound cut, `exit` and `abort` stop that thread for good; the other
+//! threads go on (DESIGN.md §3 rule 4).
+
+use super::compile::{Code, E, Mop, Reg};
+use crate::ir::*;
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Value {
+    /// An integer, canonical for its type (wrapped, sign-extended).
+    Int(i128),
+    /// `(object, byte offset)`; object 0 is "no object": null or an integer
+    /// cast to a pointer.
+    Ptr(u32, i64),
+    Func(u32),
+    /// An IEEE double's bits.
+    Float(u64),
+}
+
+/// A register or a cell read: a scalar, or the cells of a struct value.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum RVal {
+    S(Value),
+    Agg(Vec<(u64, Cell)>),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Cell {
+    pub len: u64,
+    pub v: CellV,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CellV {
+    Val(Value),
+    Zero,
+    Undef,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ObjKind {
+    Global(GlobalId),
+    /// A thread's copy of a thread-local global.
+    Tls(GlobalId, u32),
+    Local(FuncId, LocalId),
+    Heap(Loc),
+    Str,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Object {
+    pub kind: ObjKind,
+    pub size: u64,
+    pub shared: bool,
+    pub alive: bool,
+    pub cells: BTreeMap<u64, Cell>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum RetTo {
+    /// The thread's first frame: its return value ends the thread.
+    Thread,
+    Reg(Option<Reg>),
+    /// `pthread_once`'s routine: mark the control done.
+    Once(Value),
+    /// A key destructor of an exiting thread: go on with the next one.
+    Dtor,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Frame {
+    pub func: FuncId,
+    pub pc: u32,
+    pub regs: Vec<Option<RVal>>,
+    pub locals: Vec<u32>,
+    pub loops: Vec<u32>,
+    pub ret: RetTo,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Status {
+    Running,
+    Finished(Value),
+    Stopped(String),
+}
+
+/// A thread between its return (or `pthread_exit`) and its end: the key
+/// destructors run (POSIX; glibc's order and number of passes).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Exiting {
+    pub ret: Value,
+    /// Pass (from 0) over the keys, and the next key to look at.
+    pub pass: u32,
+    pub next: u32,
+    /// A value was found (and cleared) in this pass.
+    pub seen: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Thread {
+    pub frames: Vec<Frame>,
+    pub status: Status,
+    pub atomic_depth: u32,
+    pub keys: BTreeMap<u32, Value>,
+    pub exiting: Option<Exiting>,
+    /// `pthread_detach`ed, or created detached.
+    pub detached: bool,
+    pub tls: BTreeMap<u32, u32>,
+    pub next_obj: u32,
+    pub func: FuncId,
+    pub parent: Option<u32>,
+}
+
+impl Thread {
+    /// A thread about to run `func` (its first frame is pushed after).
+    fn new(func: FuncId, parent: Option<u32>) -> Thread {
+        Thread {
+            frames: Vec::new(),
+            status: Status::Running,
+            atomic_depth: 0,
+            keys: BTreeMap::new(),
+            exiting: None,
+            detached: false,
+            tls: BTreeMap::new(),
+            next_obj: 0,
+            func,
+            parent,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct State {
+    pub threads: Vec<Thread>,
+    pub objects: BTreeMap<u32, Rc<Object>>,
+    pub site_counts: BTreeMap<(u32, u32, u32), u32>,
+    pub next_key: u32,
+    /// Live keys that have a destructor, and its function.
+    pub key_dtors: BTreeMap<u32, u32>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Bounds {
+    pub unwind: u32,
+    pub threads: u32,
+    pub max_states: u64,
+    /// The values a nondeterministic integer takes (wrapped to its type).
+    pub nondet: Vec<i128>,
+}
+
+impl Default for Bounds {
+    fn default() -> Self {
+        Bounds {
+            unwind: 2,
+            threads: 3,
+            max_states: 2_000_000,
+            nondet: (-1..=3).collect(),
+        }
+    }
+}
+
+/// One access to shared memory, as the next action of a thread.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Access {
+    pub obj: u32,
+    pub off: i64,
+    pub size: u64,
+    pub write: bool,
+    pub loc: Loc,
+}
+
+impl Access {
+    /// A data race: the same bytes, at least one write.
+    pub fn conflicts(&self, o: &Access) -> bool {
+        self.obj == o.obj
+            && (self.write || o.write)
+            && self.off < o.off + o.size.max(1) as i64
+            && o.off < self.off + self.size.max(1) as i64
+    }
+}
+
+/// One thing a step did, for traces.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Event {
+    pub loc: Loc,
+    pub what: String,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum StepEnd {
+    /// The step ran; the thread is before its next visible action (or
+    /// ended).
+    Ran,
+    /// The thread's first action cannot run now.
+    Blocked(String),
+    /// An assertion failed (file position, kind).
+    Failed(Loc, AssertKind),
+    /// The oracle cannot execute this program.
+    Unsupported(String, Loc),
+}
+
+/// Where nondeterministic values come from.
+pub struct Chooser<'a> {
+    /// Indices into the domain, one per choice made so far in this step.
+    pub script: &'a [u32],
+    pub pos: usize,
+    /// The arity of each choice made (to enumerate the others).
+    pub arities: Vec<u32>,
+    /// Values to use first (replay of a solver's model).
+    pub forced: Option<&'a mut std::collections::VecDeque<i128>>,
+    pub taken: Vec<i128>,
+}
+
+pub struct Machine<'p> {
+    pub p: &'p Program,
+    pub code: &'p Code,
+    pub b: &'p Bounds,
+    /// Record events (for traces); off while searching, for speed.
+    pub trace: bool,
+}
+
+use crate::ir::errno::{EAGAIN, EBUSY, EDEADLK, EINVAL, EPERM, ESRCH};
+
+mod exec;
+mod memory;
+mod posix;
+mod values;
+const OBJ_SHIFT: u32 = 12;
+
+/// A mutex object's words: its owner (thread + 1; 0 when free), its lock
+/// count and its kind (glibc's numbers: 0 normal, 1 recursive, 2
+/// error-checking, 3 adaptive). A zero mutex is a free normal one.
+const MX_OWNER: i64 = 0;
+const MX_COUNT: i64 = 4;
+pub(super) const MX_KIND: i64 = 8;
+const RECURSIVE: i128 = 1;
+const ERRORCHECK: i128 = 2;
+/// The most times a recursive mutex may be held (then EAGAIN).
+const MX_COUNT_MAX: i128 = (1 << 15) - 1;
+/// glibc's PTHREAD_DESTRUCTOR_ITERATIONS.
+const DESTRUCTOR_PASSES: u32 = 4;
+
+struct Fail(StepEnd);
+
+type R<T> = Result<T, Fail>;
+
+fn unsup<T>(what: impl Into<String>, loc: Loc) -> R<T> {
+    Err(Fail(StepEnd::Unsupported(what.into(), loc)))
+}
+
+impl<'p> Machine<'p> {
+    pub fn dm(&self) -> DataModel {
+        self.p.data_model
+    }
+
+    /// The start: globals initialised, main's frame pushed.
+    pub fn initial(&self) -> Result<State, (String, Loc)> {
+        let mut st = State {
+            threads: Vec::new(),
+            objects: BTreeMap::new(),
+            site_counts: BTreeMap::new(),
+            next_key: 1,
+            key_dtors: BTreeMap::new(),
+        };
+        for (i, g) in self.p.globals.iter().enumerate() {
+            if g.thread_local || matches!(g.ty.unqual(), Ty::Func(_)) {
+                continue;
+            }
+            let size = self.p.size_of(&g.ty).unwrap_or(0);
+            st.objects.insert(
+                i as u32 + 1,
+                Rc::new(Object {
+                    kind: ObjKind::Global(GlobalId(i as u32)),
+                    size,
+                    shared: true,
+                    alive: true,
+                    cells: span(size, CellV::Zero),
+                }),
+            );
+        }
+        let sbase = self.p.globals.len() as u32 + 1;
+        for (i, s) in self.code.strings.iter().enumerate() {
+            let mut cells = BTreeMap::new();
+            for (j, b) in s.iter().enumerate() {
+                cells.insert(
+                    j as u64,
+                    Cell {
+                        len: 1,
+                        v: CellV::Val(Value::Int(*b as i8 as i128)),
+                    },
+                );
+            }
+            st.objects.insert(
+                sbase + i as u32,
+                Rc::new(Object {
+                    kind: ObjKind::Str,
+                    size: s.len() as u64,
+                    shared: false,
+                    alive: true,
+                    cells,
+                }),
+            );
+        }
+        let Some(main) = self.p.func_by_name("main") else {
+            return Err(("the program has no main function".into(), Loc::NONE));
+        };
+        st.threads.push(Thread::new(main, None));
+        // Global initialisers run as main's first, invisible, actions.
+        let mut ch = Chooser::new(&[]);
+        let r = (|| -> R<()> {
+            for (i, g) in self.p.globals.iter().enumerate() {
+                if let (Some(init), false) = (&g.init, g.thread_local) {
+                    let at = Value::Ptr(i as u32 + 1, 0);
+                    self.store_init(&mut st, 0, at, &g.ty, init, g.loc, &mut ch)?;
+                }
+            }
+            self.init_tls(&mut st, 0)?;
+            self.push_frame(&mut st, 0, main, vec![], RetTo::Thread, Loc::NONE)?;
+            Ok(())
+        })();
+        match r {
+            Ok(()) => Ok(st),
+            Err(Fail(StepEnd::Unsupported(w, l))) => Err((w, l)),
+            Err(Fail(e)) => Err((format!("initialisation failed: {e:?}"), Loc::NONE)),
+        }
+    }
+
+    /// Initialisers of globals: constant expressions only.
+    fn store_init(
+        &self,
+        st: &mut State,
+        t: u32,
+        at: Value,
+        ty: &Ty,
+        init: &Init,
+        loc: Loc,
+        ch: &mut Chooser,
+    ) -> R<()> {
+        if let Ty::Pthread(p) = ty.unqual()
+            && *p != PthreadTy::Thread
+        {
+            // PTHREAD_*_INITIALIZER: the zero state; a mutex's kind.
+            let n = self.p.size_of(ty).unwrap_or(0);
+            self.fill(st, at, n, CellV::Zero, loc)?;
+            if let Init::Expr(e) = init
+                && let Some(k) = crate::ir::build::const_of(e)
+            {
+                self.set_word(st, at, MX_KIND, k, loc)?;
+            }
+            return Ok(());
+        }
+        match init {
+            Init::Expr(e) => {
+                let v = self.const_expr(st, t, e, ch)?;
+                self.write(st, at, ty, v, loc)
+            }
+            Init::Str(bytes) => {
+                for (i, b) in bytes.iter().enumerate() {
+                    let a = ptr_add(at, i as i64);
+                    self.write(st, a, &Ty::CHAR, RVal::S(Value::Int(*b as i8 as i128)), loc)?;
+                }
+                Ok(())
+            }
+            Init::Array(items) => {
+                let Ty::Array(elem, _) = ty.unqual() else {
+                    return unsup("array initialiser", loc);
+                };
+                let es = self.p.size_of(elem).unwrap_or(0);
+                for (i, it) in items {
+                    self.store_init(st, t, ptr_add(at, (*i * es) as i64), elem, it, loc, ch)?;
+                }
+                Ok(())
+            }
+            Init::Comp(items) => {
+                let Ty::Comp(c) = ty.unqual() else {
+                    return unsup("struct initialiser", loc);
+                };
+                let Some((offs, _, _)) = self.p.comp_layout(*c) else {
+                    return unsup("incomplete struct", loc);
+                };
+                let def = self.p.comp(*c);
+                for (fi, it) in items {
+                    let f = &def.fields[*fi as usize];
+                    if f.bit_width.is_some() {
+                        return unsup("bit-fields", loc);
+                    }
+                    let a = ptr_add(at, offs[*fi as usize] as i64);
+                    self.store_init(st, t, a, &f.ty, it, loc, ch)?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Evaluates a global's initialiser expression (no loads: constants,
+    /// addresses, casts and arithmetic on them).
+    fn const_expr(&self, st: &mut State, t: u32, e: &Expr, ch: &mut Chooser) -> R<RVal> {
+        // Reuse the compiler's view of expressions through a tiny walk.
+        let ee = const_e(self, e).ok_or(Fail(StepEnd::Unsupported(
+            "a global initialiser that reads memory".into(),
+            e.loc,
+        )))?;
+        let frame_regs: Vec<Option<RVal>> = Vec::new();
+        self.eval_in(st, t, &frame_regs, &[], &ee, e.loc, ch)
+    }
+
+    pub fn is_enabled_thread(&self, st: &State, t: u32) -> bool {
+        matches!(st.threads[t as usize].status, Status::Running)
+    }
+
+    /// Runs thread `t` for one step. `st` is changed in place; on
+    /// `Blocked` the caller must discard it.
+    pub fn step(&self, st: &mut State, t: u32, ch: &mut Chooser, ev: &mut Vec<Event>) -> StepEnd {
+        match self.step_inner(st, t, ch, ev) {
+            Ok(()) => StepEnd::Ran,
+            Err(Fail(e)) => e,
+        }
+    }
+
+    fn step_inner(&self, st: &mut State, t: u32, ch: &mut Chooser, ev: &mut Vec<Event>) -> R<()> {
+        // Invisible actions run freely; the step ends before the second
+        // visible action outside atomic code.
+        let mut done_visible = false;
+        let mut budget: u64 = 1_000_000;
+        loop {
+            let th = &st.threads[t as usize];
+            if th.status != Status::Running {
+                return Ok(());
+            }
+            let atomic = self.in_atomic(th);
+            let vis = self.next_visible(st, t);
+            if vis && done_visible && !atomic {
+                self.clear_dead(st, t);
+                return Ok(());
+            }
+            match self.exec(st, t, ch, ev) {
+                Ok(()) => {}
+                Err(Fail(StepEnd::Blocked(why))) if done_visible => {
+                    // Blocked inside an atomic section: the thread stops.
+                    let l = self.cur_loc(st, t);
+                    self.stop(
+                        st,
+                        t,
+                        format!("blocked inside an atomic section ({why})"),
+                        l,
+                        ev,
+                    );
+                    return Ok(());
+                }
+                Err(e) => return Err(e),
+            }
+            done_visible |= vis;
+            budget -= 1;
+            if budget == 0 {
+                let l = self.cur_loc(st, t);
+                return unsup(
+                    "a step that runs a million actions without a visible one",
+                    l,
+                );
+            }
+        }
+    }
+
+    /// Forgets registers that cannot be read again before being written.
+    fn clear_dead(&self, st: &mut State, t: u32) {
+        for f in &mut st.threads[t as usize].frames {
+            let code = self.code.funcs[f.func.index()].as_ref().unwrap();
+            let (lo, hi) = code.live.get(f.pc as usize).copied().unwrap_or((0, 0));
+            for (i, r) in f.regs.iter_mut().enumerate() {
+                if (i as u32) < lo || (i as u32) >= hi {
+                    *r = None;
+                }
+            }
+        }
+    }
+
+    fn in_atomic(&self, th: &Thread) -> bool {
+        th.atomic_depth > 0 || th.frames.iter().any(|f| self.p.func(f.func).atomic)
+    }
+
+    pub fn cur_loc(&self, st: &State, t: u32) -> Loc {
+        let th = &st.threads[t as usize];
+        match th.frames.last() {
+            Some(f) => self.code.funcs[f.func.index()]
+                .as_ref()
+                .and_then(|c| c.ops.get(f.pc as usize))
+                .map(|o| o.1)
+                .unwrap_or(Loc::NONE),
+            None => Loc::NONE,
+        }
+    }
+
+    /// Is the thread's next action a scheduling point?
+    pub fn next_visible(&self, st: &State, t: u32) -> bool {
+        let th = &st.threads[t as usize];
+        let Some(f) = th.frames.last() else {
+            return false;
+        };
+        let code = self.code.funcs[f.func.index()].as_ref().unwrap();
+        let (m, loc) = &code.ops[f.pc as usize];
+        let mut ch = Chooser::new(&[]);
+        match m {
+            Mop::Load(_, a, _) | Mop::Store(a, _, _) | Mop::Zero(a, _) => {
+                match self.eval_in(st, t, &f.regs, &f.locals, a, *loc, &mut ch) {
+                    Ok(RVal::S(Value::Ptr(o, _))) => {
+                        st.objects.get(&o).map(|o| o.shared).unwrap_or(true)
+                    }
+                    _ => true,
+                }
+            }
+            Mop::Op(_, op, _, _) => op_visible(*op),
+            Mop::Relock(..) => true,
+            Mop::Call(_, c, _, _) => {
+                match self.eval_in(st, t, &f.regs, &f.locals, c, *loc, &mut ch) {
+                    Ok(RVal::S(Value::Func(fi))) => self.p.functions[fi as usize].atomic,
+                    _ => true,
+                }
+            }
+            _ => false,
+        }
+    }
+
+    /// The accesses to shared memory, outside atomic code, that thread
+    /// `t` may make next (data races are between such accesses). A thread
+    /// not yet at a visible action (a new one) is first run through its
+    /// invisible actions on a copy, under every choice of values they draw.
+    pub fn next_accesses(&self, st: &State, t: u32) -> Vec<Access> {
+        let Some(th) = st.threads.get(t as usize) else {
+            return vec![];
+        };
+        if th.status != Status::Running {
+            return vec![];
+        }
+        if self.next_visible(st, t) {
+            return self.access_at(st, t).into_iter().collect();
+        }
+        let mut out = Vec::new();
+        let mut script: Vec<u32> = Vec::new();
+        for _ in 0..256 {
+            let mut s = st.clone();
+            let mut ch = Chooser::new(&script);
+            for _ in 0..10_000 {
+                if s.threads[t as usize].status != Status::Running {
+                    break;
+                }
+                if self.next_visible(&s, t) {
+                    out.extend(self.access_at(&s, t));
+                    break;
+                }
+                if self.exec(&mut s, t, &mut ch, &mut Vec::new()).is_err() {
+                    break;
+                }
+            }
+            let used: Vec<u32> = (0..ch.arities.len())
+                .map(|i| script.get(i).copied().unwrap_or(0))
+                .collect();
+            match super::search::next_script(used, &ch.arities) {
+                Some(n) => script = n,
+                None => break,
+            }
+        }
+        out.sort_by_key(|a| (a.obj, a.off, a.size, a.write, a.loc));
+        out.dedup();
+        out
+    }
+
+    fn access_at(&self, st: &State, t: u32) -> Option<Access> {
+        let th = &st.threads[t as usize];
+        if self.in_atomic(th) {
+            return None;
+        }
+        let f = th.frames.last()?;
+        let code = self.code.funcs[f.func.index()].as_ref()?;
+        let (m, loc) = &code.ops[f.pc as usize];
+        let (a, size, write) = match m {
+            Mop::Load(_, a, ty) => (a, self.p.size_of(ty.unqual()).unwrap_or(0), false),
+            Mop::Store(a, _, ty) => (a, self.p.size_of(ty.unqual()).unwrap_or(0), true),
+            Mop::Zero(a, n) => (a, *n, true),
+            _ => return None,
+        };
+        let mut ch = Chooser::new(&[]);
+        match self.eval_in(st, t, &f.regs, &f.locals, a, *loc, &mut ch) {
+            Ok(RVal::S(Value::Ptr(o, off))) if st.objects.get(&o).is_some_and(|x| x.shared) => {
+                Some(Access {
+                    obj: o,
+                    off,
+                    size,
+                    write,
+                    loc: *loc,
+                })
+            }
+            _ => None,
+        }
+    }
+
+    fn obj_shared(&self, st: &State, p: Value) -> bool {
+        match p {
+            Value::Ptr(o, _) => st.objects.get(&o).map(|o| o.shared).unwrap_or(false),
+            _ => false,
+        }
+    }
+}
+
+/// The oracle's own view of a global initialiser expression.
+fn const_e(m: &Machine, e: &Expr) -> Option<E> {
+    Some(match &e.kind {
+        ExprKind::Int(v) => E::Int(*v),
+        ExprKind::Float(s) => E::Float(s.trim_end_matches(['f', 'F', 'l', 'L']).parse().ok()?),
+        ExprKind::Func(f) => E::Func(*f),
+        ExprKind::Cast(a) => E::Cast(Box::new(const_e(m, a)?), a.ty.clone(), e.ty.clone()),
+        ExprKind::Unary(op, a) => E::Un(*op, Box::new(const_e(m, a)?), a.ty.clone(), e.ty.clone()),
+        ExprKind::Binary(op, a, b) => E::Bin(
+            *op,
+            Box::new(const_e(m, a)?),
+            Box::new(const_e(m, b)?),
+            a.ty.clone(),
+            b.ty.clone(),
+            e.ty.clone(),
+        ),
+        ExprKind::AddrOf(a) | ExprKind::Decay(a) => const_addr(m, a)?,
+        ExprKind::Nondet => E::Nondet(e.ty.clone()),
+        _ => return None,
+    })
+}
+
+fn const_addr(m: &Machine, e: &Expr) -> Option<E> {
+    Some(match &e.kind {
+        ExprKind::Global(g) => E::AddrGlobal(*g),
+        ExprKind::Func(f) => E::Func(*f),
+        ExprKind::Member(b, i) => {
+            let Ty::Comp(c) = b.ty.unqual() else {
+                return None;
+            };
+            let (offs, _, _) = m.p.comp_layout(*c)?;
+            E::Offset(Box::new(const_addr(m, b)?), offs[*i as usize] as i64)
+        }
+        ExprKind::Index(a, i) => E::Index(
+            Box::new(const_addr(m, a)?),
+            Box::new(const_e(m, i)?),
+            i.ty.clone(),
+            m.p.size_of(&e.ty)?,
+        ),
+        ExprKind::Str(bytes) => {
+            let idx = m.code.strings.iter().position(|s| s == bytes)?;
+            E::AddrStr(idx as u32)
+        }
+        _ => return None,
+    })
+}
+
+fn op_visible(op: Op) -> bool {
+    !matches!(
+        op,
+        Op::ThreadSelf
+            | Op::ThreadEqual
+            | Op::GetSpecific
+            | Op::SetSpecific
+            | Op::AttrNoop(_)
+            | Op::LibNoop(_)
+            | Op::Fence
+            | Op::Malloc
+            | Op::Calloc
+            | Op::Abort
+            | Op::Exit
+            | Op::KeyCreate
+            | Op::KeyDelete
+    )
+}
+
+/// An object's cells when all its bytes are alike (zero or indeterminate).
+fn span(n: u64, v: CellV) -> BTreeMap<u64, Cell> {
+    let mut m = BTreeMap::new();
+    if n > 0 {
+        m.insert(0, Cell { len: n, v });
+    }
+    m
+}
+
+pub fn truth(v: Value) -> bool {
+    match v {
+        Value::Int(i) => i != 0,
+        Value::Ptr(o, off) => o != 0 || off != 0,
+        Value::Func(_) => true,
+        Value::Float(b) => f64::from_bits(b) != 0.0,
+    }
+}
+
+fn ptr_add(p: Value, d: i64) -> Value {
+    match p {
+        Value::Ptr(o, off) => Value::Ptr(o, off.wrapping_add(d)),
+        v => v,
+    }
+}
+
+fn round_float(k: FloatKind, v: f64) -> f64 {
+    match k {
+        FloatKind::Float => v as f32 as f64,
+        _ => v,
+    }
+}
+
+impl RVal {
+    fn scalar(self, loc: Loc) -> R<Value> {
+        match self {
+            RVal::S(v) => Ok(v),
+            RVal::Agg(_) => unsup("a struct value where a scalar is needed", loc),
+        }
+    }
+}
+
+impl<'a> Chooser<'a> {
+    pub fn new(script: &'a [u32]) -> Chooser<'a> {
+        Chooser {
+            script,
+            pos: 0,
+            arities: Vec::new(),
+            forced: None,
+            taken: Vec::new(),
+        }
+    }
+
+    /// One value from `dom`: forced values first, then the script, then
+    /// the first value (and the arity is recorded for enumeration).
+    pub fn pick_from(&mut self, dom: &[i128]) -> i128 {
+        if let Some(f) = self.forced.as_mut()
+            && let Some(v) = f.pop_front()
+        {
+            self.taken.push(v);
+            return v;
+        }
+        let i = if self.pos < self.script.len() {
+            self.script[self.pos]
+        } else {
+            0
+        };
+        self.pos += 1;
+        self.arities.push(dom.len() as u32);
+        let v = dom[(i as usize).min(dom.len() - 1)];
+        self.taken.push(v);
+        v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn acc(obj: u32, off: i64, size: u64, write: bool) -> Access {
+        Access {
+            obj,
+            off,
+            size,
+            write,
+            loc: Loc::NONE,
+        }
+    }
+
+    #[test]
+    fn a_race_needs_the_same_bytes_and_a_write() {
+        // Same int, one write.
+        assert!(acc(1, 0, 4, true).conflicts(&acc(1, 0, 4, false)));
+        // Two reads never race.
+        assert!(!acc(1, 0, 4, false).conflicts(&acc(1, 0, 4, false)));
+        // Neighbouring fields do not overlap.
+        assert!(!acc(1, 0, 4, true).conflicts(&acc(1, 4, 4, true)));
+        // A byte inside an int does.
+        assert!(acc(1, 0, 4, true).conflicts(&acc(1, 3, 1, false)));
+        // Other objects never.
+        assert!(!acc(1, 0, 4, true).conflicts(&acc(2, 0, 4, true)));
+    }
+}

@@ -1,0 +1,687 @@
+//! The pthread and library operations, written from POSIX (and glibc
+//! where POSIX leaves a choice), independently of the passes: threads and
+//! joins, thread exit with key destructors, mutexes of every kind,
+//! condition waits, once, keys, atomics, memory functions, exit.
+
+use super::*;
+
+impl<'p> Machine<'p> {
+    /// The program ends (`exit` inside atomic code, or main's return
+    /// there): no thread takes another step.
+    pub(super) fn end_program(&self, st: &mut State, why: &str, loc: Loc, ev: &mut Vec<Event>) {
+        if self.trace {
+            ev.push(Event {
+                loc,
+                what: format!("the program ends: {why}"),
+            });
+        }
+        for th in &mut st.threads {
+            if th.status == Status::Running {
+                th.status = Status::Stopped(why.to_string());
+            }
+        }
+    }
+
+    /// Thread `t` returned from its start routine or called
+    /// `pthread_exit` with `v`: its key destructors run, then it ends.
+    pub(super) fn begin_exit(
+        &self,
+        st: &mut State,
+        t: u32,
+        v: Value,
+        loc: Loc,
+        ev: &mut Vec<Event>,
+    ) -> R<()> {
+        st.threads[t as usize].exiting = Some(Exiting {
+            ret: v,
+            pass: 0,
+            next: 0,
+            seen: false,
+        });
+        self.continue_exit(st, t, loc, ev)
+    }
+
+    /// The next destructor of an exiting thread (POSIX: each non-NULL
+    /// value is set to NULL and its key's destructor called with it;
+    /// glibc: in key order, up to PTHREAD_DESTRUCTOR_ITERATIONS passes
+    /// while values remain), or the thread's end.
+    pub(super) fn continue_exit(
+        &self,
+        st: &mut State,
+        t: u32,
+        loc: Loc,
+        ev: &mut Vec<Event>,
+    ) -> R<()> {
+        loop {
+            let th = &mut st.threads[t as usize];
+            let Some(mut x) = th.exiting.clone() else {
+                return Ok(());
+            };
+            let next = th
+                .keys
+                .range(x.next..)
+                .find(|(_, v)| truth(**v))
+                .map(|(k, v)| (*k, *v));
+            let Some((k, v)) = next else {
+                if x.seen && x.pass + 1 < DESTRUCTOR_PASSES {
+                    x.pass += 1;
+                    x.next = 0;
+                    x.seen = false;
+                    th.exiting = Some(x);
+                    continue;
+                }
+                th.exiting = None;
+                self.finish(st, t, x.ret);
+                return Ok(());
+            };
+            th.keys.insert(k, Value::Ptr(0, 0));
+            x.next = k + 1;
+            x.seen = true;
+            th.exiting = Some(x);
+            if let Some(&f) = st.key_dtors.get(&k) {
+                if self.trace {
+                    ev.push(Event {
+                        loc,
+                        what: format!(
+                            "key {k}'s destructor {}({})",
+                            self.p.functions[f as usize].name,
+                            self.show(st, &RVal::S(v))
+                        ),
+                    });
+                }
+                return self.push_frame(
+                    st,
+                    t,
+                    FuncId(f),
+                    vec![(RVal::S(v), Ty::Void.ptr())],
+                    RetTo::Dtor,
+                    loc,
+                );
+            }
+        }
+    }
+
+    /// A word of a mutex (or attribute) object; indeterminate bytes read
+    /// as 0.
+    pub(super) fn word(&self, st: &mut State, at: Value, off: i64, loc: Loc) -> R<i128> {
+        let p = ptr_add(at, off);
+        let (obj, _, o) = self.object(st, p, loc)?;
+        let undef = obj
+            .cells
+            .range(..=o)
+            .next_back()
+            .is_some_and(|(_, c)| c.v == CellV::Undef);
+        if undef {
+            return Ok(0);
+        }
+        match self.read(st, p, &Ty::INT, loc, &mut Chooser::new(&[]))? {
+            RVal::S(Value::Int(v)) => Ok(v),
+            _ => Ok(0),
+        }
+    }
+
+    pub(super) fn set_word(&self, st: &mut State, at: Value, off: i64, v: i128, loc: Loc) -> R<()> {
+        self.write(st, ptr_add(at, off), &Ty::INT, RVal::S(Value::Int(v)), loc)
+    }
+
+    /// Owner, count and kind of the mutex at `m`.
+    pub(super) fn mutex(&self, st: &mut State, m: Value, loc: Loc) -> R<(i128, i128, i128)> {
+        Ok((
+            self.word(st, m, MX_OWNER, loc)?,
+            self.word(st, m, MX_COUNT, loc)?,
+            self.word(st, m, MX_KIND, loc)? & 3,
+        ))
+    }
+
+    pub(super) fn set_mutex(
+        &self,
+        st: &mut State,
+        m: Value,
+        owner: i128,
+        count: i128,
+        loc: Loc,
+    ) -> R<()> {
+        self.set_word(st, m, MX_OWNER, owner, loc)?;
+        self.set_word(st, m, MX_COUNT, count, loc)
+    }
+
+    /// The second half of a condition wait: `state` 0 the mutex was
+    /// released, 1 it is still held (a recursive mutex held more than
+    /// once), 2 the wait was refused (EPERM).
+    pub(super) fn relock(
+        &self,
+        st: &mut State,
+        t: u32,
+        m: Value,
+        state: i128,
+        loc: Loc,
+        ev: &mut Vec<Event>,
+    ) -> R<i128> {
+        let me = t as i128 + 1;
+        let name = self.describe(st, m, &Ty::Pthread(PthreadTy::Mutex));
+        match state {
+            2 => Ok(EPERM),
+            1 => {
+                let (_, count, _) = self.mutex(st, m, loc)?;
+                self.set_mutex(st, m, me, count + 1, loc)?;
+                Ok(0)
+            }
+            _ => {
+                let (owner, _, _) = self.mutex(st, m, loc)?;
+                if owner != 0 {
+                    return Err(Fail(StepEnd::Blocked(format!("{name} is held"))));
+                }
+                self.set_mutex(st, m, me, 1, loc)?;
+                if self.trace {
+                    ev.push(Event {
+                        loc,
+                        what: format!("wakes up and locks {name}"),
+                    });
+                }
+                Ok(0)
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn op(
+        &self,
+        st: &mut State,
+        t: u32,
+        op: Op,
+        a: &[RVal],
+        tys: &[Ty],
+        loc: Loc,
+        ch: &mut Chooser,
+        ev: &mut Vec<Event>,
+    ) -> R<Option<RVal>> {
+        let s = |i: usize| -> R<Value> { a[i].clone().scalar(loc) };
+        let int = |v: i128| Some(RVal::S(Value::Int(v)));
+        let me = t as i128;
+        let pointee = |i: usize| -> Ty {
+            tys.get(i)
+                .and_then(|t| t.pointee().cloned())
+                .unwrap_or(Ty::INT)
+        };
+        let mut say = |what: String| ev.push(Event { loc, what });
+        Ok(match op {
+            Op::RoundInit | Op::RoundCheck => {
+                return unsup("seqc's own round operations", loc);
+            }
+            Op::ThreadCreate => {
+                let key = (loc.file.0, loc.line, loc.col);
+                let n = st.site_counts.get(&key).copied().unwrap_or(0);
+                if n >= self.b.threads {
+                    let why = format!(
+                        "thread bound {} reached at this pthread_create",
+                        self.b.threads
+                    );
+                    if self.trace {
+                        say(format!("thread stops: {why}"));
+                    }
+                    st.threads[t as usize].status = Status::Stopped(why);
+                    return Ok(None);
+                }
+                st.site_counts.insert(key, n + 1);
+                let Value::Func(f) = s(2)? else {
+                    return unsup(
+                        "pthread_create with a start routine that is not a function",
+                        loc,
+                    );
+                };
+                let id = st.threads.len() as u32;
+                let attr = s(1)?;
+                let detached = attr != Value::Ptr(0, 0) && self.word(st, attr, 0, loc)? & 1 != 0;
+                st.threads.push(Thread::new(FuncId(f), Some(t)));
+                st.threads[id as usize].detached = detached;
+                let arg = a[3].clone();
+                self.init_tls(st, id)?;
+                self.push_frame(
+                    st,
+                    id,
+                    FuncId(f),
+                    vec![(arg, Ty::Void.ptr())],
+                    RetTo::Thread,
+                    loc,
+                )?;
+                let pt = s(0)?;
+                if pt != Value::Ptr(0, 0) {
+                    self.write(
+                        st,
+                        pt,
+                        &Ty::Pthread(PthreadTy::Thread),
+                        RVal::S(Value::Int(id as i128)),
+                        loc,
+                    )?;
+                }
+                if self.trace {
+                    ev.push(Event {
+                        loc,
+                        what: format!(
+                            "create thread {id} running {}",
+                            self.p.functions[f as usize].name
+                        ),
+                    });
+                }
+                int(0)
+            }
+            Op::ThreadJoin => {
+                let Value::Int(id) = s(0)? else {
+                    return unsup("pthread_join of a value that is not a thread id", loc);
+                };
+                if st.threads.get(id as usize).is_some_and(|th| th.detached) {
+                    // glibc; joining a detached thread is undefined in POSIX.
+                    if self.trace {
+                        say(format!("join thread {id}: detached (EINVAL)"));
+                    }
+                    return Ok(int(EINVAL));
+                }
+                let target = st.threads.get(id as usize).map(|th| th.status.clone());
+                let Some(Status::Finished(rv)) = target else {
+                    return Err(Fail(StepEnd::Blocked(format!(
+                        "pthread_join: thread {id} has not returned"
+                    ))));
+                };
+                let rp = s(1)?;
+                if rp != Value::Ptr(0, 0) {
+                    self.write(st, rp, &Ty::Void.ptr(), RVal::S(rv), loc)?;
+                }
+                if self.trace {
+                    say(format!(
+                        "join thread {id} (returned {})",
+                        self.show(st, &RVal::S(rv))
+                    ));
+                }
+                int(0)
+            }
+            Op::ThreadExit => {
+                let v = s(0)?;
+                if self.trace {
+                    say(format!("pthread_exit({})", self.show(st, &RVal::S(v))));
+                }
+                self.begin_exit(st, t, v, loc, ev)?;
+                None
+            }
+            Op::ThreadDetach => {
+                let Value::Int(id) = s(0)? else {
+                    return unsup("pthread_detach of a value that is not a thread id", loc);
+                };
+                match st.threads.get_mut(id as usize) {
+                    None => int(ESRCH),
+                    Some(th) if th.detached => int(EINVAL),
+                    Some(th) => {
+                        th.detached = true;
+                        if self.trace {
+                            say(format!("detach thread {id}"));
+                        }
+                        int(0)
+                    }
+                }
+            }
+            Op::ThreadSelf => int(me),
+            Op::ThreadEqual => int((s(0)? == s(1)?) as i128),
+            Op::MutexInit => {
+                let (m, attr) = (s(0)?, s(1)?);
+                let kind = if attr != Value::Ptr(0, 0) {
+                    self.word(st, attr, 0, loc)? & 3
+                } else {
+                    0
+                };
+                self.set_mutex(st, m, 0, 0, loc)?;
+                self.set_word(st, m, MX_KIND, kind, loc)?;
+                int(0)
+            }
+            Op::MutexUnlock => {
+                let m = s(0)?;
+                let (owner, count, kind) = self.mutex(st, m, loc)?;
+                let name = self.describe(st, m, &Ty::Pthread(PthreadTy::Mutex));
+                if owner == me + 1 && kind == RECURSIVE && count > 1 {
+                    self.set_mutex(st, m, owner, count - 1, loc)?;
+                } else if owner == me + 1 || (kind != RECURSIVE && kind != ERRORCHECK) {
+                    // A normal mutex unlocked by another thread: undefined
+                    // in POSIX; it is released.
+                    self.set_mutex(st, m, 0, 0, loc)?;
+                } else {
+                    if self.trace {
+                        say(format!("unlock {name}: not the owner (EPERM)"));
+                    }
+                    return Ok(int(EPERM));
+                }
+                if self.trace {
+                    say(format!("unlock {name}"));
+                }
+                int(0)
+            }
+            Op::MutexLock | Op::MutexTryLock => {
+                let m = s(0)?;
+                let (owner, count, kind) = self.mutex(st, m, loc)?;
+                let name = self.describe(st, m, &Ty::Pthread(PthreadTy::Mutex));
+                let mine = owner == me + 1;
+                let (res, what) = if owner == 0 {
+                    self.set_mutex(st, m, me + 1, 1, loc)?;
+                    (0, "")
+                } else if mine && kind == RECURSIVE {
+                    if count >= MX_COUNT_MAX {
+                        (EAGAIN, ": too many times (EAGAIN)")
+                    } else {
+                        self.set_mutex(st, m, owner, count + 1, loc)?;
+                        (0, " again")
+                    }
+                } else if op == Op::MutexTryLock {
+                    (EBUSY, ": busy")
+                } else if mine && kind == ERRORCHECK {
+                    (EDEADLK, ": already held by this thread (EDEADLK)")
+                } else if mine {
+                    // A normal mutex relocked by its holder: deadlock.
+                    return Err(Fail(StepEnd::Blocked(format!(
+                        "{name} is held by this thread"
+                    ))));
+                } else {
+                    return Err(Fail(StepEnd::Blocked(format!("{name} is held"))));
+                };
+                if self.trace {
+                    let verb = if op == Op::MutexLock {
+                        "lock"
+                    } else {
+                        "trylock"
+                    };
+                    say(format!("{verb} {name}{what}"));
+                }
+                int(res)
+            }
+            Op::CondWait => {
+                // The first half: release the mutex (see `relock`).
+                let m = s(1)?;
+                let (owner, count, kind) = self.mutex(st, m, loc)?;
+                let name = self.describe(st, m, &Ty::Pthread(PthreadTy::Mutex));
+                let strict = kind == RECURSIVE || kind == ERRORCHECK;
+                let state = if owner != me + 1 && strict {
+                    2
+                } else if kind == RECURSIVE && count > 1 {
+                    // glibc: one level released; the mutex stays held.
+                    self.set_mutex(st, m, owner, count - 1, loc)?;
+                    1
+                } else {
+                    self.set_mutex(st, m, 0, 0, loc)?;
+                    0
+                };
+                if self.trace {
+                    say(match state {
+                        2 => format!("wait on {name}: not the owner (EPERM)"),
+                        _ => format!("wait: unlock {name}"),
+                    });
+                }
+                int(state)
+            }
+            Op::MutexDestroy
+            | Op::CondInit
+            | Op::CondDestroy
+            | Op::CondSignal
+            | Op::CondBroadcast
+            | Op::AttrNoop(_) => int(0),
+            Op::KeyDelete => {
+                let Value::Int(k) = s(0)? else {
+                    return unsup("pthread key", loc);
+                };
+                if k <= 0 || k >= st.next_key as i128 {
+                    int(EINVAL)
+                } else {
+                    // Its destructor no longer runs.
+                    st.key_dtors.remove(&(k as u32));
+                    int(0)
+                }
+            }
+            Op::Once => {
+                let ctl = s(0)?;
+                let cur = match self.read(st, ctl, &Ty::INT, loc, &mut Chooser::new(&[])) {
+                    Ok(RVal::S(Value::Int(v))) => v,
+                    _ => 0,
+                };
+                match cur {
+                    0 => {
+                        self.write(st, ctl, &Ty::INT, RVal::S(Value::Int(1)), loc)?;
+                        let Value::Func(f) = s(1)? else {
+                            return unsup(
+                                "pthread_once with a routine that is not a function",
+                                loc,
+                            );
+                        };
+                        if self.trace {
+                            say("pthread_once: runs the routine".into());
+                        }
+                        self.push_frame(st, t, FuncId(f), vec![], RetTo::Once(ctl), loc)?;
+                        None
+                    }
+                    1 => {
+                        return Err(Fail(StepEnd::Blocked("pthread_once in progress".into())));
+                    }
+                    _ => int(0),
+                }
+            }
+            Op::KeyCreate => {
+                let k = st.next_key;
+                st.next_key += 1;
+                if let Value::Func(f) = s(1)? {
+                    st.key_dtors.insert(k, f);
+                }
+                let pk = s(0)?;
+                self.write(st, pk, &Ty::UINT, RVal::S(Value::Int(k as i128)), loc)?;
+                int(0)
+            }
+            Op::GetSpecific => {
+                let Value::Int(k) = s(0)? else {
+                    return unsup("pthread key", loc);
+                };
+                let v = st.threads[t as usize]
+                    .keys
+                    .get(&(k as u32))
+                    .copied()
+                    .unwrap_or(Value::Ptr(0, 0));
+                Some(RVal::S(v))
+            }
+            Op::SetSpecific => {
+                let Value::Int(k) = s(0)? else {
+                    return unsup("pthread key", loc);
+                };
+                let v = s(1)?;
+                st.threads[t as usize].keys.insert(k as u32, v);
+                int(0)
+            }
+            Op::AtomicBegin => {
+                st.threads[t as usize].atomic_depth += 1;
+                if self.trace {
+                    say("atomic section begins".into());
+                }
+                None
+            }
+            Op::AtomicEnd => {
+                let th = &mut st.threads[t as usize];
+                th.atomic_depth = th.atomic_depth.saturating_sub(1);
+                if self.trace {
+                    say("atomic section ends".into());
+                }
+                None
+            }
+            Op::AtomicLoad => {
+                let p = s(0)?;
+                let ty = pointee(0);
+                let v = self.read(st, p, &ty, loc, ch)?;
+                if self.trace {
+                    say(format!(
+                        "atomic read {} = {}",
+                        self.describe(st, p, &ty),
+                        self.show(st, &v)
+                    ));
+                }
+                Some(v)
+            }
+            Op::AtomicStore => {
+                let p = s(0)?;
+                let ty = pointee(0);
+                self.write(st, p, &ty, a[1].clone(), loc)?;
+                if self.trace {
+                    say(format!(
+                        "atomic write {} = {}",
+                        self.describe(st, p, &ty),
+                        self.show(st, &a[1])
+                    ));
+                }
+                None
+            }
+            Op::AtomicExchange
+            | Op::AtomicFetch(_)
+            | Op::AtomicFetchThen(_)
+            | Op::AtomicCasBool
+            | Op::AtomicCasVal
+            | Op::AtomicCompareExchange => {
+                let p = s(0)?;
+                let ty = pointee(0).unqual().clone();
+                let old = self.read(st, p, &ty, loc, ch)?.scalar(loc)?;
+                let (new, result) = match op {
+                    Op::AtomicExchange => (Some(s(1)?), RVal::S(old)),
+                    Op::AtomicFetch(rmw) | Op::AtomicFetchThen(rmw) => {
+                        let bop = match rmw {
+                            AtomicRmw::Add => BinOp::Add,
+                            AtomicRmw::Sub => BinOp::Sub,
+                            AtomicRmw::And => BinOp::BitAnd,
+                            AtomicRmw::Or => BinOp::BitOr,
+                            AtomicRmw::Xor => BinOp::BitXor,
+                        };
+                        let n = if ty.is_pointer() {
+                            let bop = if rmw == AtomicRmw::Add {
+                                BinOp::PtrAdd
+                            } else {
+                                BinOp::PtrSub
+                            };
+                            self.binop(bop, old, s(1)?, &ty, &Ty::LONG, &ty, loc, ch)?
+                        } else {
+                            self.binop(bop, old, s(1)?, &ty, &ty, &ty, loc, ch)?
+                        };
+                        let r = if matches!(op, Op::AtomicFetch(_)) {
+                            old
+                        } else {
+                            n
+                        };
+                        (Some(n), RVal::S(r))
+                    }
+                    Op::AtomicCasBool | Op::AtomicCasVal => {
+                        let eq = old == s(1)?;
+                        let r = if op == Op::AtomicCasBool {
+                            Value::Int(eq as i128)
+                        } else {
+                            old
+                        };
+                        (if eq { Some(s(2)?) } else { None }, RVal::S(r))
+                    }
+                    _ => {
+                        // C11 compare_exchange(p, expected*, desired).
+                        let ep = s(1)?;
+                        let exp = self.read(st, ep, &ty, loc, ch)?.scalar(loc)?;
+                        if old == exp {
+                            (Some(s(2)?), RVal::S(Value::Int(1)))
+                        } else {
+                            self.write(st, ep, &ty, RVal::S(old), loc)?;
+                            (None, RVal::S(Value::Int(0)))
+                        }
+                    }
+                };
+                if let Some(n) = new {
+                    self.write(st, p, &ty, RVal::S(n), loc)?;
+                }
+                if self.trace {
+                    ev.push(Event {
+                        loc,
+                        what: format!(
+                            "{} on {}: {} -> {}",
+                            op.c_name(),
+                            self.describe(st, p, &ty),
+                            self.show(st, &RVal::S(old)),
+                            self.show(st, &RVal::S(new.unwrap_or(old)))
+                        ),
+                    });
+                }
+                Some(result)
+            }
+            Op::Fence => None,
+            Op::Malloc | Op::Calloc => {
+                let Value::Int(n) = s(0)? else {
+                    return unsup("malloc of a non-integer size", loc);
+                };
+                let n = if op == Op::Calloc {
+                    let Value::Int(m) = s(1)? else {
+                        return unsup("calloc of a non-integer size", loc);
+                    };
+                    n * m
+                } else {
+                    n
+                };
+                if !(0..=1 << 20).contains(&n) {
+                    return unsup("an allocation of more than 1 MiB", loc);
+                }
+                let n = n as u64;
+                let cells = if op == Op::Calloc {
+                    span(n, CellV::Zero)
+                } else {
+                    span(n, CellV::Undef)
+                };
+                let id = self.new_obj(
+                    st,
+                    t,
+                    Object {
+                        kind: ObjKind::Heap(loc),
+                        size: n,
+                        shared: true,
+                        alive: true,
+                        cells,
+                    },
+                );
+                Some(RVal::S(Value::Ptr(id, 0)))
+            }
+            Op::Free => {
+                if let Value::Ptr(o, _) = s(0)?
+                    && o != 0
+                    && let Some(obj) = st.objects.get_mut(&o)
+                {
+                    Rc::make_mut(obj).alive = false;
+                }
+                None
+            }
+            Op::Memset => {
+                let p = s(0)?;
+                let (Value::Int(c), Value::Int(n)) = (s(1)?, s(2)?) else {
+                    return unsup("memset arguments", loc);
+                };
+                if c & 0xff != 0 {
+                    return unsup("memset with a non-zero byte", loc);
+                }
+                self.fill(st, p, n as u64, CellV::Zero, loc)?;
+                Some(RVal::S(p))
+            }
+            Op::Memcpy => {
+                let (d, src) = (s(0)?, s(1)?);
+                let Value::Int(n) = s(2)? else {
+                    return unsup("memcpy size", loc);
+                };
+                let cells = self.read_cells(st, src, n as u64, loc)?;
+                self.write_cells(st, d, n as u64, cells, loc)?;
+                Some(RVal::S(d))
+            }
+            Op::Abort | Op::Exit if self.in_atomic(&st.threads[t as usize]) => {
+                let why = if op == Op::Abort { "abort()" } else { "exit()" };
+                self.end_program(st, &format!("{why} inside atomic code"), loc, ev);
+                None
+            }
+            Op::Abort | Op::Exit => {
+                // The other threads go on: any step they take after the
+                // exit could have been taken before it.
+                let why = if op == Op::Abort { "abort()" } else { "exit()" };
+                if self.trace {
+                    say(format!("thread stops: {why}"));
+                }
+                st.threads[t as usize].status = Status::Stopped(why.into());
+                None
+            }
+            Op::LibNoop(_) => Some(RVal::S(Value::Int(0))),
+        })
+    }
+}

@@ -1,0 +1,250 @@
+//! The generated functions: the switch point `__seqc_cs` and the new
+//! `main`, which runs thread 0 and then every slot, and ends with the
+//! consistency assumptions and the deferred assertion.
+
+use super::*;
+
+/// `void __seqc_cs(void)`: outside atomic code, the round may move
+/// forward to any value up to K (K: the thread stops for good).
+pub(super) fn make_cs(p: &mut Program, g: &Globals, k: u32) -> FuncId {
+    let loc = Loc::NONE;
+    let t = LocalId(0);
+    let r = glob(p, g.round, loc);
+    let tv = lv_local(t, Ty::UINT, loc);
+    let body = vec![if_(
+        cmp(BinOp::Eq, glob(p, g.atomic, loc), int(0, Ty::INT, loc), loc),
+        vec![
+            st(
+                StmtKind::Assign(tv.clone(), Expr::new(ExprKind::Nondet, Ty::UINT, loc)),
+                loc,
+            ),
+            if_(
+                bin(
+                    BinOp::LogAnd,
+                    cmp(BinOp::Ge, tv.clone(), r.clone(), loc),
+                    cmp(BinOp::Le, tv.clone(), int(k as i128, Ty::UINT, loc), loc),
+                    Ty::INT,
+                    loc,
+                ),
+                vec![assign(r, tv, loc)],
+                vec![],
+                loc,
+            ),
+        ],
+        vec![],
+        loc,
+    )];
+    p.functions.push(Function {
+        name: CS.into(),
+        sig: FnSig {
+            ret: Ty::Void,
+            params: vec![],
+            variadic: false,
+            unprototyped: false,
+        },
+        params: vec![],
+        locals: vec![Local {
+            name: "t".into(),
+            ty: Ty::UINT,
+            loc,
+            temp: true,
+        }],
+        body: Some(Block(
+            vec![st(StmtKind::Decl(t, None), loc)]
+                .into_iter()
+                .chain(body)
+                .collect(),
+        )),
+        is_static: true,
+        atomic: false,
+        loc,
+        labels: vec![],
+    });
+    FuncId(p.functions.len() as u32 - 1)
+}
+
+/// The new `main`: thread 0, then every slot in order, then the
+/// consistency assumptions and the deferred assertion.
+pub(super) fn make_driver(p: &mut Program, rw: &Ctx, user_main: FuncId, nslots: u64) {
+    let loc = Loc::NONE;
+    let g = rw.g;
+    let k = rw.k as i128;
+    let mut locals: Vec<Local> = Vec::new();
+    let mut temp = |name: &str, ty: Ty| {
+        locals.push(Local {
+            name: name.into(),
+            ty,
+            loc,
+            temp: true,
+        });
+        LocalId(locals.len() as u32 - 1)
+    };
+    let mut b: Vec<Stmt> = Vec::new();
+    let opst = |op: Op| {
+        st(
+            StmtKind::Op {
+                dest: None,
+                op,
+                args: vec![],
+            },
+            loc,
+        )
+    };
+    let at = |a: GlobalId, i: i128| index(glob(p, a, loc), int(i, Ty::UINT, loc), loc);
+    let r = glob(p, g.round, loc);
+    b.push(opst(Op::RoundInit));
+    b.push(assign(r.clone(), int(0, Ty::UINT, loc), loc));
+    b.push(assign(at(g.created, 0), int(1, Ty::INT, loc), loc));
+    // Thread 0: the user's main.
+    // Not a clone of main: its body is the largest in a program of many
+    // threads.
+    let mf = p.func(user_main);
+    let margs: Vec<Expr> = mf
+        .params
+        .iter()
+        .zip(mf.sig.params.iter())
+        .map(|(v, t)| {
+            let ty = mf.local(*v).ty.clone();
+            let e = if ty.is_pointer() {
+                int(0, Ty::INT, loc)
+            } else {
+                Expr::new(ExprKind::Nondet, ty, loc)
+            };
+            cast(e, t.clone(), loc)
+        })
+        .collect();
+    b.push(st(
+        StmtKind::Call {
+            dest: None,
+            callee: Expr::new(
+                ExprKind::Func(user_main),
+                Ty::Func(Box::new(mf.sig.clone())),
+                loc,
+            ),
+            args: margs,
+        },
+        loc,
+    ));
+    let finish = |b: &mut Vec<Stmt>, slot: i128, rv: Option<Expr>| {
+        b.push(rw.cs_call(loc));
+        b.push(assign(at(g.done, slot), int(1, Ty::INT, loc), loc));
+        if let Some(v) = rv {
+            b.push(assign(at(g.ret, slot), v, loc));
+        }
+    };
+    if rw.atomic_code {
+        // Main's return is exit: inside an atomic section the run ends.
+        b.push(threads::end_inside_atomic(
+            p,
+            &book(rw),
+            Some(rw.alive(p, loc)),
+            loc,
+        ));
+    }
+    finish(&mut b, 0, None);
+    let start = temp("start", Ty::UINT);
+    b.push(st(StmtKind::Decl(start, None), loc));
+    let slots = (0..rw.sites.len()).flat_map(|si| (0..rw.caps[si]).map(move |j| (si, j as i128)));
+    for (slot, (si, j)) in (1..nslots as i128).zip(slots) {
+        let f = rw.sites[si].start.unwrap();
+        let sig = p.func(f).sig.clone();
+        let mut body = vec![
+            assign(glob(p, g.tid, loc), int(slot, Ty::UINT, loc), loc),
+            assign(glob(p, g.atomic, loc), int(0, Ty::INT, loc), loc),
+        ];
+        let sv = lv_local(start, Ty::UINT, loc);
+        body.push(assign(
+            sv.clone(),
+            Expr::new(ExprKind::Nondet, Ty::UINT, loc),
+            loc,
+        ));
+        body.push(if_(
+            cmp(BinOp::Gt, sv.clone(), int(k, Ty::UINT, loc), loc),
+            vec![assign(sv.clone(), int(k, Ty::UINT, loc), loc)],
+            vec![],
+            loc,
+        ));
+        body.push(assign(r.clone(), sv, loc));
+        body.push(if_(
+            cmp(BinOp::Eq, at(g.created, slot), int(0, Ty::INT, loc), loc),
+            vec![assign(r.clone(), int(k, Ty::UINT, loc), loc)],
+            vec![],
+            loc,
+        ));
+        let args: Vec<Expr> = sig
+            .params
+            .iter()
+            .take(1)
+            .map(|t| cast(at(g.arg, slot), t.clone(), loc))
+            .collect();
+        let rv = if sig.ret.is_pointer() || sig.ret.is_integer() {
+            let t = temp(&format!("rv{slot}"), sig.ret.clone());
+            body.push(st(StmtKind::Decl(t, None), loc));
+            Some(lv_local(t, sig.ret.clone(), loc))
+        } else {
+            None
+        };
+        body.push(st(
+            StmtKind::Call {
+                dest: rv.clone(),
+                callee: Expr::new(ExprKind::Func(f), Ty::Func(Box::new(sig.clone())), loc),
+                args,
+            },
+            loc,
+        ));
+        if let Some(d) = rw.dtors {
+            // The thread returned: its key destructors run first.
+            body.push(st(
+                StmtKind::Call {
+                    dest: None,
+                    callee: Expr::new(
+                        ExprKind::Func(d),
+                        Ty::Func(Box::new(p.func(d).sig.clone())),
+                        loc,
+                    ),
+                    args: vec![],
+                },
+                loc,
+            ));
+        }
+        finish(&mut body, slot, rv.map(|v| cast(v, Ty::Void.ptr(), loc)));
+        // The slot is in use when its site made that many threads (a
+        // sequential counter, so this test is usually a constant).
+        b.push(if_(
+            cmp(
+                BinOp::Gt,
+                at(g.site_n, si as i128),
+                int(j, Ty::UINT, loc),
+                loc,
+            ),
+            body,
+            vec![],
+            loc,
+        ));
+    }
+    b.push(opst(Op::RoundCheck));
+    b.push(st(
+        StmtKind::Assert(
+            cmp(BinOp::Eq, glob(p, g.error, loc), int(0, Ty::INT, loc), loc),
+            AssertKind::Assert,
+        ),
+        loc,
+    ));
+    b.push(st(StmtKind::Return(Some(int(0, Ty::INT, loc))), loc));
+    p.functions.push(Function {
+        name: "main".into(),
+        sig: FnSig {
+            ret: Ty::INT,
+            params: vec![],
+            variadic: false,
+            unprototyped: false,
+        },
+        params: vec![],
+        locals,
+        body: Some(Block(b)),
+        is_static: false,
+        atomic: false,
+        loc,
+        labels: vec![],
+    });
+}
