@@ -7,7 +7,9 @@
 pub mod backend;
 pub mod bmc;
 pub mod check;
+pub mod cleanup;
 pub mod config;
+pub mod deadline;
 pub mod diag;
 pub mod driver;
 pub mod frontend;

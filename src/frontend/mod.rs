@@ -3,6 +3,7 @@
 //! Architecture invariant: this module is the only one that imports
 //! `lang_c`. Everything after it sees `ir::Program`.
 
+pub mod limits;
 mod lower;
 pub mod preprocess;
 pub mod source_map;
@@ -23,8 +24,9 @@ pub struct FrontendOptions {
 /// (LANG-C-NOTES: 10,000 nested parentheses need far more than 8 MB).
 pub(crate) const STACK_BYTES: usize = 512 << 20;
 
-/// Preprocesses, parses and lowers `path`. The path is kept as given, so
-/// locations print relative when the user typed a relative path.
+/// Preprocesses, parses and lowers `path` (`-`: standard input, shown as
+/// `<stdin>`). The path is kept as given, so locations print relative
+/// when the user typed a relative path.
 pub fn load(path: &str, opts: &FrontendOptions) -> Result<Program> {
     load_timed(path, opts).map(|(p, _)| p)
 }
@@ -34,7 +36,8 @@ pub fn load_timed(path: &str, opts: &FrontendOptions) -> Result<(Program, Timing
     let t = Instant::now();
     let text = preprocess::preprocess(path, &opts.pp)?;
     let pp = t.elapsed();
-    let (p, mut times) = load_preprocessed_timed(path, text, opts.pp.data_model)?;
+    let shown = preprocess::display_name(path);
+    let (p, mut times) = load_preprocessed_timed(shown, text, opts.pp.data_model)?;
     times.insert(0, ("preprocess".to_string(), pp));
     Ok((p, times))
 }
@@ -93,6 +96,7 @@ fn parse_and_lower(path: &str, text: String, dm: DataModel) -> Result<(Program, 
     let t = Instant::now();
     let text = with_models(text, dm);
     let map = SourceMap::new(&text, path);
+    limits::check(&text, &map)?;
     let mut cfg = lang_c::driver::Config::with_gcc();
     cfg.cpp_options.clear();
     let parse = match lang_c::driver::parse_preprocessed(&cfg, text) {
