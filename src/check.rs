@@ -689,6 +689,15 @@ fn exit_signal(_: &std::process::ExitStatus) -> Option<i32> {
     None
 }
 
+/// How long a run was allowed: `--timeout` when it bounds the command,
+/// else the run's own limit.
+fn timeout_text(t: Option<Duration>) -> String {
+    match crate::deadline::get() {
+        Some((_, total)) => format!("{} s (--timeout bounds the whole command)", total.as_secs()),
+        None => format!("{} s", t.map(|t| t.as_secs_f64()).unwrap_or(0.0)),
+    }
+}
+
 /// Runs a solver on a script (with `(get-value ...)` after `(check-sat)`).
 pub fn solve(b: Backend, script: &str, timeout: Option<Duration>) -> Result<Answer> {
     let dir = crate::cleanup::TempDir::new(".seqc")
@@ -706,9 +715,9 @@ pub fn solve(b: Backend, script: &str, timeout: Option<Duration>) -> Result<Answ
     let out = run(&exe, &args, timeout)?;
     if out.timed_out {
         return Ok(Answer::Unknown(format!(
-            "{} timed out after {} s",
+            "{} timed out after {}",
             b.name(),
-            timeout.map(|t| t.as_secs_f64()).unwrap_or(0.0)
+            timeout_text(timeout)
         )));
     }
     if let Some(why) = out.killed(b.name()) {
@@ -907,8 +916,8 @@ fn check_cbmc(p: &Program, cfg: &Config, opts: &CheckOptions) -> Result<(Outcome
         if out.timed_out {
             return Ok((
                 Outcome::Unknown(format!(
-                    "cbmc timed out after {} s",
-                    opts.timeout.map(|t| t.as_secs_f64()).unwrap_or(0.0)
+                    "cbmc timed out after {}",
+                    timeout_text(opts.timeout)
                 )),
                 Vec::new(),
             ));

@@ -16,6 +16,7 @@ pub mod frontend;
 pub mod generate;
 pub mod ir;
 pub mod oracle;
+pub mod out_file;
 pub mod par;
 pub mod passes;
 pub mod refine;

@@ -224,7 +224,11 @@ fn punct_len(b: &[u8]) -> usize {
     } else {
         // One byte, or one whole character outside ASCII.
         let c = b[0];
-        if c < 0x80 { 1 } else { c.leading_ones().max(1) as usize }
+        if c < 0x80 {
+            1
+        } else {
+            c.leading_ones().max(1) as usize
+        }
     }
 }
 
@@ -268,26 +272,50 @@ mod tests {
         run(t).unwrap();
         // Many statements and definitions in a row are not a chain.
         run(&"int x; void g(void) { x = x + 1; }\n".repeat(50_000)).unwrap();
-        run(&format!("int main(void) {{ {} }}", "x = x + 1;".repeat(50_000))).unwrap();
+        run(&format!(
+            "int main(void) {{ {} }}",
+            "x = x + 1;".repeat(50_000)
+        ))
+        .unwrap();
     }
 
     #[test]
     fn each_shape_is_refused_with_its_reason() {
         let deep = format!("int x = {}0{};", "(".repeat(1001), ")".repeat(1001));
-        assert!(run(&deep).unwrap_err().message.contains("more than 1000 deep"));
+        assert!(
+            run(&deep)
+                .unwrap_err()
+                .message
+                .contains("more than 1000 deep")
+        );
         let chain = format!("int x = {}1;", "- ".repeat(5000));
-        assert!(run(&chain).unwrap_err().message.contains("chains more than"));
+        assert!(
+            run(&chain)
+                .unwrap_err()
+                .message
+                .contains("chains more than")
+        );
         let ifs = format!("void f(void) {{ {} ; }}", "if (1) ".repeat(60_000));
         assert!(run(&ifs).unwrap_err().message.contains("nests more than"));
         let blocks = format!("void f(void) {{ {} }}", "{".repeat(100_001));
-        assert!(run(&blocks).unwrap_err().message.contains("nests more than"));
+        assert!(
+            run(&blocks)
+                .unwrap_err()
+                .message
+                .contains("nests more than")
+        );
         let wide = format!(
             "int x = {}{}{};",
             "f(".repeat(300),
             "0,".repeat(40_000),
             ")".repeat(300)
         );
-        assert!(run(&wide).unwrap_err().message.contains("around too much text"));
+        assert!(
+            run(&wide)
+                .unwrap_err()
+                .message
+                .contains("around too much text")
+        );
     }
 
     #[test]

@@ -85,7 +85,8 @@ pub fn check_input(path: &str) -> Result<()> {
 }
 
 fn read_capped(path: &str) -> Result<Vec<u8>> {
-    let cannot = |e: std::io::Error| Diagnostic::input(format!("cannot read '{path}': {}", io_reason(&e)));
+    let cannot =
+        |e: std::io::Error| Diagnostic::input(format!("cannot read '{path}': {}", io_reason(&e)));
     let too_large = |what: String| {
         Diagnostic::input(format!(
             "'{path}' is too large ({what}; seqc accepts up to {} MB)",
@@ -247,7 +248,11 @@ pub fn preprocess(path: &str, opts: &PpOptions) -> Result<String> {
         return Err(pp_error(&err, name));
     }
     let text = String::from_utf8_lossy(&out);
-    Ok(rewrite_tokens(&rename_copy(&text, &marker_text(&copy_shown), &marker_text(name))))
+    Ok(rewrite_tokens(&rename_copy(
+        &text,
+        &marker_text(&copy_shown),
+        &marker_text(name),
+    )))
 }
 
 /// gcc's line markers name the private copy before the input's own
@@ -282,8 +287,8 @@ fn run_capped(
     cmd: &mut Command,
     name: &str,
 ) -> Result<(Vec<u8>, Vec<u8>, std::process::ExitStatus)> {
-    let limit = crate::deadline::cap(Some(Duration::from_secs(PREPROCESS_SECONDS)))
-        .unwrap_or_default();
+    let limit =
+        crate::deadline::cap(Some(Duration::from_secs(PREPROCESS_SECONDS))).unwrap_or_default();
     cmd.stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
