@@ -119,7 +119,7 @@ struct Common {
     backend: BackendArg,
     /// Seconds for the whole command (front end, encoding and every
     /// backend run); past it, check answers UNKNOWN (exit 20).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long)]
     timeout: Option<u64>,
     /// Machine-readable output.
     #[arg(long)]

@@ -2,7 +2,8 @@
 //! goes to a temporary file beside the target (same file system, so the
 //! rename is atomic), is flushed to disk, and replaces the target only
 //! when all of it was written; a signal removes the temporary file
-//! (`cleanup`), and a full disk leaves the old file as it was.
+//! (`cleanup`), and a full disk leaves the old file as it was. A device
+//! or a pipe is written into as it is.
 
 use crate::diag::{Diagnostic, Result};
 use std::io::Write;
@@ -35,6 +36,15 @@ pub fn write_atomic(path: &str, bytes: &[u8]) -> Result<()> {
         return Err(Diagnostic::input(format!(
             "cannot write '{path}': a directory"
         )));
+    }
+    if old.as_ref().is_some_and(|m| !m.is_file()) {
+        // A device or a pipe (`-o /dev/null`) is written into: renaming
+        // over it would replace the device with a file.
+        return std::fs::OpenOptions::new()
+            .write(true)
+            .open(&target)
+            .and_then(|mut f| f.write_all(bytes).and_then(|_| f.flush()))
+            .map_err(fail);
     }
     let (tmp, mut f) = (0..100)
         .find_map(|n| {
