@@ -306,9 +306,11 @@ fn put(c: &Common, text: &str) -> Result<(), Diagnostic> {
         Some(path) if path != "-" => seqc::out_file::write_atomic(path, text.as_bytes()),
         _ => {
             let mut out = std::io::stdout().lock();
-            out.write_all(text.as_bytes())
-                .and_then(|_| out.flush())
-                .map_err(|e| Diagnostic::input(format!("cannot write the output: {e}")))
+            match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+                // A reader that stopped early (`| head`) is no error to report.
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(1),
+                r => r.map_err(|e| Diagnostic::input(format!("cannot write the output: {e}"))),
+            }
         }
     }
 }

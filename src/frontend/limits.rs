@@ -295,7 +295,7 @@ mod tests {
                 .message
                 .contains("chains more than")
         );
-        let ifs = format!("void f(void) {{ {} ; }}", "if (1) ".repeat(60_000));
+        let ifs = format!("void f(void) {{ {} ; }}", "if (1) ".repeat(120_000));
         assert!(run(&ifs).unwrap_err().message.contains("nests more than"));
         let blocks = format!("void f(void) {{ {} }}", "{".repeat(100_001));
         assert!(
