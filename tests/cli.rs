@@ -801,3 +801,44 @@ fn output_files_are_whole_or_untouched() {
         .collect();
     assert!(names.iter().all(|n| !n.contains(".tmp")), "{names:?}");
 }
+
+/// SIGTERM while `-o` is being produced leaves the old file or the whole
+/// new one, and no temporary file beside it, whenever it lands.
+#[cfg(unix)]
+#[test]
+fn a_signal_never_leaves_a_prefix_in_the_output_file() {
+    let mut text = String::from("int x;\nint main(void) {\n");
+    for _ in 0..40_000 {
+        text.push_str("  x = x + 1;\n");
+    }
+    text.push_str("  return 0;\n}\n");
+    let (d, p) = temp_file("long.c", text.as_bytes());
+    let whole = seqc()
+        .args(["translate", "--method", "none", &p])
+        .output()
+        .unwrap()
+        .stdout;
+    let o = d.path().join("out.c");
+    let exe = assert_cmd::cargo::cargo_bin("seqc");
+    for wait_ms in [50, 150, 300, 600] {
+        std::fs::write(&o, "old").unwrap();
+        let mut child = std::process::Command::new(&exe)
+            .args(["translate", "--method", "none", &p, "-o"])
+            .arg(&o)
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(wait_ms));
+        std::process::Command::new("kill")
+            .args(["-TERM", &child.id().to_string()])
+            .status()
+            .unwrap();
+        child.wait().unwrap();
+        let now = std::fs::read(&o).unwrap();
+        assert!(now == b"old" || now == whole, "{wait_ms} ms: a prefix");
+        let names: Vec<String> = std::fs::read_dir(d.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names.len(), 2, "{wait_ms} ms: {names:?}");
+    }
+}
