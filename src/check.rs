@@ -152,6 +152,12 @@ pub fn sequential_sliced(
             d.pos = Some((p.file_name(loc.file).to_string(), loc.line, loc.col));
             return Err(d);
         }
+        if p.pthread.mutex_kinds {
+            // CBMC's own mutex model has no kinds either.
+            return Err(Diagnostic::unsupported(
+                "recursive or error-checking mutexes in a sequential program (use --method lal-reps or --method kiss)",
+            ));
+        }
     }
     let (p, sl) = crate::driver::front(input, cfg)?;
     match cfg.method {

@@ -92,7 +92,7 @@ pub fn translate(input: &str, cfg: &Config) -> Result<Translation> {
             panic!("IR verifier failed after {name}: {e}");
         }
         if cfg.dump_ir_after.as_deref() == Some(name) {
-            dumps.push((name.to_string(), ir::dump::dump(prog)));
+            dumps.push((name.to_string(), crate::backend::c::dump(prog)));
         }
     };
     after("lower", &prog, &mut dumps);
@@ -143,7 +143,7 @@ pub fn translate(input: &str, cfg: &Config) -> Result<Translation> {
     }
     let t = Instant::now();
     let text = match cfg.emit {
-        Emit::Ir | Emit::Regions => ir::dump::dump(&prog),
+        Emit::Ir | Emit::Regions => crate::backend::c::dump(&prog),
         Emit::C => c::emit(
             &prog,
             &COptions {

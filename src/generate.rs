@@ -11,8 +11,12 @@
 //! bounded loops and a spin loop the unwinding bound must cut; assume on
 //! locals (values inside the oracle's nondet domain, so the oracle's
 //! enumeration is exact); pthread_exit; joins by the parent and by a
-//! sibling that read return values; assertions. Every program records
-//! which features it used.
+//! sibling that read return values; assertions; pthread keys whose
+//! destructor writes shared state (and sometimes sets the key again);
+//! recursive and error-checking mutexes (relocks, unlocks by a thread that
+//! does not hold it, results added into shared state); threads created
+//! detached, whose join fails. Every program records which features it
+//! used.
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -45,6 +49,11 @@ pub const FEATURES: &[&str] = &[
     "pthread_exit",
     "assert_in_thread",
     "assert_in_main",
+    "key_dtor",
+    "key_dtor_again",
+    "mutex_recursive",
+    "mutex_errorcheck",
+    "detached",
 ];
 
 pub struct Generated {
@@ -79,6 +88,10 @@ struct Gen {
     f: BTreeMap<&'static str, bool>,
     /// Temporaries per function, to keep names unique.
     tmp: u32,
+    /// The program has a key with a destructor.
+    key: bool,
+    /// The kind of `m1` (0 normal, 1 recursive, 2 error-checking).
+    kind: u32,
 }
 
 const SCALARS: &[&str] = &["g0", "g1", "g2"];
@@ -107,6 +120,35 @@ impl Gen {
     /// heap struct; `depth` limits nesting).
     fn stmt(&mut self, out: &mut String, ind: &str, heap: bool, depth: u32) {
         let k = self.r.below(if depth > 0 { 17 } else { 13 });
+        // Keys and mutex kinds get their own statements now and then.
+        if self.key && self.r.chance(12) {
+            self.mark("key_dtor");
+            let c = 1 + self.small();
+            let _ = writeln!(out, "{ind}pthread_setspecific(key, (void *)(long){c});");
+            return;
+        }
+        if self.kind != 0 && self.r.chance(15) {
+            let x = self.shared();
+            if self.kind == 1 {
+                self.mark("mutex_recursive");
+                let _ = writeln!(out, "{ind}pthread_mutex_lock(&m1);");
+                let _ = writeln!(out, "{ind}{x} += pthread_mutex_lock(&m1);");
+                let _ = writeln!(out, "{ind}{x}++;");
+                let _ = writeln!(out, "{ind}pthread_mutex_unlock(&m1);");
+                let _ = writeln!(out, "{ind}pthread_mutex_unlock(&m1);");
+            } else {
+                self.mark("mutex_errorcheck");
+                let _ = writeln!(out, "{ind}pthread_mutex_lock(&m1);");
+                let _ = writeln!(out, "{ind}{x} += pthread_mutex_lock(&m1) == 35;");
+                let _ = writeln!(out, "{ind}pthread_mutex_unlock(&m1);");
+            }
+            if self.r.chance(40) {
+                // An unlock by a thread that may not hold it.
+                let y = self.shared();
+                let _ = writeln!(out, "{ind}{y} += pthread_mutex_unlock(&m1);");
+            }
+            return;
+        }
         match k {
             0 | 1 => {
                 let x = self.shared();
@@ -297,6 +339,8 @@ struct Worker {
     waits: bool,
     signals: bool,
     exits: bool,
+    /// Created detached (main's join then fails with EINVAL).
+    detached: bool,
 }
 
 pub fn generate(seed: u64) -> Generated {
@@ -304,6 +348,8 @@ pub fn generate(seed: u64) -> Generated {
         r: Rng(seed ^ 0x5EC0_5EC0),
         f: FEATURES.iter().map(|f| (*f, false)).collect(),
         tmp: 0,
+        key: false,
+        kind: 0,
     };
     let nmain = 1 + g.r.below(3) as usize; // workers created by main
     let nested = nmain < 3 && g.r.chance(35);
@@ -321,6 +367,7 @@ pub fn generate(seed: u64) -> Generated {
             waits: false,
             signals: false,
             exits: false,
+            detached: false,
         })
         .collect();
     if nested {
@@ -356,6 +403,21 @@ pub fn generate(seed: u64) -> Generated {
     for w in workers.iter_mut() {
         w.exits = g.r.chance(20);
     }
+    g.key = g.r.chance(25);
+    let dtor_again = g.key && g.r.chance(40);
+    g.kind = match g.r.below(8) {
+        0 => 1,
+        1 => 2,
+        _ => 0,
+    };
+    if g.r.chance(12) {
+        // A worker created by main that nobody else joins.
+        let w = g.r.below(nmain as u64) as usize;
+        if !workers.iter().any(|x| x.joins_sibling == Some(w)) && !workers[w].waits {
+            workers[w].detached = true;
+            g.mark("detached");
+        }
+    }
     let main_signals = workers.iter().any(|w| w.waits) && !workers.iter().any(|w| w.signals);
 
     let mut s = String::new();
@@ -372,6 +434,17 @@ pub fn generate(seed: u64) -> Generated {
     );
     let _ = writeln!(s, "pthread_t tid[{}];", total.max(1));
     s.push_str("struct S { int a; int b; };\n\n");
+    if g.key {
+        s.push_str("pthread_key_t key;\n");
+        // The destructor writes shared state; sometimes it sets the key
+        // again once, for a second destructor pass.
+        s.push_str("void dtor(void *v) {\n  g2 += (int)(long)v;\n");
+        if dtor_again {
+            g.mark("key_dtor_again");
+            s.push_str("  if (g2 < 3) pthread_setspecific(key, (void *)1);\n");
+        }
+        s.push_str("}\n\n");
+    }
     s.push_str("void __VERIFIER_atomic_add(int *p, int v) { *p += v; }\n");
     for i in 0..total {
         let _ = writeln!(s, "void *worker{i}(void *arg);");
@@ -426,6 +499,29 @@ pub fn generate(seed: u64) -> Generated {
     }
     g.tmp = 0;
     s.push_str("int main(void) {\n");
+    if g.key {
+        g.mark("key_dtor");
+        s.push_str("  pthread_key_create(&key, dtor);\n");
+    }
+    if g.kind != 0 {
+        let _ = writeln!(
+            s,
+            "  pthread_mutexattr_t ma;\n  pthread_mutexattr_init(&ma);\n  \
+             pthread_mutexattr_settype(&ma, {});\n  pthread_mutex_init(&m1, &ma);",
+            if g.kind == 1 {
+                "PTHREAD_MUTEX_RECURSIVE"
+            } else {
+                "PTHREAD_MUTEX_ERRORCHECK"
+            }
+        );
+    }
+    let detach = workers.iter().any(|w| w.detached);
+    if detach {
+        s.push_str(
+            "  pthread_attr_t da;\n  pthread_attr_init(&da);\n  \
+             pthread_attr_setdetachstate(&da, PTHREAD_CREATE_DETACHED);\n",
+        );
+    }
     let heap = workers.iter().any(|w| w.heap);
     if heap {
         s.push_str("  struct S *s = malloc(sizeof(struct S));\n  s->a = 0;\n  s->b = 1;\n");
@@ -436,7 +532,8 @@ pub fn generate(seed: u64) -> Generated {
         } else {
             format!("(void *)(long){i}")
         };
-        let _ = writeln!(s, "  pthread_create(&tid[{i}], 0, worker{i}, {arg});");
+        let attr = if w.detached { "&da" } else { "0" };
+        let _ = writeln!(s, "  pthread_create(&tid[{i}], {attr}, worker{i}, {arg});");
     }
     let n = g.r.below(3);
     for _ in 0..n {
@@ -448,6 +545,11 @@ pub fn generate(seed: u64) -> Generated {
     let mut sum = false;
     for (i, _) in workers.iter().enumerate().take(nmain) {
         if workers.iter().any(|w| w.joins_sibling == Some(i)) {
+            continue;
+        }
+        if workers[i].detached {
+            // Fails at once with EINVAL (22): it does not wait.
+            let _ = writeln!(s, "  g1 += pthread_join(tid[{i}], 0) == 22;");
             continue;
         }
         if g.r.chance(80) {

@@ -9,6 +9,10 @@
 //! used is backed by memory. When no thread can be started, the work
 //! runs on the caller's thread.
 
+/// Stack for the parser, the lowering and every worker: deep nesting
+/// recurses deeply (LANG-C-NOTES: 10,000 nested parentheses need far more
+/// than 8 MB). Only reserved, not touched.
+pub const STACK_BYTES: usize = 512 << 20;
 use std::sync::{Arc, Mutex};
 use std::thread::{Scope, ScopedJoinHandle};
 
@@ -102,7 +106,7 @@ pub fn drop_later<T: Send + 'static>(x: T) {
     // When no thread can be started, the closure, and `x` in it, is
     // freed right here.
     let _ = std::thread::Builder::new()
-        .stack_size(crate::frontend::STACK_BYTES)
+        .stack_size(STACK_BYTES)
         .spawn(move || drop(x));
 }
 
@@ -138,7 +142,7 @@ fn spawn<'s, 'e, R: Send + 's>(
     let cell = Arc::new(Mutex::new(Some(f)));
     let theirs = Arc::clone(&cell);
     let started = std::thread::Builder::new()
-        .stack_size(crate::frontend::STACK_BYTES)
+        .stack_size(STACK_BYTES)
         .spawn_scoped(s, move || take(&theirs)());
     match started {
         Ok(h) => Job::Running(h),

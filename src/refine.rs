@@ -55,7 +55,7 @@ pub fn property_regions(input: &str, cfg: &Config) -> Result<Vec<String>> {
     let mut out = BTreeSet::new();
     for (fi, f) in p.functions.iter().enumerate() {
         let Some(body) = &f.body else { continue };
-        let escaping = crate::passes::normalize::escaping_locals(f);
+        let escaping = crate::ir::access::escaping_locals(f);
         let sh = Shared {
             globals: &globals,
             escaping: &escaping,
@@ -67,8 +67,8 @@ pub fn property_regions(input: &str, cfg: &Config) -> Result<Vec<String>> {
             }
         });
         for (lv, _) in reads {
-            if let Some(k) = crate::bmc::regions::lvalue_key(&p, FuncId(fi as u32), &lv) {
-                out.insert(crate::bmc::regions::key_name(&p, &k));
+            if let Some(k) = crate::ir::regions::lvalue_key(&p, FuncId(fi as u32), &lv) {
+                out.insert(crate::ir::regions::key_name(&p, &k));
             }
         }
     }

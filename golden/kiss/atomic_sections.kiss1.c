@@ -239,6 +239,7 @@ int main(void)
 {
   __seqc_nthr = 1u;
   __seqc_main();
+  __VERIFIER_assume(!(!(__seqc_raise != 0) && __seqc_atomic != 0));
   __seqc_raise = 0;
   __seqc_atomic = 0;
   __seqc_tid = 0u;

@@ -88,7 +88,12 @@ void *worker(void *arg)
   }
 #line 22 "golden/kiss/keys_memset_heap.c"
   memcpy(&local, &g, 8ul);
-  int __s1 = 0;
+  __seqc_step();
+  if (__seqc_raise != 0) {
+    return (void *)0;
+  }
+#line 23 "golden/kiss/keys_memset_heap.c"
+  int __s1 = key;
   __seqc_step();
   if (__seqc_raise != 0) {
     return (void *)0;
@@ -127,8 +132,12 @@ void *worker(void *arg)
 #line 24 "golden/kiss/keys_memset_heap.c"
   __s2[(int)((unsigned int)__s3 - 1u)] = (int)__t1;
   void *__t2;
+  __seqc_step();
+  if (__seqc_raise != 0) {
+    return (void *)0;
+  }
 #line 25 "golden/kiss/keys_memset_heap.c"
-  int __s4 = 0;
+  int __s4 = key;
   __seqc_step();
   if (__seqc_raise != 0) {
     return (void *)0;

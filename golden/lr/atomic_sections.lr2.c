@@ -182,6 +182,7 @@ int main(void)
   __seqc_r = 0u;
   __seqc_mem[__seqc_r]->__seqc_created[0u] = 1;
   __seqc_main();
+  __VERIFIER_assume(!(__seqc_r < 2u && __seqc_atomic != 0));
   __seqc_cs();
   __seqc_mem[__seqc_r]->__seqc_done[0u] = 1;
   unsigned int start;

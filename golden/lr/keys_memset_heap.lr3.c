@@ -255,7 +255,9 @@ void *worker(void *arg)
   __seqc_cs();
 #line 22 "golden/lr/keys_memset_heap.c"
   (*(struct S *)((char *)__seqc_mem[__seqc_r] + ((char *)(&*local__p8 + 0l) - (char *)&__seqc_mem0))) = (*(struct S *)((char *)__seqc_mem[__seqc_r] + ((char *)(&__seqc_mem0.g + 0l) - (char *)&__seqc_mem0)));
-  int __s1 = 0;
+  __seqc_cs();
+#line 23 "golden/lr/keys_memset_heap.c"
+  int __s1 = __seqc_mem[__seqc_r]->key;
   __seqc_cs();
 #line 23 "golden/lr/keys_memset_heap.c"
   if ((unsigned int)__s1 >= __seqc_key_n) {
@@ -277,8 +279,9 @@ void *worker(void *arg)
 #line 24 "golden/lr/keys_memset_heap.c"
   (*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)(__s2 + (int)((unsigned int)__s3 - 1u)) - (char *)&__seqc_mem0))) = (int)__t1;
   void *__t2;
+  __seqc_cs();
 #line 25 "golden/lr/keys_memset_heap.c"
-  int __s4 = 0;
+  int __s4 = __seqc_mem[__seqc_r]->key;
   __seqc_cs();
 #line 25 "golden/lr/keys_memset_heap.c"
   if ((unsigned int)__s4 >= __seqc_key_n) {

@@ -781,7 +781,19 @@ impl<'p> Emitter<'p> {
         if let Ty::Pthread(p) = ty.unqual() {
             self.includes.insert("pthread.h");
             match p {
-                PthreadTy::Mutex => return "PTHREAD_MUTEX_INITIALIZER".into(),
+                PthreadTy::Mutex => {
+                    // glibc's kind initialisers (the lowering keeps the kind).
+                    let kind = match i {
+                        Init::Expr(e) => crate::ir::build::const_of(e),
+                        _ => None,
+                    };
+                    return match kind {
+                        Some(1) => "PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP",
+                        Some(2) => "PTHREAD_ERRORCHECK_MUTEX_INITIALIZER_NP",
+                        _ => "PTHREAD_MUTEX_INITIALIZER",
+                    }
+                    .into();
+                }
                 PthreadTy::Cond => return "PTHREAD_COND_INITIALIZER".into(),
                 PthreadTy::Once => return "PTHREAD_ONCE_INIT".into(),
                 PthreadTy::Thread => {}
@@ -1333,14 +1345,31 @@ impl<'p> Emitter<'p> {
             }
             let n = e.comp_name(c);
             let _ = writeln!(out, "{n} {{");
+            // The layout attributes seqc models, so a checker lays the
+            // type out as seqc does.
+            let attrs = |packed: bool, align: u64| {
+                let mut a = Vec::new();
+                if packed {
+                    a.push("packed".to_string());
+                }
+                if align > 0 {
+                    a.push(format!("aligned({align})"));
+                }
+                if a.is_empty() {
+                    String::new()
+                } else {
+                    format!(" __attribute__(({}))", a.join(", "))
+                }
+            };
             for f in &def.fields {
                 let mut d = e.declare(&f.ty, &c_ident(&f.name));
                 if let Some(w) = f.bit_width {
                     d = format!("{d} : {w}");
                 }
+                d.push_str(&attrs(f.packed, f.align));
                 let _ = writeln!(out, "  {d};");
             }
-            let _ = writeln!(out, "}};");
+            let _ = writeln!(out, "}}{};", attrs(def.packed, def.align));
         }
         for &c in used {
             emit_def(self, c, &mut done, &mut out);
@@ -1421,9 +1450,19 @@ impl<'p> Emitter<'p> {
                 let _ = writeln!(out, "static struct __seqc_shared __seqc_mem{i};");
                 table.push(format!("&__seqc_mem{i}"));
             }
+            // CBMC's resolution of calls through constant data follows a
+            // const table into the round structs and finds no target for a
+            // function pointer stored there (the call becomes assume(false)
+            // and hides every run through it), so the table is const only
+            // when no function's address is taken.
+            let qual = if self.p.address_taken_functions().is_empty() {
+                "const "
+            } else {
+                ""
+            };
             let _ = writeln!(
                 out,
-                "static struct __seqc_shared *const __seqc_mem[{}] = {{ {} }};",
+                "static struct __seqc_shared *{qual}__seqc_mem[{}] = {{ {} }};",
                 k + 1,
                 table.join(", ")
             );
@@ -1619,7 +1658,20 @@ impl<'p> Emitter<'p> {
                     }
                     *cur = Some((f, n));
                     out.push_str(&line[..a]);
-                    out.push_str(&line[a + 2 + b..]);
+                    // A line holds one directive: later marks on it (an
+                    // `else if` after an empty block) are dropped.
+                    let rest = &line[a + 2 + b..];
+                    if rest.contains(MARK) {
+                        let mut parts = rest.split(MARK);
+                        out.push_str(parts.next().unwrap_or(""));
+                        for (i, piece) in parts.enumerate() {
+                            if i % 2 == 1 {
+                                out.push_str(piece);
+                            }
+                        }
+                    } else {
+                        out.push_str(rest);
+                    }
                 }
                 None => out.push_str(line),
             }

@@ -6,7 +6,6 @@
 //! bounds; a model is read back into a trace of the source.
 
 pub mod goto;
-pub mod regions;
 pub mod symex;
 pub mod term;
 
@@ -89,6 +88,7 @@ pub fn is_thread_op(op: Op) -> bool {
         op,
         Op::ThreadCreate
             | Op::ThreadJoin
+            | Op::ThreadDetach
             | Op::ThreadExit
             | Op::ThreadSelf
             | Op::ThreadEqual
@@ -136,7 +136,7 @@ pub fn encode(p: &Program, opts: &Options) -> Result<Encoding, Diagnostic> {
         }
         d
     };
-    let regions = regions::Regions::analyse(p).map_err(err)?;
+    let regions = crate::ir::regions::Regions::analyse(p).map_err(err)?;
     let mode = term::IntMode::set(opts.int);
     let mut sx = symex::Symex::new(p, regions, opts.unwind, opts.unwinding_assertions);
     sx.deadline = opts.deadline;

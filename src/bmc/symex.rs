@@ -28,9 +28,9 @@
 //! - Everything visible for a trace (assignments, calls, returns,
 //!   assertions) is recorded with its guard, in execution order.
 
-use super::regions::{self, RKey, Regions};
 use super::term::{self, Sort, T};
 use super::{Event, EventKind, Failure};
+use crate::ir::regions::{self, RKey, Regions};
 use crate::ir::*;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
@@ -1944,6 +1944,15 @@ impl<'p> Symex<'p> {
                     result = Some((self.nondet(&d.ty, loc)?, d.ty.clone()));
                 }
             }
+            Op::MutexInit | Op::MutexLock | Op::MutexUnlock | Op::MutexTryLock | Op::CondWait
+                if p.pthread.mutex_kinds =>
+            {
+                // A sequentialization expands kinds; this model has none.
+                return Err((
+                    "recursive or error-checking mutexes in a sequential program (use --method lal-reps or --method kiss)".into(),
+                    loc,
+                ));
+            }
             Op::AttrNoop(_) | Op::MutexInit | Op::CondInit | Op::CondSignal | Op::CondBroadcast => {
                 if op == Op::MutexInit {
                     let m = arg(self, &st, 0)?;
@@ -2073,6 +2082,7 @@ impl<'p> Symex<'p> {
             }
             Op::ThreadCreate
             | Op::ThreadJoin
+            | Op::ThreadDetach
             | Op::ThreadExit
             | Op::ThreadSelf
             | Op::ThreadEqual

@@ -20,10 +20,6 @@ pub struct FrontendOptions {
     pub pp: PpOptions,
 }
 
-/// Stack for the parser and the lowering: deep nesting recurses deeply
-/// (LANG-C-NOTES: 10,000 nested parentheses need far more than 8 MB).
-pub(crate) const STACK_BYTES: usize = 512 << 20;
-
 /// Preprocesses, parses and lowers `path` (`-`: standard input, shown as
 /// `<stdin>`). The path is kept as given, so locations print relative
 /// when the user typed a relative path.

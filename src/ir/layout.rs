@@ -67,7 +67,9 @@ impl Program {
     }
 
     /// Byte offsets of the fields, total size and alignment. Bit-fields are
-    /// packed into units of their declared type, as gcc does.
+    /// packed into units of their declared type, as gcc does. A packed
+    /// type or field has alignment 1 (and a packed bit-field may straddle
+    /// units); `aligned(N)` raises a field's or the type's alignment.
     pub fn comp_layout(&self, c: super::CompId) -> Option<(Vec<u64>, u64, u64)> {
         let def = self.comp(c);
         let mut offs = Vec::with_capacity(def.fields.len());
@@ -76,6 +78,7 @@ impl Program {
         let mut bit_pos = 0u64; // bit offset within the struct, for bit-fields
         for f in &def.fields {
             let (fs, fa) = self.size_align(&f.ty).unwrap_or((0, 1));
+            let fa = if def.packed || f.packed { 1 } else { fa }.max(f.align);
             align = align.max(fa);
             match def.kind {
                 CompKind::Union => {
@@ -90,7 +93,7 @@ impl Program {
                             offs.push(bit_pos / 8);
                             continue;
                         }
-                        if unit > 0 && (bit_pos % unit) + w as u64 > unit {
+                        if unit > 0 && !def.packed && (bit_pos % unit) + w as u64 > unit {
                             bit_pos = bit_pos.div_ceil(unit) * unit;
                         }
                         offs.push(bit_pos / 8);
@@ -105,6 +108,7 @@ impl Program {
                 }
             }
         }
+        let align = align.max(def.align);
         let size = size.div_ceil(align) * align;
         Some((offs, size, align))
     }

@@ -8,8 +8,9 @@
 //! does I/O.
 
 pub mod access;
-pub mod dump;
+pub mod build;
 pub mod layout;
+pub mod regions;
 pub mod regions_report;
 pub mod sites;
 pub mod types;
@@ -80,6 +81,9 @@ pub struct Field {
     pub name: String,
     pub ty: Ty,
     pub bit_width: Option<u32>,
+    /// `__attribute__((packed))` / `aligned(N)` on the field (0: none).
+    pub packed: bool,
+    pub align: u64,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -90,6 +94,9 @@ pub struct CompDef {
     pub fields: Vec<Field>,
     pub complete: bool,
     pub loc: Loc,
+    /// `__attribute__((packed))` / `aligned(N)` on the type (0: none).
+    pub packed: bool,
+    pub align: u64,
 }
 
 /// Object initialisers, sparse: missing elements and fields are zero.
@@ -223,6 +230,8 @@ pub enum Op {
     // Threads. Arguments as in pthreads.
     ThreadCreate,
     ThreadJoin,
+    /// `pthread_detach(t)`: a later join of `t` fails with EINVAL.
+    ThreadDetach,
     ThreadExit,
     ThreadSelf,
     ThreadEqual,
@@ -298,6 +307,7 @@ impl Op {
         match self {
             ThreadCreate => "pthread_create",
             ThreadJoin => "pthread_join",
+            ThreadDetach => "pthread_detach",
             ThreadExit => "pthread_exit",
             ThreadSelf => "pthread_self",
             ThreadEqual => "pthread_equal",
@@ -676,11 +686,38 @@ pub struct Program {
     /// Set by a sequentialization: the global that holds the running
     /// thread's id, so traces can say which thread made each step.
     pub thread_id: Option<GlobalId>,
+    /// pthread features the lowering saw whose model costs the checker,
+    /// so that the passes build it only when the program needs it.
+    pub pthread: PthreadUse,
     /// Set by a sequentialization: at most this many active frames of a
     /// function on any path, because the transformed program cannot nest
     /// it deeper (KISS: one `__seqc_run` per thread on the stack). A
     /// checker's own recursion bound would otherwise inline every level.
     pub frame_limits: Vec<(FuncId, u32)>,
+}
+
+/// glibc's error numbers the pthread model returns.
+pub mod errno {
+    pub const EPERM: i128 = 1;
+    pub const ESRCH: i128 = 3;
+    pub const EAGAIN: i128 = 11;
+    pub const EBUSY: i128 = 16;
+    pub const EINVAL: i128 = 22;
+    pub const EDEADLK: i128 = 35;
+    pub const ENOTSUP: i128 = 95;
+}
+
+/// Which costly parts of the pthread model a program needs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PthreadUse {
+    /// Mutexes of a kind other than normal: `pthread_mutexattr_settype`
+    /// with recursive or error-checking, or a `_NP` kind initialiser.
+    pub mutex_kinds: bool,
+    /// Detached threads: `pthread_detach`, or a detach state set in an
+    /// attribute object.
+    pub detach: bool,
+    /// `pthread_key_create` with a destructor.
+    pub key_dtors: bool,
 }
 
 /// Shared memory in K round copies (plus a sink copy K that a stopped
@@ -706,6 +743,7 @@ impl Program {
             functions: Vec::new(),
             rounds: None,
             thread_id: None,
+            pthread: PthreadUse::default(),
             frame_limits: Vec::new(),
         }
     }

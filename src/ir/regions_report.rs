@@ -7,10 +7,10 @@
 //!
 //! Pre: normalised IR (one visible access per statement).
 
-use crate::bmc::regions::{Regions, key_name, lvalue_key};
 use crate::ir::access::Shared;
+use crate::ir::access::escaping_locals;
+use crate::ir::regions::{Regions, key_name, lvalue_key};
 use crate::ir::*;
-use crate::passes::normalize::escaping_locals;
 use std::collections::BTreeMap;
 
 #[derive(Default, Clone, Copy)]

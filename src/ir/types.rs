@@ -300,6 +300,8 @@ impl Ty {
             Ty::Bool => Some(8),
             Ty::Ptr(_) => Some(dm.pointer_bits()),
             Ty::Pthread(PthreadTy::Thread) => Some(dm.pointer_bits()),
+            // glibc: unsigned int and int.
+            Ty::Pthread(PthreadTy::Key | PthreadTy::Once) => Some(32),
             _ => None,
         }
     }

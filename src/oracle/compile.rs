@@ -57,6 +57,10 @@ pub enum Mop {
     Call(Option<Reg>, E, Vec<E>, Vec<Ty>),
     Ret(Option<E>),
     Op(Option<Reg>, Op, Vec<E>, Vec<Ty>),
+    /// The second half of `pthread_cond_wait` (a step of its own: POSIX
+    /// allows spurious wake-ups): take the mutex at `.1` again, as the
+    /// first half (an `Op::CondWait` that wrote register `.2`) left it.
+    Relock(Option<Reg>, E, Reg),
     Assert(E, AssertKind),
     Assume(E),
 }
@@ -291,12 +295,12 @@ impl<'a> FnCompiler<'a> {
                 let tys: Vec<Ty> = args.iter().map(|x| x.ty.clone()).collect();
                 let r = dest.as_ref().map(|_| self.reg());
                 if *op == Op::CondWait {
-                    // POSIX allows spurious wake-ups: wait = unlock, then a
-                    // separate step that takes the lock again.
-                    let m = vec![a[1].clone()];
-                    let mt = vec![tys[1].clone()];
-                    self.emit(Mop::Op(None, Op::MutexUnlock, m.clone(), mt.clone()), loc);
-                    self.emit(Mop::Op(r, Op::MutexLock, m, mt), loc);
+                    // POSIX allows spurious wake-ups: wait = release, then
+                    // a separate step that takes the lock again.
+                    let state = self.reg();
+                    let m = a[1].clone();
+                    self.emit(Mop::Op(Some(state), Op::CondWait, a, tys), loc);
+                    self.emit(Mop::Relock(r, m, state), loc);
                 } else {
                     self.emit(Mop::Op(r, *op, a, tys), loc);
                 }
@@ -484,9 +488,15 @@ impl<'a> FnCompiler<'a> {
         if let Ty::Pthread(p) = ty.unqual()
             && *p != PthreadTy::Thread
         {
-            // PTHREAD_*_INITIALIZER: the zero state.
+            // PTHREAD_*_INITIALIZER: the zero state; a mutex's kind.
             let n = self.size(ty, loc)?;
-            self.emit(Mop::Zero(at, n), loc);
+            self.emit(Mop::Zero(at.clone(), n), loc);
+            if let Init::Expr(e) = init
+                && let Some(k) = crate::ir::build::const_of(e)
+            {
+                let kind = E::Offset(Box::new(at), super::machine::MX_KIND);
+                self.emit(Mop::Store(kind, E::Int(k), Ty::INT), loc);
+            }
             return Ok(());
         }
         match init {

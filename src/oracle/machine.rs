@@ -86,6 +86,8 @@ pub enum RetTo {
     Reg(Option<Reg>),
     /// `pthread_once`'s routine: mark the control done.
     Once(Value),
+    /// A key destructor of an exiting thread: go on with the next one.
+    Dtor,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -105,12 +107,27 @@ pub enum Status {
     Stopped(String),
 }
 
+/// A thread between its return (or `pthread_exit`) and its end: the key
+/// destructors run (POSIX; glibc's order and number of passes).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Exiting {
+    pub ret: Value,
+    /// Pass (from 0) over the keys, and the next key to look at.
+    pub pass: u32,
+    pub next: u32,
+    /// A value was found (and cleared) in this pass.
+    pub seen: bool,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Thread {
     pub frames: Vec<Frame>,
     pub status: Status,
     pub atomic_depth: u32,
     pub keys: BTreeMap<u32, Value>,
+    pub exiting: Option<Exiting>,
+    /// `pthread_detach`ed, or created detached.
+    pub detached: bool,
     pub tls: BTreeMap<u32, u32>,
     pub next_obj: u32,
     pub func: FuncId,
@@ -125,6 +142,8 @@ impl Thread {
             status: Status::Running,
             atomic_depth: 0,
             keys: BTreeMap::new(),
+            exiting: None,
+            detached: false,
             tls: BTreeMap::new(),
             next_obj: 0,
             func,
@@ -139,6 +158,8 @@ pub struct State {
     pub objects: BTreeMap<u32, Rc<Object>>,
     pub site_counts: BTreeMap<(u32, u32, u32), u32>,
     pub next_key: u32,
+    /// Live keys that have a destructor, and its function.
+    pub key_dtors: BTreeMap<u32, u32>,
 }
 
 #[derive(Clone, Debug)]
@@ -221,8 +242,21 @@ pub struct Machine<'p> {
     pub trace: bool,
 }
 
-const EBUSY: i128 = 16;
+use crate::ir::errno::{EAGAIN, EBUSY, EDEADLK, EINVAL, EPERM, ESRCH};
 const OBJ_SHIFT: u32 = 12;
+
+/// A mutex object's words: its owner (thread + 1; 0 when free), its lock
+/// count and its kind (glibc's numbers: 0 normal, 1 recursive, 2
+/// error-checking, 3 adaptive). A zero mutex is a free normal one.
+const MX_OWNER: i64 = 0;
+const MX_COUNT: i64 = 4;
+pub(super) const MX_KIND: i64 = 8;
+const RECURSIVE: i128 = 1;
+const ERRORCHECK: i128 = 2;
+/// The most times a recursive mutex may be held (then EAGAIN).
+const MX_COUNT_MAX: i128 = (1 << 15) - 1;
+/// glibc's PTHREAD_DESTRUCTOR_ITERATIONS.
+const DESTRUCTOR_PASSES: u32 = 4;
 
 struct Fail(StepEnd);
 
@@ -244,6 +278,7 @@ impl<'p> Machine<'p> {
             objects: BTreeMap::new(),
             site_counts: BTreeMap::new(),
             next_key: 1,
+            key_dtors: BTreeMap::new(),
         };
         for (i, g) in self.p.globals.iter().enumerate() {
             if g.thread_local || matches!(g.ty.unqual(), Ty::Func(_)) {
@@ -322,9 +357,15 @@ impl<'p> Machine<'p> {
         if let Ty::Pthread(p) = ty.unqual()
             && *p != PthreadTy::Thread
         {
-            // PTHREAD_*_INITIALIZER: the zero state.
+            // PTHREAD_*_INITIALIZER: the zero state; a mutex's kind.
             let n = self.p.size_of(ty).unwrap_or(0);
-            return self.fill(st, at, n, CellV::Zero, loc);
+            self.fill(st, at, n, CellV::Zero, loc)?;
+            if let Init::Expr(e) = init
+                && let Some(k) = crate::ir::build::const_of(e)
+            {
+                self.set_word(st, at, MX_KIND, k, loc)?;
+            }
+            return Ok(());
         }
         match init {
             Init::Expr(e) => {
@@ -486,6 +527,7 @@ impl<'p> Machine<'p> {
                 }
             }
             Mop::Op(_, op, _, _) => op_visible(*op),
+            Mop::Relock(..) => true,
             Mop::Call(_, c, _, _) => {
                 match self.eval_in(st, t, &f.regs, &f.locals, c, *loc, &mut ch) {
                     Ok(RVal::S(Value::Func(fi))) => self.p.functions[fi as usize].atomic,
@@ -793,7 +835,21 @@ impl<'p> Machine<'p> {
                                 what: format!("thread returns {}", self.show(st, &RVal::S(rv))),
                             });
                         }
-                        self.finish(st, t, rv);
+                        if t == 0 {
+                            // main's return is exit: no destructors run.
+                            if st.threads[0].atomic_depth > 0 {
+                                self.end_program(
+                                    st,
+                                    "main returned inside an atomic section",
+                                    loc,
+                                    ev,
+                                );
+                            } else {
+                                self.finish(st, t, rv);
+                            }
+                        } else {
+                            self.begin_exit(st, t, rv, loc, ev)?;
+                        }
                     }
                     RetTo::Reg(r) => {
                         if let (Some(r), Some(v)) = (r, v) {
@@ -808,6 +864,7 @@ impl<'p> Machine<'p> {
                     RetTo::Once(ctl) => {
                         self.write(st, ctl, &Ty::INT, RVal::S(Value::Int(2)), loc)?;
                     }
+                    RetTo::Dtor => self.continue_exit(st, t, loc, ev)?,
                 }
                 return Ok(());
             }
@@ -831,6 +888,17 @@ impl<'p> Machine<'p> {
                 if !truth(v) {
                     self.stop(st, t, "assume is false".into(), loc, ev);
                     return Ok(());
+                }
+            }
+            Mop::Relock(r, m, state) => {
+                let m = ev!(m).scalar(loc)?;
+                let state = match self.reg(st, t, *state) {
+                    Some(RVal::S(Value::Int(v))) => v,
+                    _ => return unsup("oracle: a condition wait without its first half", loc),
+                };
+                let res = self.relock(st, t, m, state, loc, ev)?;
+                if let Some(r) = r {
+                    self.set_reg(st, t, *r, RVal::S(Value::Int(res)));
                 }
             }
             Mop::Op(r, op, args, tys) => {
@@ -873,6 +941,170 @@ impl<'p> Machine<'p> {
             }
         }
         st.threads[t as usize].status = Status::Finished(v);
+    }
+
+    fn reg(&self, st: &State, t: u32, r: Reg) -> Option<RVal> {
+        st.threads[t as usize]
+            .frames
+            .last()
+            .and_then(|f| f.regs.get(r as usize).cloned().flatten())
+    }
+
+    /// The program ends (`exit` inside atomic code, or main's return
+    /// there): no thread takes another step.
+    fn end_program(&self, st: &mut State, why: &str, loc: Loc, ev: &mut Vec<Event>) {
+        if self.trace {
+            ev.push(Event {
+                loc,
+                what: format!("the program ends: {why}"),
+            });
+        }
+        for th in &mut st.threads {
+            if th.status == Status::Running {
+                th.status = Status::Stopped(why.to_string());
+            }
+        }
+    }
+
+    /// Thread `t` returned from its start routine or called
+    /// `pthread_exit` with `v`: its key destructors run, then it ends.
+    fn begin_exit(&self, st: &mut State, t: u32, v: Value, loc: Loc, ev: &mut Vec<Event>) -> R<()> {
+        st.threads[t as usize].exiting = Some(Exiting {
+            ret: v,
+            pass: 0,
+            next: 0,
+            seen: false,
+        });
+        self.continue_exit(st, t, loc, ev)
+    }
+
+    /// The next destructor of an exiting thread (POSIX: each non-NULL
+    /// value is set to NULL and its key's destructor called with it;
+    /// glibc: in key order, up to PTHREAD_DESTRUCTOR_ITERATIONS passes
+    /// while values remain), or the thread's end.
+    fn continue_exit(&self, st: &mut State, t: u32, loc: Loc, ev: &mut Vec<Event>) -> R<()> {
+        loop {
+            let th = &mut st.threads[t as usize];
+            let Some(mut x) = th.exiting.clone() else {
+                return Ok(());
+            };
+            let next = th
+                .keys
+                .range(x.next..)
+                .find(|(_, v)| truth(**v))
+                .map(|(k, v)| (*k, *v));
+            let Some((k, v)) = next else {
+                if x.seen && x.pass + 1 < DESTRUCTOR_PASSES {
+                    x.pass += 1;
+                    x.next = 0;
+                    x.seen = false;
+                    th.exiting = Some(x);
+                    continue;
+                }
+                th.exiting = None;
+                self.finish(st, t, x.ret);
+                return Ok(());
+            };
+            th.keys.insert(k, Value::Ptr(0, 0));
+            x.next = k + 1;
+            x.seen = true;
+            th.exiting = Some(x);
+            if let Some(&f) = st.key_dtors.get(&k) {
+                if self.trace {
+                    ev.push(Event {
+                        loc,
+                        what: format!(
+                            "key {k}'s destructor {}({})",
+                            self.p.functions[f as usize].name,
+                            self.show(st, &RVal::S(v))
+                        ),
+                    });
+                }
+                return self.push_frame(
+                    st,
+                    t,
+                    FuncId(f),
+                    vec![(RVal::S(v), Ty::Void.ptr())],
+                    RetTo::Dtor,
+                    loc,
+                );
+            }
+        }
+    }
+
+    /// A word of a mutex (or attribute) object; indeterminate bytes read
+    /// as 0.
+    fn word(&self, st: &mut State, at: Value, off: i64, loc: Loc) -> R<i128> {
+        let p = ptr_add(at, off);
+        let (obj, _, o) = self.object(st, p, loc)?;
+        let undef = obj
+            .cells
+            .range(..=o)
+            .next_back()
+            .is_some_and(|(_, c)| c.v == CellV::Undef);
+        if undef {
+            return Ok(0);
+        }
+        match self.read(st, p, &Ty::INT, loc, &mut Chooser::new(&[]))? {
+            RVal::S(Value::Int(v)) => Ok(v),
+            _ => Ok(0),
+        }
+    }
+
+    fn set_word(&self, st: &mut State, at: Value, off: i64, v: i128, loc: Loc) -> R<()> {
+        self.write(st, ptr_add(at, off), &Ty::INT, RVal::S(Value::Int(v)), loc)
+    }
+
+    /// Owner, count and kind of the mutex at `m`.
+    fn mutex(&self, st: &mut State, m: Value, loc: Loc) -> R<(i128, i128, i128)> {
+        Ok((
+            self.word(st, m, MX_OWNER, loc)?,
+            self.word(st, m, MX_COUNT, loc)?,
+            self.word(st, m, MX_KIND, loc)? & 3,
+        ))
+    }
+
+    fn set_mutex(&self, st: &mut State, m: Value, owner: i128, count: i128, loc: Loc) -> R<()> {
+        self.set_word(st, m, MX_OWNER, owner, loc)?;
+        self.set_word(st, m, MX_COUNT, count, loc)
+    }
+
+    /// The second half of a condition wait: `state` 0 the mutex was
+    /// released, 1 it is still held (a recursive mutex held more than
+    /// once), 2 the wait was refused (EPERM).
+    fn relock(
+        &self,
+        st: &mut State,
+        t: u32,
+        m: Value,
+        state: i128,
+        loc: Loc,
+        ev: &mut Vec<Event>,
+    ) -> R<i128> {
+        let me = t as i128 + 1;
+        let name = self.describe(st, m, &Ty::Pthread(PthreadTy::Mutex));
+        match state {
+            2 => Ok(EPERM),
+            1 => {
+                let (_, count, _) = self.mutex(st, m, loc)?;
+                self.set_mutex(st, m, me, count + 1, loc)?;
+                Ok(0)
+            }
+            _ => {
+                let (owner, _, _) = self.mutex(st, m, loc)?;
+                if owner != 0 {
+                    return Err(Fail(StepEnd::Blocked(format!("{name} is held"))));
+                }
+                self.set_mutex(st, m, me, 1, loc)?;
+                if self.trace {
+                    ev.push(Event {
+                        loc,
+                        what: format!("wakes up and locks {name}"),
+                    });
+                }
+                Ok(0)
+            }
+        }
     }
 
     fn set_reg(&self, st: &mut State, t: u32, r: Reg, v: RVal) {
@@ -933,7 +1165,10 @@ impl<'p> Machine<'p> {
                     );
                 };
                 let id = st.threads.len() as u32;
+                let attr = s(1)?;
+                let detached = attr != Value::Ptr(0, 0) && self.word(st, attr, 0, loc)? & 1 != 0;
                 st.threads.push(Thread::new(FuncId(f), Some(t)));
+                st.threads[id as usize].detached = detached;
                 let arg = a[3].clone();
                 self.init_tls(st, id)?;
                 self.push_frame(
@@ -969,6 +1204,13 @@ impl<'p> Machine<'p> {
                 let Value::Int(id) = s(0)? else {
                     return unsup("pthread_join of a value that is not a thread id", loc);
                 };
+                if st.threads.get(id as usize).is_some_and(|th| th.detached) {
+                    // glibc; joining a detached thread is undefined in POSIX.
+                    if self.trace {
+                        say(format!("join thread {id}: detached (EINVAL)"));
+                    }
+                    return Ok(int(EINVAL));
+                }
                 let target = st.threads.get(id as usize).map(|th| th.status.clone());
                 let Some(Status::Finished(rv)) = target else {
                     return Err(Fail(StepEnd::Blocked(format!(
@@ -992,59 +1234,138 @@ impl<'p> Machine<'p> {
                 if self.trace {
                     say(format!("pthread_exit({})", self.show(st, &RVal::S(v))));
                 }
-                self.finish(st, t, v);
+                self.begin_exit(st, t, v, loc, ev)?;
                 None
+            }
+            Op::ThreadDetach => {
+                let Value::Int(id) = s(0)? else {
+                    return unsup("pthread_detach of a value that is not a thread id", loc);
+                };
+                match st.threads.get_mut(id as usize) {
+                    None => int(ESRCH),
+                    Some(th) if th.detached => int(EINVAL),
+                    Some(th) => {
+                        th.detached = true;
+                        if self.trace {
+                            say(format!("detach thread {id}"));
+                        }
+                        int(0)
+                    }
+                }
             }
             Op::ThreadSelf => int(me),
             Op::ThreadEqual => int((s(0)? == s(1)?) as i128),
-            Op::MutexInit | Op::MutexUnlock => {
+            Op::MutexInit => {
+                let (m, attr) = (s(0)?, s(1)?);
+                let kind = if attr != Value::Ptr(0, 0) {
+                    self.word(st, attr, 0, loc)? & 3
+                } else {
+                    0
+                };
+                self.set_mutex(st, m, 0, 0, loc)?;
+                self.set_word(st, m, MX_KIND, kind, loc)?;
+                int(0)
+            }
+            Op::MutexUnlock => {
                 let m = s(0)?;
-                self.write(st, m, &Ty::INT, RVal::S(Value::Int(0)), loc)?;
-                if op == Op::MutexUnlock && self.trace {
-                    say(format!(
-                        "unlock {}",
-                        self.describe(st, m, &Ty::Pthread(PthreadTy::Mutex))
-                    ));
+                let (owner, count, kind) = self.mutex(st, m, loc)?;
+                let name = self.describe(st, m, &Ty::Pthread(PthreadTy::Mutex));
+                if owner == me + 1 && kind == RECURSIVE && count > 1 {
+                    self.set_mutex(st, m, owner, count - 1, loc)?;
+                } else if owner == me + 1 || (kind != RECURSIVE && kind != ERRORCHECK) {
+                    // A normal mutex unlocked by another thread: undefined
+                    // in POSIX; it is released.
+                    self.set_mutex(st, m, 0, 0, loc)?;
+                } else {
+                    if self.trace {
+                        say(format!("unlock {name}: not the owner (EPERM)"));
+                    }
+                    return Ok(int(EPERM));
+                }
+                if self.trace {
+                    say(format!("unlock {name}"));
                 }
                 int(0)
             }
             Op::MutexLock | Op::MutexTryLock => {
                 let m = s(0)?;
-                let cur = match self.read(st, m, &Ty::INT, loc, &mut Chooser::new(&[])) {
-                    Ok(RVal::S(Value::Int(v))) => v,
-                    _ => 0,
-                };
+                let (owner, count, kind) = self.mutex(st, m, loc)?;
                 let name = self.describe(st, m, &Ty::Pthread(PthreadTy::Mutex));
-                if cur != 0 {
-                    if op == Op::MutexTryLock {
-                        if self.trace {
-                            say(format!("trylock {name}: busy"));
-                        }
-                        return Ok(int(EBUSY));
+                let mine = owner == me + 1;
+                let (res, what) = if owner == 0 {
+                    self.set_mutex(st, m, me + 1, 1, loc)?;
+                    (0, "")
+                } else if mine && kind == RECURSIVE {
+                    if count >= MX_COUNT_MAX {
+                        (EAGAIN, ": too many times (EAGAIN)")
+                    } else {
+                        self.set_mutex(st, m, owner, count + 1, loc)?;
+                        (0, " again")
                     }
+                } else if op == Op::MutexTryLock {
+                    (EBUSY, ": busy")
+                } else if mine && kind == ERRORCHECK {
+                    (EDEADLK, ": already held by this thread (EDEADLK)")
+                } else if mine {
+                    // A normal mutex relocked by its holder: deadlock.
+                    return Err(Fail(StepEnd::Blocked(format!(
+                        "{name} is held by this thread"
+                    ))));
+                } else {
                     return Err(Fail(StepEnd::Blocked(format!("{name} is held"))));
-                }
-                self.write(st, m, &Ty::INT, RVal::S(Value::Int(me + 1)), loc)?;
+                };
                 if self.trace {
-                    say(format!(
-                        "{} {name}",
-                        if op == Op::MutexLock {
-                            "lock"
-                        } else {
-                            "trylock (taken)"
-                        }
-                    ));
+                    let verb = if op == Op::MutexLock {
+                        "lock"
+                    } else {
+                        "trylock"
+                    };
+                    say(format!("{verb} {name}{what}"));
                 }
-                int(0)
+                int(res)
+            }
+            Op::CondWait => {
+                // The first half: release the mutex (see `relock`).
+                let m = s(1)?;
+                let (owner, count, kind) = self.mutex(st, m, loc)?;
+                let name = self.describe(st, m, &Ty::Pthread(PthreadTy::Mutex));
+                let strict = kind == RECURSIVE || kind == ERRORCHECK;
+                let state = if owner != me + 1 && strict {
+                    2
+                } else if kind == RECURSIVE && count > 1 {
+                    // glibc: one level released; the mutex stays held.
+                    self.set_mutex(st, m, owner, count - 1, loc)?;
+                    1
+                } else {
+                    self.set_mutex(st, m, 0, 0, loc)?;
+                    0
+                };
+                if self.trace {
+                    say(match state {
+                        2 => format!("wait on {name}: not the owner (EPERM)"),
+                        _ => format!("wait: unlock {name}"),
+                    });
+                }
+                int(state)
             }
             Op::MutexDestroy
             | Op::CondInit
             | Op::CondDestroy
             | Op::CondSignal
             | Op::CondBroadcast
-            | Op::KeyDelete
             | Op::AttrNoop(_) => int(0),
-            Op::CondWait => unreachable!("compiled to unlock + lock"),
+            Op::KeyDelete => {
+                let Value::Int(k) = s(0)? else {
+                    return unsup("pthread key", loc);
+                };
+                if k <= 0 || k >= st.next_key as i128 {
+                    int(EINVAL)
+                } else {
+                    // Its destructor no longer runs.
+                    st.key_dtors.remove(&(k as u32));
+                    int(0)
+                }
+            }
             Op::Once => {
                 let ctl = s(0)?;
                 let cur = match self.read(st, ctl, &Ty::INT, loc, &mut Chooser::new(&[])) {
@@ -1075,6 +1396,9 @@ impl<'p> Machine<'p> {
             Op::KeyCreate => {
                 let k = st.next_key;
                 st.next_key += 1;
+                if let Value::Func(f) = s(1)? {
+                    st.key_dtors.insert(k, f);
+                }
                 let pk = s(0)?;
                 self.write(st, pk, &Ty::UINT, RVal::S(Value::Int(k as i128)), loc)?;
                 int(0)
@@ -1277,7 +1601,14 @@ impl<'p> Machine<'p> {
                 self.write_cells(st, d, n as u64, cells, loc)?;
                 Some(RVal::S(d))
             }
+            Op::Abort | Op::Exit if self.in_atomic(&st.threads[t as usize]) => {
+                let why = if op == Op::Abort { "abort()" } else { "exit()" };
+                self.end_program(st, &format!("{why} inside atomic code"), loc, ev);
+                None
+            }
             Op::Abort | Op::Exit => {
+                // The other threads go on: any step they take after the
+                // exit could have been taken before it.
                 let why = if op == Op::Abort { "abort()" } else { "exit()" };
                 if self.trace {
                     say(format!("thread stops: {why}"));
@@ -1394,9 +1725,10 @@ impl<'p> Machine<'p> {
         let out = match (to, v) {
             (Ty::Void, _) => v,
             (Ty::Bool, _) => Value::Int(truth(v) as i128),
-            (Ty::Int(_) | Ty::Pthread(PthreadTy::Thread), Value::Int(i)) => {
-                Value::Int(self.wrap(i, to))
-            }
+            (
+                Ty::Int(_) | Ty::Pthread(PthreadTy::Thread | PthreadTy::Key | PthreadTy::Once),
+                Value::Int(i),
+            ) => Value::Int(self.wrap(i, to)),
             (Ty::Int(_) | Ty::Pthread(PthreadTy::Thread), Value::Ptr(o, off)) => {
                 Value::Int(self.wrap(self.addr_of(o, off, loc)?, to))
             }

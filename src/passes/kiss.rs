@@ -60,13 +60,13 @@
 
 use crate::diag::{Diagnostic, Result};
 use crate::ir::access::Shared;
+use crate::ir::access::escaping_in;
+use crate::ir::build::*;
 use crate::ir::sites::{self, Site};
 use crate::ir::*;
-use crate::passes::lal_reps::{
-    KEYS, addr_of, assign, atomic_call, bin, calls_atomic, cast, cmp, deref, glob, if_, if_nonnull,
-    index, int, lv_local, not, return_any, retype_program, st, strip_cast,
-};
-use crate::passes::normalize::escaping_in;
+use crate::passes::lal_reps::{atomic_call, calls_atomic, return_any};
+use crate::passes::retype::retype_program;
+use crate::passes::threads::{self, Book, KEYS, Method};
 use std::collections::HashSet;
 
 pub struct KissOptions {
@@ -124,6 +124,8 @@ struct Globals {
     ret: GlobalId,
     key_n: GlobalId,
     keys: GlobalId,
+    detached: Option<GlobalId>,
+    key_dtor: Option<GlobalId>,
 }
 
 /// Race mode's globals: `acc` 0 nothing recorded, 1 a read, 2 a write;
@@ -204,6 +206,14 @@ pub fn kiss(mut p: Program, o: &KissOptions) -> Result<(Program, KissInfo)> {
         ret: add(&mut p, "__seqc_ret", arr(vptr.clone(), nslots)),
         key_n: add(&mut p, "__seqc_key_n", Ty::UINT),
         keys: add(&mut p, "__seqc_keys", arr(vptr.clone(), nslots * KEYS)),
+        detached: p
+            .pthread
+            .detach
+            .then(|| add(&mut p, "__seqc_detached", arr(Ty::INT, nslots))),
+        key_dtor: p
+            .pthread
+            .key_dtors
+            .then(|| add(&mut p, "__seqc_key_dtor", arr(threads::dtor_ty(), KEYS))),
     };
     // Thread-local globals: one copy per thread id.
     let mut tls = HashSet::new();
@@ -225,6 +235,10 @@ pub fn kiss(mut p: Program, o: &KissOptions) -> Result<(Program, KissInfo)> {
     let step_f = FuncId(nfuncs as u32);
     let sched_f = FuncId(nfuncs as u32 + 1);
     let run_f = FuncId(nfuncs as u32 + 2);
+    let dtors = p
+        .pthread
+        .key_dtors
+        .then(|| FuncId(nfuncs as u32 + 3 + o.race.is_some() as u32));
     let race = o.race.clone().map(|target| RaceMode {
         target,
         acc: add(&mut p, "__seqc_race_acc", Ty::INT),
@@ -255,6 +269,10 @@ pub fn kiss(mut p: Program, o: &KissOptions) -> Result<(Program, KissInfo)> {
         atomic_fn: false,
         atomic_fns: p.functions.iter().map(|f| f.atomic).collect(),
         has_body: p.functions.iter().map(|f| f.body.is_some()).collect(),
+        dtors,
+        mutex_kinds: p.pthread.mutex_kinds,
+        atomic_code: threads::has_atomic_code(&p),
+        dtor_passes: threads::dtor_passes(&p),
     };
     // Each function is rewritten alone, on threads for large programs: the
     // rewriter only reads the program, and what it collects is merged in
@@ -307,9 +325,18 @@ pub fn kiss(mut p: Program, o: &KissOptions) -> Result<(Program, KissInfo)> {
     }
     p.functions.push(make_step(&p, &g, sched_f));
     p.functions.push(make_schedule(&p, &g, max, run_f));
-    p.functions.push(make_run(&p, &g, &site_list));
+    p.functions.push(make_run(&p, &g, &site_list, dtors));
     if rw.race.is_some() {
         p.functions.push(make_pick(&p, &g));
+    }
+    if dtors.is_some() {
+        let raised = |l: Loc| {
+            let r = cmp(BinOp::Ne, glob(&p, g.raise, l), int(0, Ty::INT, l), l);
+            vec![if_(r, vec![st(StmtKind::Return(None), l)], vec![], l)]
+        };
+        let f = threads::make_dtor_runner(&p, &rw.book(), rw.dtor_passes, None, raised);
+        debug_assert_eq!(Some(FuncId(p.functions.len() as u32)), dtors);
+        p.functions.push(f);
     }
     if let Some(RaceMode {
         target: Some(t), ..
@@ -328,7 +355,15 @@ pub fn kiss(mut p: Program, o: &KissOptions) -> Result<(Program, KissInfo)> {
     }
     p.functions[user_main.index()].name = "__seqc_main".into();
     p.functions[user_main.index()].is_static = true;
-    make_driver(&mut p, &g, user_main, sched_f);
+    let at_end = rw.atomic_code.then(|| {
+        threads::end_inside_atomic(
+            &p,
+            &rw.book(),
+            Some(not(rw.raised(&p, Loc::NONE), Loc::NONE)),
+            Loc::NONE,
+        )
+    });
+    make_driver(&mut p, &g, user_main, sched_f, at_end);
     p.thread_id = Some(g.tid);
     // Each thread but main runs at most once, so at most that many runs nest.
     if max > 0 || !site_list.is_empty() {
@@ -580,7 +615,7 @@ fn make_schedule(p: &Program, g: &Globals, max: u32, run: FuncId) -> Function {
 /// `void __seqc_run(unsigned site, void *arg, unsigned id)`: thread `id`
 /// runs the start routine of `site` to its end or until it stops; a
 /// normal return is recorded for joins.
-fn make_run(p: &Program, g: &Globals, sites: &[Site]) -> Function {
+fn make_run(p: &Program, g: &Globals, sites: &[Site], dtors: Option<FuncId>) -> Function {
     let loc = Loc::NONE;
     let u = Ty::UINT;
     let vptr = Ty::Void.ptr();
@@ -661,6 +696,15 @@ fn make_run(p: &Program, g: &Globals, sites: &[Site]) -> Function {
         chain = vec![if_(is_f, then, chain, loc)];
     }
     body.extend(chain);
+    if let Some(d) = dtors {
+        // The thread returned: its key destructors run first.
+        body.push(if_(
+            ok(),
+            vec![call(d, void_sig(vec![]), vec![], None, loc)],
+            vec![],
+            loc,
+        ));
+    }
     body.push(if_(
         ok(),
         vec![assign(at(g.done), int(1, Ty::INT, loc), loc)],
@@ -685,7 +729,13 @@ fn make_run(p: &Program, g: &Globals, sites: &[Site]) -> Function {
 }
 
 /// The new `main`: thread 0, then whatever is still pending.
-fn make_driver(p: &mut Program, g: &Globals, user_main: FuncId, sched: FuncId) {
+fn make_driver(
+    p: &mut Program,
+    g: &Globals,
+    user_main: FuncId,
+    sched: FuncId,
+    at_end: Option<Stmt>,
+) {
     let loc = Loc::NONE;
     let zero = int(0, Ty::INT, loc);
     let mf = p.func(user_main).clone();
@@ -706,12 +756,19 @@ fn make_driver(p: &mut Program, g: &Globals, user_main: FuncId, sched: FuncId) {
     let b = vec![
         assign(glob(p, g.nthr, loc), int(1, Ty::UINT, loc), loc),
         call(user_main, mf.sig.clone(), margs, None, loc),
-        assign(glob(p, g.raise, loc), zero.clone(), loc),
-        assign(glob(p, g.atomic, loc), zero.clone(), loc),
-        assign(glob(p, g.tid, loc), int(0, Ty::UINT, loc), loc),
-        call(sched, void_sig(vec![]), vec![], None, loc),
-        st(StmtKind::Return(Some(zero)), loc),
     ];
+    // Main's return is exit: inside an atomic section the run ends.
+    let b: Vec<Stmt> = b
+        .into_iter()
+        .chain(at_end)
+        .chain(vec![
+            assign(glob(p, g.raise, loc), zero.clone(), loc),
+            assign(glob(p, g.atomic, loc), zero.clone(), loc),
+            assign(glob(p, g.tid, loc), int(0, Ty::UINT, loc), loc),
+            call(sched, void_sig(vec![]), vec![], None, loc),
+            st(StmtKind::Return(Some(zero)), loc),
+        ])
+        .collect();
     p.functions.push(Function {
         is_static: false,
         ..func(
@@ -764,6 +821,12 @@ struct Rewriter {
     atomic_fn: bool,
     atomic_fns: Vec<bool>,
     has_body: Vec<bool>,
+    /// The destructor runner, the mutex model and whether the program
+    /// has atomic code (`threads::Book`).
+    dtors: Option<FuncId>,
+    mutex_kinds: bool,
+    atomic_code: bool,
+    dtor_passes: u32,
 }
 
 impl Rewriter {
@@ -930,11 +993,11 @@ impl Rewriter {
             ..loc
         };
         // The function being rewritten is out of `p`: its locals are ours.
-        let key = match crate::bmc::regions::lvalue_key(p, self.cur_fn, &lv) {
-            Some(crate::bmc::regions::RKey::Local(_, v)) => {
+        let key = match crate::ir::regions::lvalue_key(p, self.cur_fn, &lv) {
+            Some(crate::ir::regions::RKey::Local(_, v)) => {
                 format!("{}::{}", self.cur_name, self.locals[v.index()].name)
             }
-            Some(k) => crate::bmc::regions::key_name(p, &k),
+            Some(k) => crate::ir::regions::key_name(p, &k),
             None => String::new(),
         };
         let root = root_global(&lv).map(|g| p.global(g).name.clone());
@@ -1132,7 +1195,9 @@ impl Rewriter {
             }
         };
         let zero = int(0, Ty::INT, loc);
-        let one = int(1, Ty::INT, loc);
+        if threads::expand(self, p, &dest, op, &args, loc, out) {
+            return;
+        }
         let u = Ty::UINT;
         let arg = |i: usize| args.get(i).cloned().unwrap_or(int(0, Ty::INT, loc));
         let g = self.g;
@@ -1166,6 +1231,8 @@ impl Rewriter {
                     bin(BinOp::Add, n, int(1, u.clone(), loc), u.clone(), loc),
                     loc,
                 ));
+                let book = threads::Method::book(self);
+                out.extend(threads::on_create(p, &book, &tv, &arg(1), loc));
                 let pt = arg(0);
                 let ptd = cast(tv.clone(), Ty::ULONG, loc);
                 out.extend(if_nonnull(
@@ -1237,155 +1304,30 @@ impl Rewriter {
                 ));
                 set_dest(out, zero);
             }
-            Op::ThreadJoin => {
-                let t = self.temp("__seqc_j", u.clone());
-                let tv = lv_local(t, u.clone(), loc);
-                out.push(st(StmtKind::Decl(t, None), loc));
-                out.push(assign(tv.clone(), cast(arg(0), u.clone(), loc), loc));
-                let bad = cmp(
-                    BinOp::Ge,
-                    tv.clone(),
-                    int(self.nslots as i128, u.clone(), loc),
-                    loc,
-                );
-                out.push(self.raise_if(p, bad, loc));
-                let idx = |a: GlobalId| index(glob(p, a, loc), tv.clone(), loc);
-                // Only a thread that returned can be joined.
-                let s = self.raise_if(p, cmp(BinOp::Eq, idx(g.done), zero.clone(), loc), loc);
-                out.push(s);
-                let rp = arg(1);
-                let store = assign(
-                    deref(cast(rp.clone(), Ty::Void.ptr().ptr(), loc), loc),
-                    idx(g.ret),
-                    loc,
-                );
-                out.extend(if_nonnull(&rp, vec![store], loc));
-                set_dest(out, zero);
-            }
-            Op::ThreadExit => {
-                let tv = glob(p, g.tid, loc);
-                let idx = |a: GlobalId| index(glob(p, a, loc), tv.clone(), loc);
-                out.push(assign(idx(g.done), one, loc));
-                out.push(assign(idx(g.ret), cast(arg(0), Ty::Void.ptr(), loc), loc));
-                let v = self.raise(p, loc);
-                out.extend(v);
-            }
-            Op::ThreadSelf => set_dest(out, cast(glob(p, g.tid, loc), Ty::ULONG, loc)),
-            Op::ThreadEqual => set_dest(out, cmp(BinOp::Eq, arg(0), arg(1), loc)),
-            Op::MutexInit | Op::CondInit => {
-                out.push(assign(deref(arg(0), loc), zero.clone(), loc));
-                set_dest(out, zero);
-            }
-            Op::MutexDestroy | Op::CondDestroy | Op::CondSignal | Op::CondBroadcast => {
-                set_dest(out, zero)
-            }
-            Op::MutexLock => {
-                let m = deref(arg(0), loc);
-                let s = self.raise_if(p, cmp(BinOp::Ne, m.clone(), zero.clone(), loc), loc);
-                out.push(s);
-                out.push(assign(m, one, loc));
-                set_dest(out, zero);
-            }
-            Op::MutexUnlock => {
-                out.push(assign(deref(arg(0), loc), zero.clone(), loc));
-                set_dest(out, zero);
-            }
-            Op::MutexTryLock => {
-                let m = deref(arg(0), loc);
-                let mut a = vec![assign(m.clone(), one, loc)];
-                let mut b = vec![];
-                set_dest(&mut a, zero.clone());
-                set_dest(&mut b, int(16, Ty::INT, loc));
-                out.push(if_(cmp(BinOp::Eq, m, zero, loc), a, b, loc));
-            }
-            Op::CondWait => {
-                // Unlock, a step (spurious wake-ups), lock again.
-                let m = deref(arg(1), loc);
-                out.push(assign(m.clone(), zero.clone(), loc));
-                out.extend(self.step(p, loc));
-                let s = self.raise_if(p, cmp(BinOp::Ne, m.clone(), zero.clone(), loc), loc);
-                out.push(s);
-                out.push(assign(m, one, loc));
-                set_dest(out, zero);
-            }
-            Op::Once => {
-                let c = deref(arg(0), loc);
-                let Some(f) = sites::strip(&arg(1)) else {
-                    self.fail(
-                        "pthread_once with a routine that is not a function name",
-                        loc,
-                    );
-                    return;
-                };
-                let fty = p.func(f).sig.clone();
-                let prop = self.propagate(p, loc.generated());
-                out.push(if_(
-                    cmp(BinOp::Eq, c.clone(), zero.clone(), loc),
-                    vec![assign(c, one, loc), call(f, fty, vec![], None, loc), prop],
-                    vec![],
-                    loc,
-                ));
-                set_dest(out, zero);
-            }
-            Op::KeyCreate => {
-                // Past KEYS keys the thread stops (a bound cut).
-                let n = glob(p, g.key_n, loc);
-                let lim = int(KEYS as i128, u.clone(), loc);
-                let s = self.raise_if(p, cmp(BinOp::Ge, n.clone(), lim, loc), loc);
-                out.push(s);
-                let pk = cast(strip_cast(&arg(0)).clone(), u.clone().ptr(), loc);
-                out.push(assign(deref(pk, loc), n.clone(), loc));
-                out.push(assign(
-                    n.clone(),
-                    bin(BinOp::Add, n, int(1, u.clone(), loc), u.clone(), loc),
-                    loc,
-                ));
-                set_dest(out, zero);
-            }
-            Op::KeyDelete => set_dest(out, zero),
-            Op::GetSpecific | Op::SetSpecific => {
-                // A key that was never made is undefined: the thread stops.
-                let key = cast(arg(0), u.clone(), loc);
-                let s = self.raise_if(
-                    p,
-                    cmp(BinOp::Ge, key.clone(), glob(p, g.key_n, loc), loc),
-                    loc,
-                );
-                out.push(s);
-                let at = bin(
-                    BinOp::Add,
-                    bin(
-                        BinOp::Mul,
-                        glob(p, g.tid, loc),
-                        int(KEYS as i128, u.clone(), loc),
-                        u.clone(),
-                        loc,
-                    ),
-                    bin(
-                        BinOp::Rem,
-                        key,
-                        int(KEYS as i128, u.clone(), loc),
-                        u.clone(),
-                        loc,
-                    ),
-                    u.clone(),
-                    loc,
-                );
-                let cell = index(glob(p, g.keys, loc), at, loc);
-                if op == Op::GetSpecific {
-                    set_dest(out, cell);
-                } else {
-                    out.push(assign(cell, arg(1), loc));
-                    set_dest(out, zero);
-                }
-            }
-            Op::AtomicBegin => out.push(assign(glob(p, g.atomic, loc), one, loc)),
-            Op::AtomicEnd => out.push(assign(glob(p, g.atomic, loc), zero, loc)),
-            Op::Abort | Op::Exit => {
-                let v = self.raise(p, loc);
-                out.extend(v);
-            }
-            // Sequential meaning, kept for the back ends: one step each.
+            Op::ThreadJoin
+            | Op::ThreadDetach
+            | Op::ThreadExit
+            | Op::ThreadSelf
+            | Op::ThreadEqual
+            | Op::MutexInit
+            | Op::CondInit
+            | Op::MutexDestroy
+            | Op::CondDestroy
+            | Op::CondSignal
+            | Op::CondBroadcast
+            | Op::MutexLock
+            | Op::MutexUnlock
+            | Op::MutexTryLock
+            | Op::CondWait
+            | Op::Once
+            | Op::KeyCreate
+            | Op::KeyDelete
+            | Op::GetSpecific
+            | Op::SetSpecific
+            | Op::AtomicBegin
+            | Op::AtomicEnd
+            | Op::Abort
+            | Op::Exit => unreachable!("expanded by the thread model"),
             Op::AtomicLoad
             | Op::AtomicStore
             | Op::AtomicExchange
@@ -1413,5 +1355,64 @@ fn root_global(e: &Expr) -> Option<GlobalId> {
         ExprKind::Global(g) => Some(*g),
         ExprKind::Member(a, _) | ExprKind::Index(a, _) => root_global(a),
         _ => None,
+    }
+}
+
+impl threads::Method for Rewriter {
+    fn book(&self) -> Book {
+        let g = self.g;
+        Book {
+            tid: g.tid,
+            atomic: g.atomic,
+            done: g.done,
+            ret: g.ret,
+            key_n: g.key_n,
+            keys: g.keys,
+            nslots: self.nslots,
+            detached: g.detached,
+            key_dtor: g.key_dtor,
+            dtors: self.dtors,
+            mutex_kinds: self.mutex_kinds,
+            atomic_code: self.atomic_code,
+        }
+    }
+
+    fn alive(&self, _p: &Program, _loc: Loc) -> Option<Expr> {
+        // A stopped thread has returned: no code of it runs on.
+        None
+    }
+
+    fn temp(&mut self, name: &str, ty: Ty) -> LocalId {
+        Rewriter::temp(self, name, ty)
+    }
+
+    fn fail(&mut self, what: String, loc: Loc) {
+        Rewriter::fail(self, what, loc)
+    }
+
+    fn stop_if(&mut self, p: &Program, c: Expr, loc: Loc) -> Stmt {
+        self.raise_if(p, c, loc)
+    }
+
+    fn unless(&mut self, p: &Program, conds: Vec<Expr>, ok: Vec<Stmt>, loc: Loc) -> Vec<Stmt> {
+        // RAISE returns: the rest needs no else.
+        let mut v: Vec<Stmt> = conds
+            .into_iter()
+            .map(|c| self.raise_if(p, c, loc))
+            .collect();
+        v.extend(ok);
+        v
+    }
+
+    fn stop_and_leave(&mut self, p: &Program, loc: Loc) -> Vec<Stmt> {
+        self.raise(p, loc)
+    }
+
+    fn switch_point(&mut self, p: &Program, loc: Loc) -> Vec<Stmt> {
+        self.step(p, loc)
+    }
+
+    fn after_call(&mut self, p: &Program, loc: Loc) -> Vec<Stmt> {
+        vec![self.propagate(p, loc)]
     }
 }

@@ -41,8 +41,11 @@
 //! and stop the failing thread: what it did after a failure is no run.
 
 use crate::diag::{Diagnostic, Result};
+use crate::ir::build::*;
 use crate::ir::sites::{self, Site};
 use crate::ir::*;
+use crate::passes::retype::retype_program;
+use crate::passes::threads::{self, Book, KEYS};
 use std::collections::{HashMap, HashSet};
 
 pub struct LrOptions {
@@ -179,6 +182,19 @@ pub fn lal_reps(mut p: Program, o: &LrOptions) -> Result<(Program, LrInfo)> {
             arr(vptr.clone(), nslots * KEYS),
             false,
         ),
+        detached: p.pthread.detach.then(|| {
+            add_global(
+                &mut p,
+                &mut copied,
+                "__seqc_detached",
+                arr(Ty::INT, nslots),
+                true,
+            )
+        }),
+        key_dtor: p.pthread.key_dtors.then(|| {
+            let t = arr(threads::dtor_ty(), KEYS);
+            add_global(&mut p, &mut copied, "__seqc_key_dtor", t, true)
+        }),
     };
     // Thread-local globals: one copy per slot, indexed by the running thread.
     let mut tls = HashSet::new();
@@ -205,6 +221,15 @@ pub fn lal_reps(mut p: Program, o: &LrOptions) -> Result<(Program, LrInfo)> {
         caps: caps.clone(),
         bases: bases.clone(),
         slots: o.unwind.max(1) as u64 * o.threads.max(1) as u64,
+        nslots,
+        // Made after the rewrite, before the driver.
+        dtors: p
+            .pthread
+            .key_dtors
+            .then_some(FuncId(p.functions.len() as u32)),
+        mutex_kinds: p.pthread.mutex_kinds,
+        atomic_code: threads::has_atomic_code(&p),
+        dtor_passes: threads::dtor_passes(&p),
         copied,
         tls,
         strings: HashMap::new(),
@@ -267,7 +292,7 @@ pub fn lal_reps(mut p: Program, o: &LrOptions) -> Result<(Program, LrInfo)> {
         let body = f.body.as_ref().filter(|_| fid != cx.cs)?;
         let mut asserts = 0;
         body.walk(&mut |s| asserts += matches!(s.kind, StmtKind::Assert(..)) as usize);
-        Some((fi, crate::passes::normalize::escaping_locals(f), asserts))
+        Some((fi, crate::ir::access::escaping_locals(f), asserts))
     });
     let mut jobs: Vec<Job> = jobs
         .into_iter()
@@ -331,6 +356,13 @@ pub fn lal_reps(mut p: Program, o: &LrOptions) -> Result<(Program, LrInfo)> {
         f.body = Some(job.body);
         f.locals = job.locals;
     }
+    if cx.dtors.is_some() {
+        let b = book(&cx);
+        let alive = Some(cx.alive(&p, Loc::NONE));
+        let f = threads::make_dtor_runner(&p, &b, cx.dtor_passes, alive, |_| vec![]);
+        debug_assert_eq!(Some(FuncId(p.functions.len() as u32)), cx.dtors);
+        p.functions.push(f);
+    }
     // The user's main becomes thread 0's start routine.
     p.functions[user_main.index()].name = "__seqc_main".into();
     p.functions[user_main.index()].is_static = true;
@@ -383,10 +415,9 @@ struct Globals {
     /// one thread only, so no round copies (like `_Thread_local`).
     key_n: GlobalId,
     keys: GlobalId,
+    detached: Option<GlobalId>,
+    key_dtor: Option<GlobalId>,
 }
-
-/// pthread keys a program may create (POSIX guarantees 128; tasks use 1-2).
-pub(crate) const KEYS: u64 = 8;
 
 struct PassErr {
     what: String,
@@ -418,6 +449,14 @@ struct Ctx {
     bases: Vec<u32>,
     /// Pool slots per allocation site.
     slots: u64,
+    /// Thread slots (main's included).
+    nslots: u64,
+    /// The destructor runner, the mutex model and whether the program
+    /// has atomic code (`threads::Book`).
+    dtors: Option<FuncId>,
+    mutex_kinds: bool,
+    atomic_code: bool,
+    dtor_passes: u32,
     /// Round-copied globals (those before the functions' rewrite).
     copied: Vec<bool>,
     tls: HashSet<GlobalId>,
@@ -597,7 +636,7 @@ impl Job {
     }
 }
 
-// ---- small IR builders ----
+// ---- calls of atomic functions, stopped returns ----
 
 /// Does `call` call a `__VERIFIER_atomic_*` function?
 pub(crate) fn calls_atomic(call: &Stmt, atomic_fns: &[bool]) -> bool {
@@ -643,68 +682,6 @@ pub(crate) fn return_any(ty: Ty, loc: Loc, temp: impl FnOnce(Ty) -> LocalId) -> 
         st(StmtKind::Decl(t, None), loc),
         st(StmtKind::Return(Some(lv_local(t, ty, loc))), loc),
     ]
-}
-
-pub(crate) fn st(kind: StmtKind, loc: Loc) -> Stmt {
-    Stmt { kind, loc }
-}
-
-pub(crate) fn int(v: i128, ty: Ty, loc: Loc) -> Expr {
-    Expr::int(v, ty, loc)
-}
-
-pub(crate) fn glob(p: &Program, g: GlobalId, loc: Loc) -> Expr {
-    Expr::new(ExprKind::Global(g), p.global(g).ty.clone(), loc)
-}
-
-pub(crate) fn lv_local(v: LocalId, ty: Ty, loc: Loc) -> Expr {
-    Expr::new(ExprKind::Local(v), ty, loc)
-}
-
-pub(crate) fn deref(e: Expr, loc: Loc) -> Expr {
-    let ty = e.ty.pointee().cloned().unwrap_or(Ty::Void);
-    Expr::new(ExprKind::Deref(Box::new(e)), ty, loc)
-}
-
-pub(crate) fn index(a: Expr, i: Expr, loc: Loc) -> Expr {
-    let ty = match a.ty.unqual() {
-        Ty::Array(t, _) => (**t).clone(),
-        _ => Ty::INT,
-    };
-    Expr::new(ExprKind::Index(Box::new(a), Box::new(i)), ty, loc)
-}
-
-pub(crate) fn bin(op: BinOp, a: Expr, b: Expr, ty: Ty, loc: Loc) -> Expr {
-    Expr::new(ExprKind::Binary(op, Box::new(a), Box::new(b)), ty, loc)
-}
-
-pub(crate) fn cmp(op: BinOp, a: Expr, b: Expr, loc: Loc) -> Expr {
-    bin(op, a, b, Ty::INT, loc)
-}
-
-pub(crate) fn not(a: Expr, loc: Loc) -> Expr {
-    Expr::new(ExprKind::Unary(UnOp::LogNot, Box::new(a)), Ty::INT, loc)
-}
-
-pub(crate) fn cast(e: Expr, ty: Ty, loc: Loc) -> Expr {
-    if e.ty == ty {
-        return e;
-    }
-    Expr::new(ExprKind::Cast(Box::new(e)), ty, loc)
-}
-
-pub(crate) fn assign(a: Expr, b: Expr, loc: Loc) -> Stmt {
-    let b = cast(b, a.ty.clone(), loc);
-    st(StmtKind::Assign(a, b), loc)
-}
-
-pub(crate) fn if_(c: Expr, a: Vec<Stmt>, b: Vec<Stmt>, loc: Loc) -> Stmt {
-    st(StmtKind::If(c, Block(a), Block(b)), loc)
-}
-
-pub(crate) fn addr_of(e: Expr, loc: Loc) -> Expr {
-    let ty = e.ty.clone().ptr();
-    Expr::new(ExprKind::AddrOf(Box::new(e)), ty, loc)
 }
 
 /// `void __seqc_cs(void)`: outside atomic code, the round may move
@@ -1156,6 +1133,9 @@ impl Rewriter<'_> {
         out: &mut Vec<Stmt>,
         next: Option<(Expr, Ty)>,
     ) {
+        if threads::expand(self, p, &dest, op, &args, loc, out) {
+            return;
+        }
         let set_dest = |out: &mut Vec<Stmt>, v: Expr| {
             if let Some(d) = &dest {
                 out.push(assign(d.clone(), v, loc));
@@ -1199,6 +1179,7 @@ impl Rewriter<'_> {
                     assign(idx(self.g.arg), arg(3), loc),
                     assign(idx(self.g.created), one.clone(), loc),
                 ];
+                made.extend(threads::on_create(p, &book(self.cx), &tv, &arg(1), loc));
                 let pt = arg(0);
                 made.extend(if_nonnull(
                     &pt,
@@ -1218,182 +1199,30 @@ impl Rewriter<'_> {
                 out.push(st(StmtKind::Decl(t, None), loc));
                 out.extend(body);
             }
-            Op::ThreadJoin => {
-                let t = self.temp("__seqc_j", Ty::UINT);
-                let tv = lv_local(t, Ty::UINT, loc);
-                out.push(st(StmtKind::Decl(t, None), loc));
-                out.push(assign(tv.clone(), arg(0), loc));
-                let nslots = match p.global(self.g.done).ty {
-                    Ty::Array(_, Some(n)) => n as i128,
-                    _ => 1,
-                };
-                let idx = |a: GlobalId| index(glob(p, a, loc), tv.clone(), loc);
-                let mut ok = Vec::new();
-                let rp = arg(1);
-                {
-                    let store = assign(
-                        deref(cast(rp.clone(), Ty::Void.ptr().ptr(), loc), loc),
-                        idx(self.g.ret),
-                        loc,
-                    );
-                    ok.extend(if_nonnull(&rp, vec![store], loc));
-                }
-                set_dest(&mut ok, zero.clone());
-                let bad = cmp(BinOp::Ge, tv.clone(), int(nslots, Ty::UINT, loc), loc);
-                out.push(if_(
-                    bad,
-                    vec![self.stop(p, loc)],
-                    vec![if_(
-                        cmp(BinOp::Eq, idx(self.g.done), zero.clone(), loc),
-                        vec![self.stop(p, loc)],
-                        ok,
-                        loc,
-                    )],
-                    loc,
-                ));
-            }
-            Op::ThreadExit => {
-                let tv = glob(p, self.g.tid, loc);
-                let idx = |a: GlobalId| index(glob(p, a, loc), tv.clone(), loc);
-                out.push(assign(idx(self.g.done), one, loc));
-                out.push(assign(idx(self.g.ret), arg(0), loc));
-                let v = self.stop_and_return(p, loc);
-                out.extend(v);
-            }
-            Op::ThreadSelf => set_dest(out, glob(p, self.g.tid, loc)),
-            Op::ThreadEqual => set_dest(out, cmp(BinOp::Eq, arg(0), arg(1), loc)),
-            Op::MutexInit | Op::CondInit => {
-                out.push(assign(deref(arg(0), loc), zero.clone(), loc));
-                set_dest(out, zero);
-            }
-            Op::MutexDestroy | Op::CondDestroy | Op::CondSignal | Op::CondBroadcast => {
-                set_dest(out, zero)
-            }
-            Op::MutexLock => {
-                let m = deref(arg(0), loc);
-                out.push(if_(
-                    cmp(BinOp::Ne, m.clone(), zero.clone(), loc),
-                    vec![self.stop(p, loc)],
-                    vec![],
-                    loc,
-                ));
-                out.push(assign(m, one, loc));
-                set_dest(out, zero);
-            }
-            Op::MutexUnlock => {
-                out.push(assign(deref(arg(0), loc), zero.clone(), loc));
-                set_dest(out, zero);
-            }
-            Op::MutexTryLock => {
-                let m = deref(arg(0), loc);
-                let mut a = vec![assign(m.clone(), one, loc)];
-                let mut b = vec![];
-                set_dest(&mut a, zero.clone());
-                set_dest(&mut b, int(16, Ty::INT, loc));
-                out.push(if_(cmp(BinOp::Eq, m, zero, loc), a, b, loc));
-            }
-            Op::CondWait => {
-                // Unlock, a switch point, lock again (spurious wake-ups).
-                let m = deref(arg(1), loc);
-                out.push(assign(m.clone(), zero.clone(), loc));
-                out.push(self.cs_call(loc));
-                out.push(if_(
-                    cmp(BinOp::Ne, m.clone(), zero.clone(), loc),
-                    vec![self.stop(p, loc)],
-                    vec![],
-                    loc,
-                ));
-                out.push(assign(m, one, loc));
-                set_dest(out, zero);
-            }
-            Op::Once => {
-                let c = deref(arg(0), loc);
-                let Some(f) = sites::strip(&arg(1)) else {
-                    self.fail(
-                        "pthread_once with a routine that is not a function name",
-                        loc,
-                    );
-                    return;
-                };
-                let fty = p.func(f).sig.clone();
-                let call = st(
-                    StmtKind::Call {
-                        dest: None,
-                        callee: Expr::new(ExprKind::Func(f), Ty::Func(Box::new(fty)), loc),
-                        args: vec![],
-                    },
-                    loc,
-                );
-                out.push(if_(
-                    cmp(BinOp::Eq, c.clone(), zero.clone(), loc),
-                    vec![assign(c, one, loc), call],
-                    vec![],
-                    loc,
-                ));
-                set_dest(out, zero);
-            }
-            Op::KeyCreate => {
-                // The key is the next number; past KEYS the thread stops
-                // (a bound cut), as creation fails only with EAGAIN.
-                let n = glob(p, self.g.key_n, loc);
-                let lim = int(KEYS as i128, Ty::UINT, loc);
-                // The counter is never reset: a key number is never made
-                // twice, so two keys cannot share a thread's value.
-                out.push(if_(
-                    cmp(BinOp::Ge, n.clone(), lim, loc),
-                    vec![self.stop(p, loc)],
-                    vec![],
-                    loc,
-                ));
-                let pk = cast(strip_cast(&arg(0)).clone(), Ty::UINT.ptr(), loc);
-                out.push(assign(deref(pk, loc), n.clone(), loc));
-                out.push(assign(
-                    n.clone(),
-                    bin(BinOp::Add, n, int(1, Ty::UINT, loc), Ty::UINT, loc),
-                    loc,
-                ));
-                set_dest(out, zero);
-            }
-            Op::KeyDelete => set_dest(out, zero),
-            Op::GetSpecific | Op::SetSpecific => {
-                // A key that was never made is undefined: the thread stops.
-                let key = cast(arg(0), Ty::UINT, loc);
-                out.push(if_(
-                    cmp(BinOp::Ge, key.clone(), glob(p, self.g.key_n, loc), loc),
-                    vec![self.stop(p, loc)],
-                    vec![],
-                    loc,
-                ));
-                let u = Ty::UINT;
-                let at = bin(
-                    BinOp::Add,
-                    bin(
-                        BinOp::Mul,
-                        glob(p, self.g.tid, loc),
-                        int(KEYS as i128, u.clone(), loc),
-                        u.clone(),
-                        loc,
-                    ),
-                    bin(
-                        BinOp::Rem,
-                        key,
-                        int(KEYS as i128, u.clone(), loc),
-                        u.clone(),
-                        loc,
-                    ),
-                    u,
-                    loc,
-                );
-                let cell = index(glob(p, self.g.keys, loc), at, loc);
-                if op == Op::GetSpecific {
-                    set_dest(out, cell);
-                } else {
-                    out.push(assign(cell, arg(1), loc));
-                    set_dest(out, zero);
-                }
-            }
-            Op::AtomicBegin => out.push(assign(glob(p, self.g.atomic, loc), one, loc)),
-            Op::AtomicEnd => out.push(assign(glob(p, self.g.atomic, loc), zero, loc)),
+            Op::ThreadJoin
+            | Op::ThreadDetach
+            | Op::ThreadExit
+            | Op::ThreadSelf
+            | Op::ThreadEqual
+            | Op::MutexInit
+            | Op::CondInit
+            | Op::MutexDestroy
+            | Op::CondDestroy
+            | Op::CondSignal
+            | Op::CondBroadcast
+            | Op::MutexLock
+            | Op::MutexUnlock
+            | Op::MutexTryLock
+            | Op::CondWait
+            | Op::Once
+            | Op::KeyCreate
+            | Op::KeyDelete
+            | Op::GetSpecific
+            | Op::SetSpecific
+            | Op::AtomicBegin
+            | Op::AtomicEnd
+            | Op::Abort
+            | Op::Exit => unreachable!("expanded by the thread model"),
             Op::AtomicLoad => set_dest(out, deref(arg(0), loc)),
             Op::AtomicStore => out.push(assign(deref(arg(0), loc), arg(1), loc)),
             Op::AtomicExchange
@@ -1531,10 +1360,6 @@ impl Rewriter<'_> {
                 }
                 Err(why) => self.fail(why, loc),
             },
-            Op::Abort | Op::Exit => {
-                let v = self.stop_and_return(p, loc);
-                out.extend(v);
-            }
             Op::RoundInit | Op::RoundCheck => {}
         }
     }
@@ -1606,36 +1431,6 @@ fn fill(
             )])
         }
         _ => Err("memset of a value of this type".into()),
-    }
-}
-
-/// `then` under `p != 0`: nothing for a null constant, no test for an
-/// address (`&x`, an array), the test otherwise.
-pub(crate) fn if_nonnull(p: &Expr, then: Vec<Stmt>, loc: Loc) -> Vec<Stmt> {
-    match &strip_cast(p).kind {
-        ExprKind::Int(0) => vec![],
-        ExprKind::AddrOf(_) | ExprKind::Decay(_) => then,
-        _ => vec![if_(
-            cmp(BinOp::Ne, p.clone(), int(0, Ty::INT, loc), loc),
-            then,
-            vec![],
-            loc,
-        )],
-    }
-}
-
-pub(crate) fn strip_cast(e: &Expr) -> &Expr {
-    match &e.kind {
-        ExprKind::Cast(a) => strip_cast(a),
-        _ => e,
-    }
-}
-
-pub(crate) fn const_of(e: &Expr) -> Option<i128> {
-    match &e.kind {
-        ExprKind::Int(v) => Some(*v),
-        ExprKind::Cast(a) => const_of(a),
-        _ => None,
     }
 }
 
@@ -1719,116 +1514,6 @@ fn init_writes(p: &Program, slot: Expr, ty: &Ty, init: &Init, loc: Loc, out: &mu
     }
 }
 
-// ---- pthread types become integers ----
-
-fn retype(t: &Ty) -> Ty {
-    let mut t = t.clone();
-    retype_in(&mut t);
-    t
-}
-
-/// `retype` in place: most types hold no pthread type, and rebuilding
-/// each one allocated for every expression of the program.
-fn retype_in(t: &mut Ty) {
-    match t {
-        Ty::Pthread(PthreadTy::Thread) => *t = Ty::ULONG,
-        Ty::Pthread(_) => *t = Ty::INT,
-        Ty::Ptr(a) | Ty::Array(a, _) | Ty::Atomic(a) => retype_in(a),
-        Ty::Func(s) => {
-            retype_in(&mut s.ret);
-            s.params.iter_mut().for_each(retype_in);
-        }
-        _ => {}
-    }
-}
-
-fn has_pthread(t: &Ty) -> bool {
-    match t {
-        // A pthread_t holds a value; the others have initialiser macros.
-        Ty::Pthread(PthreadTy::Thread) => false,
-        Ty::Pthread(_) => true,
-        Ty::Array(a, _) | Ty::Atomic(a) => has_pthread(a),
-        _ => false,
-    }
-}
-
-/// Initialisers at pthread-typed positions (`PTHREAD_MUTEX_INITIALIZER`)
-/// become 0: an unlocked mutex.
-fn fix_init(comps: &[CompDef], init: &mut Init, ty: &Ty) {
-    if has_pthread(ty) {
-        *init = match ty.unqual() {
-            Ty::Array(..) => Init::Array(vec![]),
-            _ => Init::Expr(Expr::int(0, retype(ty), Loc::NONE)),
-        };
-        return;
-    }
-    match (init, ty.unqual()) {
-        (Init::Array(items), Ty::Array(et, _)) => {
-            for (_, it) in items {
-                fix_init(comps, it, et);
-            }
-        }
-        (Init::Comp(items), Ty::Comp(c)) => {
-            for (fi, it) in items {
-                fix_init(comps, it, &comps[c.0 as usize].fields[*fi as usize].ty);
-            }
-        }
-        _ => {}
-    }
-}
-
-/// pthread types become integers: initialisers first (they read the
-/// original types), then every type. Functions are independent, so they
-/// are done on threads.
-pub(crate) fn retype_program(p: &mut Program) {
-    for g in &mut p.globals {
-        if let Some(init) = &mut g.init {
-            fix_init(&p.comps, init, &g.ty);
-        }
-    }
-    let comps = &p.comps;
-    crate::par::each_mut(&mut p.functions, |f| {
-        if let Some(b) = &mut f.body {
-            fix_decl_inits(comps, b, &f.locals);
-            b.walk_exprs_mut(&mut |e| e.walk_mut(&mut |x| retype_in(&mut x.ty)));
-        }
-        retype_in(&mut f.sig.ret);
-        f.sig.params.iter_mut().for_each(retype_in);
-        for l in &mut f.locals {
-            retype_in(&mut l.ty);
-        }
-    });
-    for c in &mut p.comps {
-        for f in &mut c.fields {
-            retype_in(&mut f.ty);
-        }
-    }
-    for g in &mut p.globals {
-        retype_in(&mut g.ty);
-        if let Some(i) = &mut g.init {
-            i.walk_exprs_mut(&mut |e| e.walk_mut(&mut |x| retype_in(&mut x.ty)));
-        }
-    }
-}
-
-fn fix_decl_inits(comps: &[CompDef], b: &mut Block, locals: &[Local]) {
-    for s in &mut b.0 {
-        match &mut s.kind {
-            StmtKind::Decl(v, Some(init)) => fix_init(comps, init, &locals[v.index()].ty),
-            StmtKind::If(_, a, c) => {
-                fix_decl_inits(comps, a, locals);
-                fix_decl_inits(comps, c, locals);
-            }
-            StmtKind::Loop { body, latch } => {
-                fix_decl_inits(comps, body, locals);
-                fix_decl_inits(comps, latch, locals);
-            }
-            StmtKind::Switch(_, c) | StmtKind::Block(c) => fix_decl_inits(comps, c, locals),
-            _ => {}
-        }
-    }
-}
-
 /// The new `main`: thread 0, then every slot in order, then the
 /// consistency assumptions and the deferred assertion.
 fn make_driver(p: &mut Program, rw: &Ctx, user_main: FuncId, nslots: u64) {
@@ -1898,6 +1583,15 @@ fn make_driver(p: &mut Program, rw: &Ctx, user_main: FuncId, nslots: u64) {
             b.push(assign(at(g.ret, slot), v, loc));
         }
     };
+    if rw.atomic_code {
+        // Main's return is exit: inside an atomic section the run ends.
+        b.push(threads::end_inside_atomic(
+            p,
+            &book(rw),
+            Some(rw.alive(p, loc)),
+            loc,
+        ));
+    }
     finish(&mut b, 0, None);
     let start = temp("start", Ty::UINT);
     b.push(st(StmtKind::Decl(start, None), loc));
@@ -1949,6 +1643,21 @@ fn make_driver(p: &mut Program, rw: &Ctx, user_main: FuncId, nslots: u64) {
             },
             loc,
         ));
+        if let Some(d) = rw.dtors {
+            // The thread returned: its key destructors run first.
+            body.push(st(
+                StmtKind::Call {
+                    dest: None,
+                    callee: Expr::new(
+                        ExprKind::Func(d),
+                        Ty::Func(Box::new(p.func(d).sig.clone())),
+                        loc,
+                    ),
+                    args: vec![],
+                },
+                loc,
+            ));
+        }
         finish(&mut body, slot, rv.map(|v| cast(v, Ty::Void.ptr(), loc)));
         // The slot is in use when its site made that many threads (a
         // sequential counter, so this test is usually a constant).
@@ -1989,4 +1698,66 @@ fn make_driver(p: &mut Program, rw: &Ctx, user_main: FuncId, nslots: u64) {
         loc,
         labels: vec![],
     });
+}
+
+/// The bookkeeping the shared thread model works on.
+fn book(cx: &Ctx) -> Book {
+    let g = cx.g;
+    Book {
+        tid: g.tid,
+        atomic: g.atomic,
+        done: g.done,
+        ret: g.ret,
+        key_n: g.key_n,
+        keys: g.keys,
+        nslots: cx.nslots,
+        detached: g.detached,
+        key_dtor: g.key_dtor,
+        dtors: cx.dtors,
+        mutex_kinds: cx.mutex_kinds,
+        atomic_code: cx.atomic_code,
+    }
+}
+
+impl threads::Method for Rewriter<'_> {
+    fn book(&self) -> Book {
+        book(self.cx)
+    }
+
+    fn alive(&self, p: &Program, loc: Loc) -> Option<Expr> {
+        Some(self.cx.alive(p, loc))
+    }
+
+    fn temp(&mut self, name: &str, ty: Ty) -> LocalId {
+        Rewriter::temp(self, name, ty)
+    }
+
+    fn fail(&mut self, what: String, loc: Loc) {
+        Rewriter::fail(self, what, loc)
+    }
+
+    fn stop_if(&mut self, p: &Program, c: Expr, loc: Loc) -> Stmt {
+        if_(c, vec![self.stop(p, loc)], vec![], loc)
+    }
+
+    fn unless(&mut self, p: &Program, conds: Vec<Expr>, ok: Vec<Stmt>, loc: Loc) -> Vec<Stmt> {
+        // A stopped thread goes on in the sink round: the rest must be
+        // skipped explicitly.
+        conds
+            .into_iter()
+            .rev()
+            .fold(ok, |ok, c| vec![if_(c, vec![self.stop(p, loc)], ok, loc)])
+    }
+
+    fn stop_and_leave(&mut self, p: &Program, loc: Loc) -> Vec<Stmt> {
+        self.stop_and_return(p, loc)
+    }
+
+    fn switch_point(&mut self, _p: &Program, loc: Loc) -> Vec<Stmt> {
+        vec![self.cs_call(loc)]
+    }
+
+    fn after_call(&mut self, _p: &Program, _loc: Loc) -> Vec<Stmt> {
+        vec![]
+    }
 }

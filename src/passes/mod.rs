@@ -5,7 +5,9 @@ pub mod bound;
 pub mod kiss;
 pub mod lal_reps;
 pub mod normalize;
+pub mod retype;
 pub mod slice;
+pub mod threads;
 
 /// Pass names accepted by `--dump-ir-after`, in pipeline order.
 pub const PASSES: &[&str] = &["lower", "normalize", "slice", "bound", "lal-reps", "kiss"];

@@ -16,6 +16,7 @@
 //! Bodies of `__VERIFIER_atomic_*` functions and code between
 //! `__VERIFIER_atomic_begin/end` in one block are one step: left alone.
 
+use crate::ir::access::escaping_locals;
 use crate::ir::*;
 use std::collections::HashSet;
 
@@ -60,37 +61,6 @@ pub(crate) fn placeholder() -> Function {
         atomic: false,
         loc: Loc::NONE,
         labels: vec![],
-    }
-}
-
-/// Locals whose address is taken (or arrays that decay to a pointer).
-pub fn escaping_locals(f: &Function) -> HashSet<LocalId> {
-    f.body.as_ref().map(escaping_in).unwrap_or_default()
-}
-
-/// `escaping_locals` of a function body.
-pub fn escaping_in(b: &Block) -> HashSet<LocalId> {
-    let mut out = HashSet::new();
-    b.walk(&mut |s| {
-        s.each_expr(&mut |e| {
-            e.walk(&mut |x| {
-                if let ExprKind::AddrOf(a) | ExprKind::Decay(a) = &x.kind
-                    && let Some(v) = base_local(a)
-                {
-                    out.insert(v);
-                }
-            });
-        });
-    });
-    out
-}
-
-/// The local an lvalue lives in, if it is not reached through a pointer.
-fn base_local(e: &Expr) -> Option<LocalId> {
-    match &e.kind {
-        ExprKind::Local(v) => Some(*v),
-        ExprKind::Member(b, _) | ExprKind::Index(b, _) => base_local(b),
-        _ => None,
     }
 }
 

@@ -62,11 +62,11 @@
 //! is why `check` replays every sliced counterexample on the original and
 //! calls it spurious when it does not replay, and `refine` grows F.
 
-use crate::bmc::regions::{Regions, deref_key, is_leaf, leaves, lvalue_key};
 use crate::diag::{Diagnostic, Result};
 use crate::ir::access::Shared;
+use crate::ir::access::escaping_locals;
+use crate::ir::regions::{Regions, deref_key, is_leaf, leaves, lvalue_key};
 use crate::ir::*;
-use crate::passes::normalize::escaping_locals;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 /// What slicing did, for `check`, `refine` and the benchmark.
@@ -147,7 +147,7 @@ impl Classes<'_> {
 
     /// Pins every region an object of type `t` holds (its own region if a
     /// scalar, `key`; each field's if a struct).
-    fn pin_object(&mut self, t: &Ty, key: Option<crate::bmc::regions::RKey>, why: &str) {
+    fn pin_object(&mut self, t: &Ty, key: Option<crate::ir::regions::RKey>, why: &str) {
         let mut ls = Vec::new();
         leaves(self.p, t, key.as_ref(), &mut ls, 0);
         for (_, _, k) in ls {
@@ -204,7 +204,7 @@ impl Classes<'_> {
                 continue;
             }
             let why = "read or written by an atomic or memory operation";
-            if is_leaf(crate::bmc::regions::elem_scalar(t)) && !matches!(t, Ty::Comp(_)) {
+            if is_leaf(crate::ir::regions::elem_scalar(t)) && !matches!(t, Ty::Comp(_)) {
                 let k = deref_key(self.p, t);
                 let c = self.rg.class_name(self.p, &k);
                 self.pin(c, why);
@@ -312,7 +312,7 @@ pub fn slice(mut p: Program, track: &[String]) -> Result<(Program, SliceInfo)> {
         });
         for (lv, _) in accs {
             if let Some(k) = lvalue_key(&p, fid, &lv) {
-                let n = crate::bmc::regions::key_name(&p, &k);
+                let n = crate::ir::regions::key_name(&p, &k);
                 if let std::collections::hash_map::Entry::Vacant(e) = names.entry(n) {
                     e.insert(cl.rg.class_name(&p, &k));
                 }

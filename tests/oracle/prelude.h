@@ -20,3 +20,33 @@ int __VERIFIER_nondet_int(void);
 void __VERIFIER_atomic_begin(void);
 void __VERIFIER_atomic_end(void);
 #define assert(e) __VERIFIER_assert(e)
+/* Keys, attribute objects, detached threads, mutex kinds (glibc's numbers). */
+typedef unsigned int pthread_key_t;
+typedef union { char size[56]; long align; } pthread_attr_t;
+typedef union { char size[4]; int align; } pthread_mutexattr_t;
+int pthread_key_create(pthread_key_t *, void (*)(void *));
+int pthread_key_delete(pthread_key_t);
+void *pthread_getspecific(pthread_key_t);
+int pthread_setspecific(pthread_key_t, const void *);
+int pthread_attr_init(pthread_attr_t *);
+int pthread_attr_destroy(pthread_attr_t *);
+int pthread_attr_setdetachstate(pthread_attr_t *, int);
+int pthread_attr_getdetachstate(const pthread_attr_t *, int *);
+int pthread_attr_setstacksize(pthread_attr_t *, unsigned long);
+int pthread_attr_setscope(pthread_attr_t *, int);
+int pthread_mutexattr_init(pthread_mutexattr_t *);
+int pthread_mutexattr_settype(pthread_mutexattr_t *, int);
+int pthread_mutexattr_gettype(const pthread_mutexattr_t *, int *);
+int pthread_mutex_init(pthread_mutex_t *, const pthread_mutexattr_t *);
+int pthread_detach(pthread_t);
+pthread_t pthread_self(void);
+void exit(int);
+#define PTHREAD_MUTEX_RECURSIVE 1
+#define PTHREAD_MUTEX_ERRORCHECK 2
+#define PTHREAD_CREATE_DETACHED 1
+#define PTHREAD_SCOPE_PROCESS 1
+#define EPERM 1
+#define EBUSY 16
+#define EINVAL 22
+#define EDEADLK 35
+#define ENOTSUP 95

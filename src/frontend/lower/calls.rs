@@ -51,41 +51,45 @@ const UNSUPPORTED: &[&str] = &[
     "pthread_testcancel",
     "pthread_cleanup_push",
     "pthread_cleanup_pop",
+    // rand() is any value in 0..RAND_MAX; a reseed promises a repeated
+    // sequence, which that model does not keep.
+    "srand",
+    "srandom",
     "__builtin_va_start",
     "__builtin_va_end",
     "__builtin_va_arg",
 ];
 
 /// pthread calls with no effect on the simulated state: they return 0.
+/// (The attribute objects they end hold nothing seqc reads again.)
 const ATTR_NOOPS: &[&str] = &[
-    "pthread_attr_init",
     "pthread_attr_destroy",
-    "pthread_attr_setdetachstate",
-    "pthread_attr_getdetachstate",
-    "pthread_attr_setstacksize",
-    "pthread_attr_getstacksize",
-    "pthread_attr_setscope",
-    "pthread_attr_setschedpolicy",
-    "pthread_attr_setinheritsched",
-    "pthread_attr_setschedparam",
-    "pthread_mutexattr_init",
     "pthread_mutexattr_destroy",
-    "pthread_mutexattr_settype",
-    "pthread_mutexattr_setpshared",
-    "pthread_mutexattr_setprotocol",
     "pthread_condattr_init",
     "pthread_condattr_destroy",
-    "pthread_condattr_setpshared",
-    "pthread_detach",
-    "pthread_setconcurrency",
-    "pthread_setschedparam",
 ];
 
-/// Library calls with no effect on the program state (any result).
+/// External functions kept as calls with no effect (void, no pointers).
+const NO_EFFECT_EXTERNS: &[&str] = &[
+    "cpu_relax",
+    "barrier",
+    "mb",
+    "rmb",
+    "wmb",
+    "smp_mb",
+    "smp_rmb",
+    "smp_wmb",
+    "might_sleep",
+    "udelay",
+    "ndelay",
+    "mdelay",
+    "msleep",
+];
+
+/// Library calls with no effect on the program state.
 const LIB_NOOPS: &[&str] = &[
     "printf",
     "fprintf",
-    "sprintf_is_not_here",
     "puts",
     "putchar",
     "fputs",
@@ -96,10 +100,35 @@ const LIB_NOOPS: &[&str] = &[
     "nanosleep",
     "sched_yield",
     "pthread_yield",
-    "srand",
-    "srandom",
     "__builtin_prefetch",
 ];
+
+/// The bytes of a string literal argument (through casts and decay).
+fn string_of(e: &Expr) -> Option<&[u8]> {
+    match &e.kind {
+        ExprKind::Cast(a) | ExprKind::Decay(a) => string_of(a),
+        ExprKind::Str(b) => Some(b),
+        _ => None,
+    }
+}
+
+/// Does a printf format hold a `%n` conversion?
+fn writes_through_n(fmt: &[u8]) -> bool {
+    let mut i = 0;
+    while i < fmt.len() {
+        if fmt[i] == b'%' {
+            i += 1;
+            while i < fmt.len() && b"-+ #0123456789.*'hlLqjzt".contains(&fmt[i]) {
+                i += 1;
+            }
+            if i < fmt.len() && fmt[i] == b'n' {
+                return true;
+            }
+        }
+        i += 1;
+    }
+    false
+}
 
 fn stat(list: &'static [&'static str], name: &str) -> Option<&'static str> {
     list.iter().copied().find(|n| *n == name)
@@ -231,12 +260,14 @@ impl<'a> Lowerer<'a> {
             let defined = func.body.is_some()
                 || self.defined.contains(&func.name)
                 || self.pending.contains_key(&f);
-            // An external function that can neither return a value nor
-            // write through a pointer argument (`cpu_relax()`, `barrier()`)
-            // is kept as a call with no effect; anything else is refused.
+            // An external function without a definition could do anything
+            // (write a global, say): it is refused, but for the kernel's
+            // barriers and delays, which have no effect on a sequentially
+            // consistent run.
             let harmless = func.sig.ret.is_void()
                 && !func.sig.variadic
-                && func.sig.params.iter().all(|p| !p.is_pointer());
+                && func.sig.params.iter().all(|p| !p.is_pointer())
+                && NO_EFFECT_EXTERNS.contains(&func.name.as_str());
             if !defined && !harmless {
                 // It may still be defined further down the file.
                 let n = func.name.clone();
@@ -313,7 +344,7 @@ impl<'a> Lowerer<'a> {
 
     /// Arguments as rvalues, converted to the declared prototype when the
     /// input declares one, else by the default argument promotions.
-    fn plain_args(
+    pub(super) fn plain_args(
         &mut self,
         name: &str,
         c: &'a Node<ast::CallExpression>,
@@ -347,7 +378,7 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    fn arity(
+    pub(super) fn arity(
         &self,
         name: &str,
         c: &Node<ast::CallExpression>,
@@ -366,7 +397,14 @@ impl<'a> Lowerer<'a> {
         Ok(())
     }
 
-    fn op(&mut self, op: Op, args: Vec<Expr>, ret: Option<Ty>, want: Want, loc: Loc) -> Expr {
+    pub(super) fn op(
+        &mut self,
+        op: Op,
+        args: Vec<Expr>,
+        ret: Option<Ty>,
+        want: Want,
+        loc: Loc,
+    ) -> Expr {
         let dest = match ret {
             Some(t) if want == Want::Value && !t.is_void() => Some(self.temp(t, loc)),
             _ => None,
@@ -393,7 +431,10 @@ impl<'a> Lowerer<'a> {
         let loc = self.loc(e.span);
         let void = Expr::int(0, Ty::Void, loc);
         let args = &c.node.arguments;
-        if UNSUPPORTED.contains(&name) || UNSUPPORTED_PREFIXES.iter().any(|p| name.starts_with(p)) {
+        if UNSUPPORTED.contains(&name)
+            || UNSUPPORTED_PREFIXES.iter().any(|p| name.starts_with(p))
+            || super::pthread_attr::REFUSED.contains(&name)
+        {
             return self.unsupported(c.node.callee.span, name);
         }
         match name {
@@ -492,6 +533,9 @@ impl<'a> Lowerer<'a> {
             }
             return Ok(Some(Expr::new(ExprKind::Nondet, ty.unqual().clone(), loc)));
         }
+        if let Some(r) = self.pthread_attr_call(name, c, e, want)? {
+            return Ok(Some(r));
+        }
         if let Some(n) = stat(ATTR_NOOPS, name) {
             let a = self.plain_args(name, c, e)?;
             return Ok(Some(self.op(Op::AttrNoop(n), a, Some(Ty::INT), want, loc)));
@@ -499,7 +543,51 @@ impl<'a> Lowerer<'a> {
         if let Some(n) = stat(LIB_NOOPS, name) {
             let a = self.plain_args(name, c, e)?;
             let ret = self.declared_ret(name).unwrap_or(Ty::INT);
-            return Ok(Some(self.op(Op::LibNoop(n), a, Some(ret), want, loc)));
+            let fmt = match n {
+                "printf" => Some(0),
+                "fprintf" => Some(1),
+                _ => None,
+            };
+            if let Some(i) = fmt
+                && let Some(f) = a.get(i)
+            {
+                match string_of(f) {
+                    Some(b) if writes_through_n(b) => {
+                        return self.unsupported(
+                            c.node.arguments[i].span,
+                            format!("'{n}' with %n in its format (a write through a pointer)"),
+                        );
+                    }
+                    Some(_) => {}
+                    None => {
+                        return self.unsupported(
+                            c.node.arguments[i].span,
+                            format!(
+                                "'{n}' with a format that is not a string literal (it may write through %n)"
+                            ),
+                        );
+                    }
+                }
+            }
+            // No signals reach the program, so a sleep is never cut
+            // short: these return 0. The output functions' results (a
+            // count of characters, or an error) are not modelled.
+            let zero = matches!(
+                n,
+                "sleep" | "usleep" | "nanosleep" | "sched_yield" | "pthread_yield"
+            );
+            if want == Want::Value && !ret.is_void() && !zero {
+                return self.unsupported(
+                    c.node.callee.span,
+                    format!("the result of '{n}' (seqc does not model what it returns)"),
+                );
+            }
+            self.op(Op::LibNoop(n), a, None, Want::Effect, loc);
+            return Ok(Some(if want == Want::Value && !ret.is_void() {
+                Expr::int(0, ret, loc)
+            } else {
+                Expr::int(0, Ty::Void, loc)
+            }));
         }
         let thread =
             |s: &str| Ty::Pthread(PthreadTy::Thread).ptr().clone().eq(&Ty::Void) || s.is_empty();
@@ -634,6 +722,9 @@ impl<'a> Lowerer<'a> {
                     self.assign_convert(v, p, x)?
                 };
                 a.push(v);
+            }
+            if op == Op::KeyCreate && a.get(1).and_then(crate::ir::build::const_of) != Some(0) {
+                self.prog.pthread.key_dtors = true;
             }
             if op == Op::ThreadCreate
                 && let Some(f) = a.get(2)

@@ -887,8 +887,17 @@ impl<'a> Lowerer<'a> {
             (Ty::Ptr(_), Ty::Ptr(_)) => true,
             (Ty::Ptr(_), f) if f.is_integer() => true,
             (t, Ty::Ptr(_)) if t.is_integer() => true,
-            (Ty::Pthread(PthreadTy::Thread), f) if f.is_integer() => true,
-            (t, Ty::Pthread(PthreadTy::Thread)) if t.is_integer() => true,
+            // pthread_t, pthread_key_t and pthread_once_t are integers.
+            (Ty::Pthread(PthreadTy::Thread | PthreadTy::Key | PthreadTy::Once), f)
+                if f.is_integer() =>
+            {
+                true
+            }
+            (t, Ty::Pthread(PthreadTy::Thread | PthreadTy::Key | PthreadTy::Once))
+                if t.is_integer() =>
+            {
+                true
+            }
             _ => false,
         };
         if !ok {

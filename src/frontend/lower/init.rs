@@ -47,11 +47,11 @@ impl<'a> Lowerer<'a> {
         i: &'a Node<ast::Initializer>,
         is_static: bool,
     ) -> Result<(Init, Ty)> {
-        // PTHREAD_MUTEX_INITIALIZER and friends: the zero state.
+        // PTHREAD_MUTEX_INITIALIZER and friends.
         if let Ty::Pthread(p) = ty.unqual()
             && *p != PthreadTy::Thread
         {
-            return Ok((Init::Array(Vec::new()), ty.clone()));
+            return Ok((self.pthread_initializer(*p, i, is_static)?, ty.clone()));
         }
         match &i.node {
             ast::Initializer::Expression(e) => {
@@ -84,6 +84,93 @@ impl<'a> Lowerer<'a> {
             }
             ast::Initializer::List(items) => self.init_top_list(ty, items, i.span, is_static),
         }
+    }
+
+    /// The initialiser of a mutex, condition, key or once control: the
+    /// zero state (`PTHREAD_MUTEX_INITIALIZER`), or for a mutex one of
+    /// glibc's `_NP` kind initialisers, whose only non-zero word is the
+    /// kind (the fifth int on x86-64, the fourth on i386). A mutex of
+    /// another kind is `Init::Expr` of the kind; anything else is refused.
+    fn pthread_initializer(
+        &mut self,
+        p: PthreadTy,
+        i: &'a Node<ast::Initializer>,
+        is_static: bool,
+    ) -> Result<Init> {
+        // A key is a value: it may be copied.
+        if p == PthreadTy::Key
+            && !is_static
+            && let ast::Initializer::Expression(e) = &i.node
+        {
+            let x = self.rvalue(e)?;
+            if x.ty.unqual() == &Ty::Pthread(PthreadTy::Key) {
+                return Ok(Init::Expr(x));
+            }
+        }
+        let mut leaves = Vec::new();
+        let mut designated = false;
+        self.init_leaves(i, &mut leaves, &mut designated)?;
+        let nonzero: Vec<(usize, Option<i128>)> = leaves
+            .iter()
+            .copied()
+            .enumerate()
+            .filter(|(_, v)| *v != Some(0))
+            .collect();
+        if nonzero.is_empty() {
+            return Ok(Init::Array(Vec::new()));
+        }
+        let kind_at = match self.prog.data_model {
+            DataModel::Lp64 => 4,
+            DataModel::Ilp32 => 3,
+        };
+        if p == PthreadTy::Mutex
+            && !designated
+            && let [(at, Some(kind))] = nonzero[..]
+            && at == kind_at
+            && (1..=3).contains(&kind)
+        {
+            // Adaptive (3) behaves as a normal mutex.
+            if kind == 3 {
+                return Ok(Init::Array(Vec::new()));
+            }
+            self.prog.pthread.mutex_kinds = true;
+            return Ok(Init::Expr(Expr::int(kind, Ty::INT, self.loc(i.span))));
+        }
+        self.unsupported(
+            i.span,
+            format!(
+                "a {} initialiser other than the zero state{}",
+                p.c_name(),
+                if p == PthreadTy::Mutex {
+                    " or a PTHREAD_{RECURSIVE,ERRORCHECK,ADAPTIVE}_MUTEX_INITIALIZER_NP"
+                } else {
+                    ""
+                }
+            ),
+        )
+    }
+
+    /// The scalar leaves of an initialiser in order (`None`: not a
+    /// constant).
+    fn init_leaves(
+        &mut self,
+        i: &'a Node<ast::Initializer>,
+        out: &mut Vec<Option<i128>>,
+        designated: &mut bool,
+    ) -> Result<()> {
+        match &i.node {
+            ast::Initializer::Expression(e) => {
+                let x = self.pure_expr(e)?;
+                out.push(crate::ir::build::const_of(&x));
+            }
+            ast::Initializer::List(items) => {
+                for it in items {
+                    *designated |= !it.node.designation.is_empty();
+                    self.init_leaves(&it.node.initializer, out, designated)?;
+                }
+            }
+        }
+        Ok(())
     }
 
     pub(super) fn init_top_list(

@@ -9,10 +9,12 @@
 //! statements. Declarations from system headers are kept only when the
 //! program uses them; function bodies from headers are lowered only then.
 
+mod attrs;
 mod calls;
 mod consts;
 mod expr;
 mod init;
+mod pthread_attr;
 mod stmt;
 mod types;
 
@@ -270,9 +272,20 @@ impl<'a> Lowerer<'a> {
         };
         let loc = self.loc(span);
         if specs.typedef {
+            // A typedef's alignment changes the layout of what holds it,
+            // which seqc's types cannot say (a struct's own can).
+            let align = decl.align.max(specs.align);
+            if align > self.prog.align_of(&decl.ty).unwrap_or(1) {
+                return self.unsupported(
+                    span,
+                    format!("__attribute__((aligned({align}))) on the typedef '{name}'"),
+                );
+            }
             self.bind(name, Sym::Typedef(decl.ty));
             return Ok(());
         }
+        // An object's alignment is its address's, which seqc does not
+        // model (its addresses are abstract).
         if let Ty::Func(sig) = &decl.ty {
             if id.node.initializer.is_some() {
                 return self.error(
@@ -740,6 +753,7 @@ impl<'a> Lowerer<'a> {
         let mut out = Program::new(prog.data_model);
         out.files = std::mem::take(&mut prog.files);
         out.system_files = std::mem::take(&mut prog.system_files);
+        out.pthread = prog.pthread;
         // Moved, not cloned: a copy of every body doubled the memory lowering
         // touches.
         for (i, f) in std::mem::take(&mut prog.functions).into_iter().enumerate() {

@@ -1,5 +1,6 @@
 //! Declaration specifiers and declarators to IR types.
 
+use super::attrs::{AttrSite, Attrs};
 use super::{Lowerer, Sym, Tag};
 use crate::diag::Result;
 use crate::ir::*;
@@ -9,6 +10,8 @@ use lang_c::span::{Node, Span};
 /// What the specifiers of a declaration say.
 pub(super) struct Specs {
     pub ty: Ty,
+    /// `aligned(N)` in the specifiers that no struct defined there took.
+    pub align: u64,
     pub typedef: bool,
     pub is_static: bool,
     pub is_extern: bool,
@@ -26,6 +29,8 @@ pub(super) struct Declared {
     pub ty: Ty,
     /// Parameters of the outermost function declarator (for definitions).
     pub params: Option<Vec<Param>>,
+    /// `aligned(N)` after the declarator that no struct took (0: none).
+    pub align: u64,
 }
 
 pub(super) fn declarator_name(d: &ast::Declarator) -> Option<String> {
@@ -59,8 +64,10 @@ impl<'a> Lowerer<'a> {
     ) -> Result<Specs> {
         let mut ts = Vec::new();
         let mut atomic = false;
+        let mut attrs = Attrs::default();
         let mut out = Specs {
             ty: Ty::Void,
+            align: 0,
             typedef: false,
             is_static: false,
             is_extern: false,
@@ -81,12 +88,19 @@ impl<'a> Lowerer<'a> {
                         atomic = true;
                     }
                 }
-                ast::DeclarationSpecifier::Function(_)
-                | ast::DeclarationSpecifier::Extension(_) => {}
+                ast::DeclarationSpecifier::Function(_) => {}
+                ast::DeclarationSpecifier::Extension(e) => {
+                    attrs.add(self.attrs(e, AttrSite::Decl)?);
+                }
+                // `_Alignas` on an object: its address's alignment, which
+                // seqc does not model (no member has one: lang-c does not
+                // parse it there).
                 ast::DeclarationSpecifier::Alignment(_) => {}
             }
         }
         out.ty = self.type_from_specifiers(&ts, span)?;
+        out.ty = attrs.apply_mode(out.ty, self.prog.data_model);
+        out.align = self.type_attrs(&out.ty, &ts, attrs);
         if atomic {
             out.ty = Ty::Atomic(Box::new(out.ty));
         }
@@ -100,6 +114,7 @@ impl<'a> Lowerer<'a> {
     ) -> Result<Ty> {
         let mut ts = Vec::new();
         let mut atomic = false;
+        let mut attrs = Attrs::default();
         for s in specs {
             match &s.node {
                 ast::SpecifierQualifier::TypeSpecifier(t) => ts.push(t),
@@ -108,10 +123,17 @@ impl<'a> Lowerer<'a> {
                         atomic = true;
                     }
                 }
-                ast::SpecifierQualifier::Extension(_) => {}
+                // A member's own attributes are read by `struct_type`.
+                ast::SpecifierQualifier::Extension(e) => {
+                    attrs.add(self.attrs(e, AttrSite::Field)?);
+                }
             }
         }
         let t = self.type_from_specifiers(&ts, span)?;
+        let t = attrs.apply_mode(t, self.prog.data_model);
+        // On a struct defined here they are the struct's (a member's
+        // own are read by `struct_type`).
+        self.type_attrs(&t, &ts, attrs);
         Ok(if atomic { Ty::Atomic(Box::new(t)) } else { t })
     }
 
@@ -255,12 +277,30 @@ impl<'a> Lowerer<'a> {
                     continue;
                 };
                 let base = self.spec_quals(&f.node.specifiers, f.span)?;
+                let mut field_attrs = Attrs::default();
+                for sq in &f.node.specifiers {
+                    if let ast::SpecifierQualifier::Extension(e) = &sq.node {
+                        field_attrs.add(self.attrs(e, AttrSite::Field)?);
+                    }
+                }
+                // After a struct defined in the member's specifiers they
+                // belong to that struct (`spec_quals` gave them).
+                let inner = f.node.specifiers.iter().any(|sq| {
+                    matches!(&sq.node, ast::SpecifierQualifier::TypeSpecifier(t)
+                        if matches!(&t.node, ast::TypeSpecifier::Struct(st) if st.node.declarations.is_some()))
+                });
+                if inner {
+                    field_attrs.packed = false;
+                    field_attrs.align = 0;
+                }
                 if f.node.declarators.is_empty() {
                     // An anonymous struct/union member (C11).
                     fields.push(Field {
                         name: String::new(),
                         ty: base,
                         bit_width: None,
+                        packed: field_attrs.packed,
+                        align: field_attrs.align,
                     });
                     continue;
                 }
@@ -279,10 +319,16 @@ impl<'a> Lowerer<'a> {
                     if matches!(ty, Ty::Array(_, None)) {
                         return self.unsupported(sd.span, "flexible array members");
                     }
+                    let mut a = field_attrs;
+                    if let Some(dd) = &sd.node.declarator {
+                        a.add(self.attrs(&dd.node.extensions, AttrSite::Field)?);
+                    }
                     fields.push(Field {
                         name,
-                        ty,
+                        ty: a.apply_mode(ty, self.prog.data_model),
                         bit_width,
+                        packed: a.packed,
+                        align: a.align,
                     });
                 }
             }
@@ -292,6 +338,23 @@ impl<'a> Lowerer<'a> {
             c.loc = loc;
         }
         Ok(Ty::Comp(id))
+    }
+
+    /// Gives `packed`/`aligned` to a struct or union the specifiers define;
+    /// returns an alignment nothing took (for the declarator's object).
+    fn type_attrs(&mut self, ty: &Ty, ts: &[&'a Node<ast::TypeSpecifier>], a: Attrs) -> u64 {
+        let defines = ts.iter().any(
+            |t| matches!(&t.node, ast::TypeSpecifier::Struct(st) if st.node.declarations.is_some()),
+        );
+        match ty.unqual() {
+            Ty::Comp(c) if defines && (a.packed || a.align > 0) => {
+                let def = &mut self.prog.comps[c.0 as usize];
+                def.packed |= a.packed;
+                def.align = def.align.max(a.align);
+                0
+            }
+            _ => a.align,
+        }
     }
 
     /// A new struct/union; `forward` is None for an anonymous one (no tag
@@ -310,6 +373,8 @@ impl<'a> Lowerer<'a> {
             fields: Vec::new(),
             complete: false,
             loc,
+            packed: false,
+            align: 0,
         });
         if let Some(forward) = forward {
             // A tag first met in a use (`struct s *p`) belongs to file scope
@@ -343,6 +408,22 @@ impl<'a> Lowerer<'a> {
         base: Ty,
         d: &'a Node<ast::Declarator>,
     ) -> Result<Declared> {
+        // Attributes after the declarator: `mode` makes the base integer
+        // type; `packed`/`aligned` go to an anonymous struct declared
+        // here (glibc's `typedef struct {...} T __attribute__((aligned))`);
+        // another alignment is the declared object's (see `Declared`).
+        let a = self.attrs(&d.node.extensions, AttrSite::Decl)?;
+        let base = a.apply_mode(base, self.prog.data_model);
+        let mut align = a.align;
+        if let Ty::Comp(c) = base.unqual()
+            && (a.packed || a.align > 0)
+            && self.prog.comp(*c).name.starts_with("__anon")
+        {
+            let def = &mut self.prog.comps[c.0 as usize];
+            def.packed |= a.packed;
+            def.align = def.align.max(a.align);
+            align = 0;
+        }
         let mut ty = base;
         let mut params = None;
         // Prefix pointers bind first, then postfix array/function
@@ -451,11 +532,13 @@ impl<'a> Lowerer<'a> {
                 name: Some(i.node.name.clone()),
                 ty,
                 params,
+                align,
             }),
             ast::DeclaratorKind::Abstract => Ok(Declared {
                 name: None,
                 ty,
                 params,
+                align,
             }),
             ast::DeclaratorKind::Declarator(inner) => {
                 let mut r = self.declarator(ty, inner)?;
@@ -463,6 +546,7 @@ impl<'a> Lowerer<'a> {
                 if r.params.is_none() {
                     r.params = params;
                 }
+                r.align = r.align.max(align);
                 Ok(r)
             }
         }

@@ -1,0 +1,876 @@
+//! The pthread model, written once for both sequentializations: joins,
+//! `pthread_exit`, mutexes, condition variables, `pthread_once`, keys,
+//! atomic sections, `exit` and `abort` become plain IR over the thread
+//! bookkeeping (DESIGN.md §2, §3).
+//!
+//! A method says only what differs between KISS and Lal–Reps (`Method`):
+//! how the running thread stops for good (Lal–Reps moves to the sink round
+//! and goes on; KISS raises and returns), how a stop leaves the function,
+//! what a switch (schedule) point is, and what must follow a call of code
+//! that may stop the thread. Thread creation, memory and the atomic
+//! read-modify-write operations stay with each method, which keeps its own
+//! slots and memory model.
+//!
+//! Pre: normalised, bounded and retyped IR (pthread objects are integers).
+//! The expansion of an operation is the thread's step at that point: the
+//! method has placed the switch point before it.
+//!
+//! Mutexes. A program whose mutexes are all normal (`PthreadUse`) keeps a
+//! mutex as 0 (free) or 1 (held). With recursive or error-checking kinds
+//! a mutex word packs the owner (thread id + 1, 0 when free), the lock
+//! count and the kind (`KIND_SHIFT`), and lock, trylock, unlock and
+//! condition waits follow POSIX for each kind with glibc's choices where
+//! POSIX leaves one: a normal mutex relocked by its holder deadlocks (the
+//! thread stops), an error-checking one returns EDEADLK, a recursive one
+//! counts (EAGAIN past the count's width); unlocking a recursive or
+//! error-checking mutex the thread does not hold returns EPERM, a normal
+//! one is released (undefined in POSIX); a condition wait on a recursive
+//! mutex held more than once keeps it held (glibc).
+//!
+//! Key destructors. When a thread returns from its start routine or calls
+//! `pthread_exit` (main included; main's return is `exit` and runs none),
+//! `__seqc_dtors` runs before the thread counts as finished: in key order,
+//! each non-NULL value is set to NULL and its key's destructor, if any,
+//! is called with the old value; up to PTHREAD_DESTRUCTOR_ITERATIONS (4,
+//! glibc's) passes while a destructor sets values again. The destructor's
+//! steps are the exiting thread's steps; a thread that stops runs none.
+//! POSIX leaves the key order open: glibc's order is one of the allowed
+//! runs, so this can only hide a bug that needs another order.
+//!
+//! Detached threads. A join of a detached thread fails with EINVAL at once
+//! (glibc; undefined in POSIX), as does a second `pthread_detach`.
+//!
+//! `exit` and `abort` stop the calling thread: any step another thread
+//! takes after it could have been taken before it. Inside atomic code that
+//! does not hold, and the run ends there: such runs are dropped (an
+//! under-approximation), as are runs where main returns inside an atomic
+//! section.
+
+use crate::ir::build::*;
+use crate::ir::*;
+
+/// The globals of the thread bookkeeping that the model reads and writes.
+#[derive(Clone, Copy)]
+pub(crate) struct Book {
+    /// The running thread's id (its slot in Lal–Reps).
+    pub tid: GlobalId,
+    /// Non-zero inside an atomic section.
+    pub atomic: GlobalId,
+    /// Per thread: returned (or called `pthread_exit`), and with what.
+    pub done: GlobalId,
+    pub ret: GlobalId,
+    /// pthread keys made so far, and each thread's values for them.
+    pub key_n: GlobalId,
+    pub keys: GlobalId,
+    /// Thread ids are below this.
+    pub nslots: u64,
+    /// Per thread: detached (when the program detaches threads).
+    pub detached: Option<GlobalId>,
+    /// Per key: its destructor, and the function that runs them (when
+    /// the program creates keys with destructors).
+    pub key_dtor: Option<GlobalId>,
+    pub dtors: Option<FuncId>,
+    /// Mutexes carry owner, count and kind.
+    pub mutex_kinds: bool,
+    /// The program has atomic sections or functions.
+    pub atomic_code: bool,
+}
+
+/// Where a mutex word keeps its kind, its count and its owner.
+pub(crate) const KIND_SHIFT: u32 = 28;
+const COUNT_SHIFT: u32 = 13;
+const OWNER_MASK: i128 = (1 << COUNT_SHIFT) - 1;
+const COUNT_MAX: i128 = (1 << (KIND_SHIFT - COUNT_SHIFT)) - 1;
+const KIND_RECURSIVE: i128 = 1;
+const KIND_ERRORCHECK: i128 = 2;
+
+/// glibc's PTHREAD_DESTRUCTOR_ITERATIONS.
+const DESTRUCTOR_PASSES: u32 = 4;
+
+use crate::ir::errno::{EAGAIN, EBUSY, EDEADLK, EINVAL, EPERM};
+
+/// pthread keys a program may create (POSIX guarantees 128; tasks use 1-2).
+pub(crate) const KEYS: u64 = 8;
+
+/// What a sequentialization provides to the shared model.
+pub(crate) trait Method {
+    fn book(&self) -> Book;
+    /// A fresh local of the function being rewritten.
+    fn temp(&mut self, name: &str, ty: Ty) -> LocalId;
+    /// Records an unsupported construct (the first one wins).
+    fn fail(&mut self, what: String, loc: Loc);
+    /// `if (c)` the running thread stops for good.
+    fn stop_if(&mut self, p: &Program, c: Expr, loc: Loc) -> Stmt;
+    /// `ok` unless one of `conds` holds (tested in order), in which case
+    /// the thread stops instead.
+    fn unless(&mut self, p: &Program, conds: Vec<Expr>, ok: Vec<Stmt>, loc: Loc) -> Vec<Stmt>;
+    /// The thread stops for good and leaves the function.
+    fn stop_and_leave(&mut self, p: &Program, loc: Loc) -> Vec<Stmt>;
+    /// A point where other threads may run before this one goes on.
+    fn switch_point(&mut self, p: &Program, loc: Loc) -> Vec<Stmt>;
+    /// After a call of code that may stop the running thread.
+    fn after_call(&mut self, p: &Program, loc: Loc) -> Vec<Stmt>;
+    /// The thread has not stopped, when stopped threads run on (Lal–Reps'
+    /// sink round); `None` when a stopped thread runs no further code.
+    fn alive(&self, p: &Program, loc: Loc) -> Option<Expr>;
+}
+
+/// Expands `op` when the model covers it; `false` leaves it to the method.
+pub(crate) fn expand(
+    m: &mut impl Method,
+    p: &Program,
+    dest: &Option<Expr>,
+    op: Op,
+    args: &[Expr],
+    loc: Loc,
+    out: &mut Vec<Stmt>,
+) -> bool {
+    let set_dest = |out: &mut Vec<Stmt>, v: Expr| {
+        if let Some(d) = dest {
+            out.push(assign(d.clone(), v, loc));
+        }
+    };
+    let zero = int(0, Ty::INT, loc);
+    let one = int(1, Ty::INT, loc);
+    let u = Ty::UINT;
+    let arg = |i: usize| args.get(i).cloned().unwrap_or(int(0, Ty::INT, loc));
+    let b = m.book();
+    match op {
+        Op::ThreadJoin => {
+            let t = m.temp("__seqc_j", u.clone());
+            let tv = lv_local(t, u.clone(), loc);
+            out.push(st(StmtKind::Decl(t, None), loc));
+            out.push(assign(tv.clone(), cast(arg(0), u.clone(), loc), loc));
+            let idx = |a: GlobalId| index(glob(p, a, loc), tv.clone(), loc);
+            // Only a thread that returned can be joined.
+            let rp = arg(1);
+            let store = assign(
+                deref(cast(rp.clone(), Ty::Void.ptr().ptr(), loc), loc),
+                idx(b.ret),
+                loc,
+            );
+            let mut ok = if_nonnull(&rp, vec![store], loc);
+            set_dest(&mut ok, zero.clone());
+            let bad = cmp(
+                BinOp::Ge,
+                tv.clone(),
+                int(b.nslots as i128, u.clone(), loc),
+                loc,
+            );
+            let running = cmp(BinOp::Eq, idx(b.done), zero.clone(), loc);
+            match b.detached {
+                None => out.extend(m.unless(p, vec![bad, running], ok, loc)),
+                Some(d) => {
+                    let wait = m.unless(p, vec![running], ok, loc);
+                    let mut einval = vec![];
+                    set_dest(&mut einval, int(EINVAL, Ty::INT, loc));
+                    let detached = cmp(BinOp::Ne, idx(d), zero.clone(), loc);
+                    let body = vec![if_(detached, einval, wait, loc)];
+                    out.extend(m.unless(p, vec![bad], body, loc));
+                }
+            }
+        }
+        Op::ThreadDetach => {
+            let Some(d) = b.detached else {
+                m.fail("pthread_detach without the detach model".into(), loc);
+                return true;
+            };
+            let t = m.temp("__seqc_j", u.clone());
+            let tv = lv_local(t, u.clone(), loc);
+            out.push(st(StmtKind::Decl(t, None), loc));
+            out.push(assign(tv.clone(), cast(arg(0), u.clone(), loc), loc));
+            let cell = index(glob(p, d, loc), tv.clone(), loc);
+            let bad = cmp(
+                BinOp::Ge,
+                tv.clone(),
+                int(b.nslots as i128, u.clone(), loc),
+                loc,
+            );
+            let (mut twice, mut first) = (vec![], vec![assign(cell.clone(), one, loc)]);
+            set_dest(&mut twice, int(EINVAL, Ty::INT, loc));
+            set_dest(&mut first, zero.clone());
+            let body = vec![if_(cmp(BinOp::Ne, cell, zero, loc), twice, first, loc)];
+            out.extend(m.unless(p, vec![bad], body, loc));
+        }
+        Op::ThreadExit => {
+            if let Some(f) = b.dtors {
+                out.push(call_void(f, vec![], loc));
+                out.extend(m.after_call(p, loc.generated()));
+            }
+            let tv = glob(p, b.tid, loc);
+            let idx = |a: GlobalId| index(glob(p, a, loc), tv.clone(), loc);
+            out.push(assign(idx(b.done), one, loc));
+            out.push(assign(idx(b.ret), cast(arg(0), Ty::Void.ptr(), loc), loc));
+            out.extend(m.stop_and_leave(p, loc));
+        }
+        Op::ThreadSelf => set_dest(out, cast(glob(p, b.tid, loc), Ty::ULONG, loc)),
+        Op::ThreadEqual => set_dest(out, cmp(BinOp::Eq, arg(0), arg(1), loc)),
+        Op::MutexInit if b.mutex_kinds => {
+            // The kind comes from the attribute object, if one is given.
+            let k = m.temp("__seqc_kind", Ty::INT);
+            let kv = lv_local(k, Ty::INT, loc);
+            out.push(st(StmtKind::Decl(k, None), loc));
+            out.push(assign(kv.clone(), zero.clone(), loc));
+            let attr = arg(1);
+            let word = deref(cast(attr.clone(), Ty::INT.ptr(), loc), loc);
+            let kind = bin(BinOp::BitAnd, word, int(3, Ty::INT, loc), Ty::INT, loc);
+            out.extend(if_nonnull(&attr, vec![assign(kv.clone(), kind, loc)], loc));
+            let w = bin(
+                BinOp::Shl,
+                kv,
+                int(KIND_SHIFT as i128, Ty::INT, loc),
+                Ty::INT,
+                loc,
+            );
+            out.push(assign(deref(arg(0), loc), w, loc));
+            set_dest(out, zero);
+        }
+        Op::MutexInit | Op::CondInit => {
+            out.push(assign(deref(arg(0), loc), zero.clone(), loc));
+            set_dest(out, zero);
+        }
+        Op::MutexDestroy | Op::CondDestroy | Op::CondSignal | Op::CondBroadcast => {
+            set_dest(out, zero)
+        }
+        Op::MutexLock | Op::MutexTryLock | Op::MutexUnlock if b.mutex_kinds => {
+            kinds::lock_op(m, p, op, &deref(arg(0), loc), dest, loc, out)
+        }
+        Op::CondWait if b.mutex_kinds => kinds::wait(m, p, &deref(arg(1), loc), dest, loc, out),
+        Op::MutexLock => {
+            let mx = deref(arg(0), loc);
+            out.push(m.stop_if(p, cmp(BinOp::Ne, mx.clone(), zero.clone(), loc), loc));
+            out.push(assign(mx, one, loc));
+            set_dest(out, zero);
+        }
+        Op::MutexUnlock => {
+            out.push(assign(deref(arg(0), loc), zero.clone(), loc));
+            set_dest(out, zero);
+        }
+        Op::MutexTryLock => {
+            let mx = deref(arg(0), loc);
+            let mut a = vec![assign(mx.clone(), one, loc)];
+            let mut b = vec![];
+            set_dest(&mut a, zero.clone());
+            set_dest(&mut b, int(EBUSY, Ty::INT, loc));
+            out.push(if_(cmp(BinOp::Eq, mx, zero, loc), a, b, loc));
+        }
+        Op::CondWait => {
+            // Unlock, a switch point (spurious wake-ups), lock again.
+            let mx = deref(arg(1), loc);
+            out.push(assign(mx.clone(), zero.clone(), loc));
+            out.extend(m.switch_point(p, loc));
+            out.push(m.stop_if(p, cmp(BinOp::Ne, mx.clone(), zero.clone(), loc), loc));
+            out.push(assign(mx, one, loc));
+            set_dest(out, zero);
+        }
+        Op::Once => {
+            let c = deref(arg(0), loc);
+            let Some(f) = sites::strip(&arg(1)) else {
+                m.fail(
+                    "pthread_once with a routine that is not a function name".into(),
+                    loc,
+                );
+                return true;
+            };
+            let fty = p.func(f).sig.clone();
+            let call = st(
+                StmtKind::Call {
+                    dest: None,
+                    callee: Expr::new(ExprKind::Func(f), Ty::Func(Box::new(fty)), loc),
+                    args: vec![],
+                },
+                loc,
+            );
+            let mut run = vec![assign(c.clone(), one, loc), call];
+            run.extend(m.after_call(p, loc.generated()));
+            out.push(if_(cmp(BinOp::Eq, c, zero.clone(), loc), run, vec![], loc));
+            set_dest(out, zero);
+        }
+        Op::KeyCreate => {
+            // The key is the next number; past KEYS the thread stops (a
+            // bound cut), as creation fails only with EAGAIN. The counter
+            // is never reset: a key number is never made twice, so two
+            // keys cannot share a thread's value.
+            let n = glob(p, b.key_n, loc);
+            let lim = int(KEYS as i128, u.clone(), loc);
+            out.push(m.stop_if(p, cmp(BinOp::Ge, n.clone(), lim, loc), loc));
+            let pk = cast(strip_cast(&arg(0)).clone(), u.clone().ptr(), loc);
+            out.push(assign(deref(pk, loc), n.clone(), loc));
+            if let Some(d) = b.key_dtor {
+                let cell = index(glob(p, d, loc), n.clone(), loc);
+                out.push(assign(cell, arg(1), loc));
+            }
+            out.push(assign(
+                n.clone(),
+                bin(BinOp::Add, n, int(1, u.clone(), loc), u.clone(), loc),
+                loc,
+            ));
+            set_dest(out, zero);
+        }
+        Op::KeyDelete => {
+            // Its destructor no longer runs; values stay (using the key
+            // again is undefined). EINVAL for a key never made.
+            let key = cast(arg(0), u.clone(), loc);
+            let ok = cmp(BinOp::Lt, key.clone(), glob(p, b.key_n, loc), loc);
+            let mut yes = vec![];
+            if let Some(d) = b.key_dtor {
+                let cell = index(glob(p, d, loc), key_slot(key, loc), loc);
+                yes.push(assign(cell, int(0, Ty::INT, loc), loc));
+            }
+            let mut no = vec![];
+            set_dest(&mut yes, zero);
+            set_dest(&mut no, int(EINVAL, Ty::INT, loc));
+            if !yes.is_empty() || !no.is_empty() {
+                out.push(if_(ok, yes, no, loc));
+            }
+        }
+        Op::GetSpecific | Op::SetSpecific => {
+            // A key that was never made is undefined: the thread stops.
+            let key = cast(arg(0), u.clone(), loc);
+            out.push(m.stop_if(
+                p,
+                cmp(BinOp::Ge, key.clone(), glob(p, b.key_n, loc), loc),
+                loc,
+            ));
+            let cell = index(glob(p, b.keys, loc), value_slot(p, &b, key, loc), loc);
+            if op == Op::GetSpecific {
+                set_dest(out, cell);
+            } else {
+                out.push(assign(cell, arg(1), loc));
+                set_dest(out, zero);
+            }
+        }
+        Op::AtomicBegin => out.push(assign(glob(p, b.atomic, loc), one, loc)),
+        Op::AtomicEnd => out.push(assign(glob(p, b.atomic, loc), zero, loc)),
+        Op::Abort | Op::Exit => {
+            if b.atomic_code {
+                let alive = m.alive(p, loc);
+                out.push(end_inside_atomic(p, &b, alive, loc));
+            }
+            out.extend(m.stop_and_leave(p, loc));
+        }
+        _ => return false,
+    }
+    true
+}
+
+/// `assume` that the running thread is not inside atomic code: the run
+/// ends where a live thread exits there (see the module comment).
+pub(crate) fn end_inside_atomic(p: &Program, b: &Book, alive: Option<Expr>, loc: Loc) -> Stmt {
+    let inside = cmp(BinOp::Ne, glob(p, b.atomic, loc), int(0, Ty::INT, loc), loc);
+    let ends = match alive {
+        Some(a) => bin(BinOp::LogAnd, a, inside, Ty::INT, loc),
+        None => inside,
+    };
+    st(StmtKind::Assume(not(ends, loc)), loc.generated())
+}
+
+/// Does the program have atomic sections or functions?
+pub(crate) fn has_atomic_code(p: &Program) -> bool {
+    p.functions.iter().any(|f| {
+        f.atomic
+            || f.body.as_ref().is_some_and(|b| {
+                let mut any = false;
+                b.walk(&mut |s| {
+                    any |= matches!(
+                        s.kind,
+                        StmtKind::Op {
+                            op: Op::AtomicBegin,
+                            ..
+                        }
+                    )
+                });
+                any
+            })
+    })
+}
+
+/// The bookkeeping of a new thread `t` created with attributes `attr`.
+pub(crate) fn on_create(p: &Program, b: &Book, t: &Expr, attr: &Expr, loc: Loc) -> Vec<Stmt> {
+    let Some(d) = b.detached else {
+        return vec![];
+    };
+    let cell = index(glob(p, d, loc), t.clone(), loc);
+    let mut v = vec![assign(cell.clone(), int(0, Ty::INT, loc), loc)];
+    let word = deref(cast(attr.clone(), Ty::INT.ptr(), loc), loc);
+    let state = bin(BinOp::BitAnd, word, int(1, Ty::INT, loc), Ty::INT, loc);
+    v.extend(if_nonnull(attr, vec![assign(cell, state, loc)], loc));
+    v
+}
+
+/// The index of a key's destructor (and of a thread's value, per thread).
+fn key_slot(key: Expr, loc: Loc) -> Expr {
+    let u = Ty::UINT;
+    bin(BinOp::Rem, key, int(KEYS as i128, u.clone(), loc), u, loc)
+}
+
+/// Where the running thread's value for `key` is.
+fn value_slot(p: &Program, b: &Book, key: Expr, loc: Loc) -> Expr {
+    let u = Ty::UINT;
+    bin(
+        BinOp::Add,
+        bin(
+            BinOp::Mul,
+            glob(p, b.tid, loc),
+            int(KEYS as i128, u.clone(), loc),
+            u.clone(),
+            loc,
+        ),
+        key_slot(key, loc),
+        u,
+        loc,
+    )
+}
+
+fn call_void(f: FuncId, args: Vec<Expr>, loc: Loc) -> Stmt {
+    let sig = FnSig {
+        ret: Ty::Void,
+        params: args.iter().map(|a| a.ty.clone()).collect(),
+        variadic: false,
+        unprototyped: false,
+    };
+    st(
+        StmtKind::Call {
+            dest: None,
+            callee: Expr::new(ExprKind::Func(f), Ty::Func(Box::new(sig)), loc),
+            args,
+        },
+        loc.generated(),
+    )
+}
+
+/// The type of a destructor table entry: `void (*)(void *)`.
+pub(crate) fn dtor_ty() -> Ty {
+    Ty::Func(Box::new(FnSig {
+        ret: Ty::Void,
+        params: vec![Ty::Void.ptr()],
+        variadic: false,
+        unprototyped: false,
+    }))
+    .ptr()
+}
+
+/// `void __seqc_dtors(void)`: the destructors of the running thread's
+/// values (see the module comment). `alive` guards the whole run in
+/// Lal–Reps, where a stopped thread goes on; `after_call` follows each
+/// destructor call (KISS leaves once the thread stopped).
+pub(crate) fn make_dtor_runner(
+    p: &Program,
+    b: &Book,
+    passes: u32,
+    alive: Option<Expr>,
+    after_call: impl Fn(Loc) -> Vec<Stmt>,
+) -> Function {
+    let loc = Loc::NONE;
+    let u = Ty::UINT;
+    let vp = Ty::Void.ptr();
+    let d = b.key_dtor.expect("a destructor table");
+    let v = LocalId(0);
+    let vv = lv_local(v, vp.clone(), loc);
+    let mut body = vec![st(StmtKind::Decl(v, None), loc)];
+    if let Some(a) = alive {
+        body.push(if_(
+            not(a, loc),
+            vec![st(StmtKind::Return(None), loc)],
+            vec![],
+            loc,
+        ));
+    }
+    for _ in 0..passes {
+        for k in 0..KEYS {
+            let key = int(k as i128, u.clone(), loc);
+            let cell = index(
+                glob(p, b.keys, loc),
+                value_slot(p, b, key.clone(), loc),
+                loc,
+            );
+            let dtor = index(glob(p, d, loc), key.clone(), loc);
+            let mut call = vec![st(
+                StmtKind::Call {
+                    dest: None,
+                    callee: dtor.clone(),
+                    args: vec![vv.clone()],
+                },
+                loc,
+            )];
+            call.extend(after_call(loc));
+            let has_dtor = cmp(BinOp::Ne, dtor, int(0, Ty::INT, loc), loc);
+            let set = vec![
+                assign(cell.clone(), int(0, Ty::INT, loc), loc),
+                if_(has_dtor, call, vec![], loc),
+            ];
+            let nonnull = cmp(BinOp::Ne, vv.clone(), int(0, Ty::INT, loc), loc);
+            let made = cmp(BinOp::Lt, key, glob(p, b.key_n, loc), loc);
+            body.push(if_(
+                made,
+                vec![
+                    assign(vv.clone(), cell, loc),
+                    if_(nonnull, set, vec![], loc),
+                ],
+                vec![],
+                loc,
+            ));
+        }
+    }
+    Function {
+        name: "__seqc_dtors".into(),
+        sig: FnSig {
+            ret: Ty::Void,
+            params: vec![],
+            variadic: false,
+            unprototyped: false,
+        },
+        params: vec![],
+        locals: vec![Local {
+            name: "v".into(),
+            ty: vp,
+            loc,
+            temp: true,
+        }],
+        body: Some(Block(body)),
+        is_static: true,
+        atomic: false,
+        loc,
+        labels: vec![],
+    }
+}
+
+/// The destructor passes a thread's exit needs: more than one only when a
+/// destructor may set a key's value again. Read on the program before the
+/// rewrite (which expands `pthread_setspecific`).
+pub(crate) fn dtor_passes(p: &Program) -> u32 {
+    if dtors_set_values(p) {
+        DESTRUCTOR_PASSES
+    } else {
+        1
+    }
+}
+
+/// May a destructor set a key's value again? The functions a destructor
+/// may reach by direct calls, from the destructors named at
+/// `pthread_key_create` (or from every function whose address is taken,
+/// when one is not named or a reached function calls through a pointer).
+fn dtors_set_values(p: &Program) -> bool {
+    let mut roots: Vec<FuncId> = Vec::new();
+    let mut any = false;
+    for f in &p.functions {
+        if let Some(b) = &f.body {
+            b.walk(&mut |s| {
+                if let StmtKind::Op {
+                    op: Op::KeyCreate,
+                    args,
+                    ..
+                } = &s.kind
+                    && let Some(d) = args.get(1)
+                {
+                    match sites::strip(d) {
+                        Some(g) => roots.push(g),
+                        None => any |= const_of(d) != Some(0),
+                    }
+                }
+            });
+        }
+    }
+    if any {
+        roots = p.address_taken_functions();
+    }
+    let mut seen = vec![false; p.functions.len()];
+    let mut todo = roots;
+    while let Some(f) = todo.pop() {
+        if std::mem::replace(&mut seen[f.index()], true) {
+            continue;
+        }
+        let Some(b) = &p.func(f).body else { continue };
+        let mut sets = false;
+        let mut indirect = false;
+        b.walk(&mut |s| match &s.kind {
+            StmtKind::Op {
+                op: Op::SetSpecific,
+                ..
+            } => sets = true,
+            StmtKind::Call { callee, .. } => match sites::strip(callee) {
+                Some(g) => todo.push(g),
+                None => indirect = true,
+            },
+            _ => {}
+        });
+        if sets {
+            return true;
+        }
+        if indirect {
+            todo.extend(p.address_taken_functions());
+        }
+    }
+    false
+}
+
+/// Mutexes with kinds: the word packs owner, count and kind.
+mod kinds {
+    use super::*;
+
+    fn part(w: &Expr, shift: u32, mask: i128, loc: Loc) -> Expr {
+        let s = bin(
+            BinOp::Shr,
+            w.clone(),
+            int(shift as i128, Ty::INT, loc),
+            Ty::INT,
+            loc,
+        );
+        bin(BinOp::BitAnd, s, int(mask, Ty::INT, loc), Ty::INT, loc)
+    }
+
+    fn owner(w: &Expr, loc: Loc) -> Expr {
+        part(w, 0, OWNER_MASK, loc)
+    }
+
+    fn count(w: &Expr, loc: Loc) -> Expr {
+        part(w, COUNT_SHIFT, COUNT_MAX, loc)
+    }
+
+    fn kind_is(w: &Expr, k: i128, loc: Loc) -> Expr {
+        cmp(
+            BinOp::Eq,
+            part(w, KIND_SHIFT, 3, loc),
+            int(k, Ty::INT, loc),
+            loc,
+        )
+    }
+
+    /// The word with only the kind kept: a free mutex.
+    fn freed(w: &Expr, loc: Loc) -> Expr {
+        let m = int(3 << KIND_SHIFT, Ty::INT, loc);
+        bin(BinOp::BitAnd, w.clone(), m, Ty::INT, loc)
+    }
+
+    fn plus_count(w: &Expr, by: i128, loc: Loc) -> Expr {
+        let one = int(1 << COUNT_SHIFT, Ty::INT, loc);
+        let op = if by > 0 { BinOp::Add } else { BinOp::Sub };
+        bin(op, w.clone(), one, Ty::INT, loc)
+    }
+
+    /// The running thread's owner value (thread id + 1).
+    fn me(p: &Program, b: &Book, loc: Loc) -> Expr {
+        bin(
+            BinOp::Add,
+            cast(glob(p, b.tid, loc), Ty::INT, loc),
+            int(1, Ty::INT, loc),
+            Ty::INT,
+            loc,
+        )
+    }
+
+    /// The word of a mutex the running thread has just taken.
+    fn taken(p: &Program, b: &Book, w: &Expr, loc: Loc) -> Expr {
+        let c1 = int(1 << COUNT_SHIFT, Ty::INT, loc);
+        let with = bin(BinOp::BitOr, freed(w, loc), c1, Ty::INT, loc);
+        bin(BinOp::BitOr, with, me(p, b, loc), Ty::INT, loc)
+    }
+
+    fn load(m: &mut impl Method, mx: &Expr, loc: Loc, out: &mut Vec<Stmt>) -> Expr {
+        let t = m.temp("__seqc_w", Ty::INT);
+        let w = lv_local(t, Ty::INT, loc);
+        out.push(st(StmtKind::Decl(t, None), loc));
+        out.push(assign(w.clone(), mx.clone(), loc));
+        w
+    }
+
+    fn set(dest: &Option<Expr>, v: i128, loc: Loc) -> Vec<Stmt> {
+        match dest {
+            Some(d) => vec![assign(d.clone(), int(v, Ty::INT, loc), loc)],
+            None => vec![],
+        }
+    }
+
+    /// `then ++ [dest = v]`.
+    fn with(mut then: Vec<Stmt>, dest: &Option<Expr>, v: i128, loc: Loc) -> Vec<Stmt> {
+        then.extend(set(dest, v, loc));
+        then
+    }
+
+    /// A recursive relock: count + 1, or EAGAIN at the count's limit.
+    fn relock(mx: &Expr, w: &Expr, dest: &Option<Expr>, loc: Loc) -> Stmt {
+        let full = cmp(BinOp::Eq, count(w, loc), int(COUNT_MAX, Ty::INT, loc), loc);
+        if_(
+            full,
+            set(dest, EAGAIN, loc),
+            with(
+                vec![assign(mx.clone(), plus_count(w, 1, loc), loc)],
+                dest,
+                0,
+                loc,
+            ),
+            loc,
+        )
+    }
+
+    pub(super) fn lock_op(
+        m: &mut impl Method,
+        p: &Program,
+        op: Op,
+        mx: &Expr,
+        dest: &Option<Expr>,
+        loc: Loc,
+        out: &mut Vec<Stmt>,
+    ) {
+        let b = m.book();
+        let w = load(m, mx, loc, out);
+        let zero = int(0, Ty::INT, loc);
+        let free = cmp(BinOp::Eq, owner(&w, loc), zero, loc);
+        let mine = cmp(BinOp::Eq, owner(&w, loc), me(p, &b, loc), loc);
+        let take = with(
+            vec![assign(mx.clone(), taken(p, &b, &w, loc), loc)],
+            dest,
+            0,
+            loc,
+        );
+        match op {
+            Op::MutexLock => {
+                // Held by another thread: wait (or stop). Held by this
+                // one: a normal mutex deadlocks.
+                let other = bin(
+                    BinOp::LogAnd,
+                    not(free.clone(), loc),
+                    not(mine, loc),
+                    Ty::INT,
+                    loc,
+                );
+                out.push(m.stop_if(p, other, loc));
+                let counts = kind_is(&w, KIND_RECURSIVE, loc);
+                let checks = kind_is(&w, KIND_ERRORCHECK, loc);
+                let hangs = bin(
+                    BinOp::LogAnd,
+                    not(free.clone(), loc),
+                    bin(
+                        BinOp::LogAnd,
+                        not(counts.clone(), loc),
+                        not(checks.clone(), loc),
+                        Ty::INT,
+                        loc,
+                    ),
+                    Ty::INT,
+                    loc,
+                );
+                out.push(m.stop_if(p, hangs, loc));
+                out.push(if_(
+                    free,
+                    take,
+                    vec![if_(
+                        checks,
+                        set(dest, EDEADLK, loc),
+                        vec![relock(mx, &w, dest, loc)],
+                        loc,
+                    )],
+                    loc,
+                ));
+            }
+            Op::MutexTryLock => {
+                let again = bin(
+                    BinOp::LogAnd,
+                    mine,
+                    kind_is(&w, KIND_RECURSIVE, loc),
+                    Ty::INT,
+                    loc,
+                );
+                out.push(if_(
+                    free,
+                    take,
+                    vec![if_(
+                        again,
+                        vec![relock(mx, &w, dest, loc)],
+                        set(dest, EBUSY, loc),
+                        loc,
+                    )],
+                    loc,
+                ));
+            }
+            _ => {
+                // Unlock.
+                let strict = bin(
+                    BinOp::LogOr,
+                    kind_is(&w, KIND_RECURSIVE, loc),
+                    kind_is(&w, KIND_ERRORCHECK, loc),
+                    Ty::INT,
+                    loc,
+                );
+                let release = with(vec![assign(mx.clone(), freed(&w, loc), loc)], dest, 0, loc);
+                let deeper = bin(
+                    BinOp::LogAnd,
+                    kind_is(&w, KIND_RECURSIVE, loc),
+                    cmp(BinOp::Gt, count(&w, loc), int(1, Ty::INT, loc), loc),
+                    Ty::INT,
+                    loc,
+                );
+                let down = with(
+                    vec![assign(mx.clone(), plus_count(&w, -1, loc), loc)],
+                    dest,
+                    0,
+                    loc,
+                );
+                out.push(if_(
+                    mine,
+                    vec![if_(deeper, down, release.clone(), loc)],
+                    vec![if_(strict, set(dest, EPERM, loc), release, loc)],
+                    loc,
+                ));
+            }
+        }
+    }
+
+    /// `pthread_cond_wait`: release (EPERM for a recursive or
+    /// error-checking mutex the thread does not hold), a switch point,
+    /// take it again.
+    pub(super) fn wait(
+        m: &mut impl Method,
+        p: &Program,
+        mx: &Expr,
+        dest: &Option<Expr>,
+        loc: Loc,
+        out: &mut Vec<Stmt>,
+    ) {
+        let b = m.book();
+        let w = load(m, mx, loc, out);
+        let mine = cmp(BinOp::Eq, owner(&w, loc), me(p, &b, loc), loc);
+        let strict = bin(
+            BinOp::LogOr,
+            kind_is(&w, KIND_RECURSIVE, loc),
+            kind_is(&w, KIND_ERRORCHECK, loc),
+            Ty::INT,
+            loc,
+        );
+        let refused = bin(BinOp::LogAnd, not(mine, loc), strict, Ty::INT, loc);
+        let deeper = bin(
+            BinOp::LogAnd,
+            kind_is(&w, KIND_RECURSIVE, loc),
+            cmp(BinOp::Gt, count(&w, loc), int(1, Ty::INT, loc), loc),
+            Ty::INT,
+            loc,
+        );
+        let mut waits = vec![if_(
+            deeper,
+            vec![assign(mx.clone(), plus_count(&w, -1, loc), loc)],
+            vec![assign(mx.clone(), freed(&w, loc), loc)],
+            loc,
+        )];
+        waits.extend(m.switch_point(p, loc));
+        let w2 = load(m, mx, loc, &mut waits);
+        let zero = int(0, Ty::INT, loc);
+        let free = cmp(BinOp::Eq, owner(&w2, loc), zero, loc);
+        let mine2 = cmp(BinOp::Eq, owner(&w2, loc), me(p, &b, loc), loc);
+        let other = bin(
+            BinOp::LogAnd,
+            not(free.clone(), loc),
+            not(mine2, loc),
+            Ty::INT,
+            loc,
+        );
+        waits.push(m.stop_if(p, other, loc));
+        waits.push(if_(
+            free,
+            vec![assign(mx.clone(), taken(p, &b, &w2, loc), loc)],
+            vec![assign(mx.clone(), plus_count(&w2, 1, loc), loc)],
+            loc,
+        ));
+        waits.extend(set(dest, 0, loc));
+        out.push(if_(refused, set(dest, EPERM, loc), waits, loc));
+    }
+}
