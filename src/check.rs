@@ -479,7 +479,8 @@ fn confirm(
 }
 
 fn read_line(file: &str, line: u32) -> Option<String> {
-    let text = std::fs::read_to_string(file).ok()?;
+    // The text seqc read, not the file again (a pipe reads once).
+    let text = crate::frontend::preprocess::source_text(file)?;
     text.lines()
         .nth(line.checked_sub(1)? as usize)
         .map(|l| l.trim().to_string())
@@ -613,14 +614,25 @@ impl RunOut {
     }
 }
 
+/// Runs a tool in a process group of its own (see `cleanup`) under
+/// `timeout`, cut to what is left of `--timeout`; a timeout kills the
+/// whole group, the tool's own children with it.
 fn run(cmd: &Path, args: &[&str], timeout: Option<Duration>) -> Result<RunOut> {
-    let mut child = Command::new(cmd)
+    let timeout = crate::deadline::cap(timeout);
+    let mut command = Command::new(cmd);
+    command
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
+        .stderr(Stdio::piped());
+    // An orphan still ends: a few seconds of CPU past the time limit.
+    let limits = crate::cleanup::Limits {
+        cpu_seconds: timeout.map(|t| t.as_secs() + 5),
+        memory_bytes: None,
+    };
+    let mut running = crate::cleanup::spawn(&mut command, limits)
         .map_err(|e| Diagnostic::input(format!("cannot run '{}': {e}", cmd.display())))?;
+    let child = &mut running.child;
     let mut out = child.stdout.take().unwrap();
     let mut err = child.stderr.take().unwrap();
     let ho = std::thread::spawn(move || {
@@ -637,9 +649,14 @@ fn run(cmd: &Path, args: &[&str], timeout: Option<Duration>) -> Result<RunOut> {
     let mut timed_out = false;
     let mut signal = None;
     loop {
-        match child.try_wait() {
+        match running.child.try_wait() {
             Ok(Some(st)) => {
                 signal = exit_signal(&st);
+                // The CPU limit is a time limit too.
+                if signal == Some(libc::SIGXCPU) {
+                    timed_out = true;
+                    signal = None;
+                }
                 break;
             }
             Ok(None) => {}
@@ -651,13 +668,15 @@ fn run(cmd: &Path, args: &[&str], timeout: Option<Duration>) -> Result<RunOut> {
             }
         }
         if timeout.is_some_and(|t| start.elapsed() > t) {
-            let _ = child.kill();
-            let _ = child.wait();
+            running.kill_group();
+            let _ = running.child.wait();
             timed_out = true;
             break;
         }
         std::thread::sleep(Duration::from_millis(5));
     }
+    // Whatever the tool started and left behind goes with its group.
+    drop(running);
     Ok(RunOut {
         stdout: ho.join().unwrap_or_default(),
         stderr: he.join().unwrap_or_default(),
@@ -676,14 +695,23 @@ fn exit_signal(_: &std::process::ExitStatus) -> Option<i32> {
     None
 }
 
+/// How long a run was allowed: `--timeout` when it bounds the command,
+/// else the run's own limit.
+fn timeout_text(t: Option<Duration>) -> String {
+    match crate::deadline::get() {
+        Some((_, total)) => format!("{} s (--timeout bounds the whole command)", total.as_secs()),
+        None => format!("{} s", t.map(|t| t.as_secs_f64()).unwrap_or(0.0)),
+    }
+}
+
 /// Runs a solver on a script (with `(get-value ...)` after `(check-sat)`).
 pub fn solve(b: Backend, script: &str, timeout: Option<Duration>) -> Result<Answer> {
-    let dir =
-        tempfile::tempdir().map_err(|e| Diagnostic::input(format!("temporary directory: {e}")))?;
+    let dir = crate::cleanup::TempDir::new(".seqc")
+        .map_err(|e| Diagnostic::input(format!("temporary directory: {e}")))?;
     let file = dir.path().join("query.smt2");
     std::fs::write(&file, script)
         .map_err(|e| Diagnostic::input(format!("writing the query: {e}")))?;
-    let f = file.to_string_lossy().to_string();
+    let f = crate::cleanup::arg_path(&file);
     let (exe, args): (PathBuf, Vec<&str>) = match b {
         Backend::Z3 => (tool("z3")?, vec!["-smt2", &f]),
         Backend::Cvc5 => (tool("cvc5")?, vec!["--lang", "smt2", &f]),
@@ -693,9 +721,9 @@ pub fn solve(b: Backend, script: &str, timeout: Option<Duration>) -> Result<Answ
     let out = run(&exe, &args, timeout)?;
     if out.timed_out {
         return Ok(Answer::Unknown(format!(
-            "{} timed out after {} s",
+            "{} timed out after {}",
             b.name(),
-            timeout.map(|t| t.as_secs_f64()).unwrap_or(0.0)
+            timeout_text(timeout)
         )));
     }
     if let Some(why) = out.killed(b.name()) {
@@ -827,13 +855,15 @@ fn check_cbmc(p: &Program, cfg: &Config, opts: &CheckOptions) -> Result<(Outcome
     } else {
         cuts
     };
+    let names = cbmc_names(&p.files);
     for &cut in cuts {
         // The Lal-Reps output is bounded already (cuts stop threads).
-        let q = if sequentialized {
+        let mut q = if sequentialized {
             p.clone()
         } else {
             passes::bound::bound(p.clone(), cfg.unwind, cut)
         };
+        q.files.clone_from(&names);
         let c = cback::emit(
             &q,
             &COptions {
@@ -843,12 +873,12 @@ fn check_cbmc(p: &Program, cfg: &Config, opts: &CheckOptions) -> Result<(Outcome
                 ir_mode: false,
             },
         );
-        let dir = tempfile::tempdir()
+        let dir = crate::cleanup::TempDir::new(".seqc")
             .map_err(|e| Diagnostic::input(format!("temporary directory: {e}")))?;
         let file = dir.path().join("seqc_out.c");
         std::fs::write(&file, c)
             .map_err(|e| Diagnostic::input(format!("writing the C output: {e}")))?;
-        let f = file.to_string_lossy().to_string();
+        let f = crate::cleanup::arg_path(&file);
         // seqc bounds every loop itself; CBMC's own bound only has to be
         // above it.
         let k = p.rounds.as_ref().map(|r| r.k).unwrap_or(0);
@@ -892,8 +922,8 @@ fn check_cbmc(p: &Program, cfg: &Config, opts: &CheckOptions) -> Result<(Outcome
         if out.timed_out {
             return Ok((
                 Outcome::Unknown(format!(
-                    "cbmc timed out after {} s",
-                    opts.timeout.map(|t| t.as_secs_f64()).unwrap_or(0.0)
+                    "cbmc timed out after {}",
+                    timeout_text(opts.timeout)
                 )),
                 Vec::new(),
             ));
@@ -901,7 +931,7 @@ fn check_cbmc(p: &Program, cfg: &Config, opts: &CheckOptions) -> Result<(Outcome
         if let Some(why) = out.killed("cbmc") {
             return Ok((Outcome::Unknown(why), Vec::new()));
         }
-        match read_cbmc(p, &out.stdout) {
+        match read_cbmc(p, &names, &out.stdout) {
             Ok(None) => continue,
             Ok(Some(mut trace)) => {
                 let o = match cut {
@@ -929,8 +959,31 @@ fn check_cbmc(p: &Program, cfg: &Config, opts: &CheckOptions) -> Result<(Outcome
     Ok((Outcome::Safe, Vec::new()))
 }
 
+/// The file names the C output gives CBMC: each path as it is when it is
+/// plain, or `seqc_file_N.c` when it holds a quote, a backslash, a
+/// control character or `??` (a trigraph) (CBMC 6.6 aborts on a `#line` whose path holds `"`);
+/// the trace maps them back.
+fn cbmc_names(files: &[String]) -> Vec<String> {
+    files
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            if f.contains("??") || f.chars().any(|c| c == '"' || c == '\\' || c.is_control()) {
+                format!("seqc_file_{i}.c")
+            } else {
+                f.clone()
+            }
+        })
+        .collect()
+}
+
 /// CBMC's JSON answer: `Ok(None)` safe, `Ok(Some(trace))` a failure.
-fn read_cbmc(p: &Program, out: &str) -> std::result::Result<Option<Vec<Step>>, String> {
+/// `names`: the file names CBMC saw (`cbmc_names`), one per `p.files`.
+fn read_cbmc(
+    p: &Program,
+    names: &[String],
+    out: &str,
+) -> std::result::Result<Option<Vec<Step>>, String> {
     let v: serde_json::Value =
         serde_json::from_str(out).map_err(|e| format!("unreadable output ({e})"))?;
     let msgs = v.as_array().ok_or("unexpected output")?;
@@ -949,7 +1002,6 @@ fn read_cbmc(p: &Program, out: &str) -> std::result::Result<Option<Vec<Step>>, S
         Some("failure") => {}
         _ => return Err(errors.join("; ")),
     }
-    let files: Vec<&str> = p.files.iter().map(String::as_str).collect();
     for m in msgs {
         let Some(results) = m.get("result").and_then(|r| r.as_array()) else {
             continue;
@@ -972,7 +1024,9 @@ fn read_cbmc(p: &Program, out: &str) -> std::result::Result<Option<Vec<Step>>, S
                 .flatten()
             {
                 let loc = &s["sourceLocation"];
-                let file = loc["file"].as_str().unwrap_or("");
+                let seen = loc["file"].as_str().unwrap_or("");
+                let known = names.iter().position(|n| n == seen);
+                let file = known.map_or(seen, |i| p.files[i].as_str());
                 let line: u32 = loc["line"]
                     .as_str()
                     .and_then(|l| l.parse().ok())
@@ -981,7 +1035,7 @@ fn read_cbmc(p: &Program, out: &str) -> std::result::Result<Option<Vec<Step>>, S
                     .as_str()
                     .and_then(|l| l.parse().ok())
                     .unwrap_or(0);
-                let ours = files.contains(&file);
+                let ours = known.is_some();
                 let d = depth;
                 let c = lr.then_some(ctx);
                 let step = |what| Step {

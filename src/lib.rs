@@ -7,13 +7,16 @@
 pub mod backend;
 pub mod bmc;
 pub mod check;
+pub mod cleanup;
 pub mod config;
+pub mod deadline;
 pub mod diag;
 pub mod driver;
 pub mod frontend;
 pub mod generate;
 pub mod ir;
 pub mod oracle;
+pub mod out_file;
 pub mod par;
 pub mod passes;
 pub mod refine;

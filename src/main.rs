@@ -8,6 +8,8 @@ use seqc::diag::Diagnostic;
 use seqc::ir::DataModel;
 use std::io::Write;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
 // The front end allocates many small nodes; glibc's malloc was a quarter
 // of the time on 100k-line inputs.
@@ -91,7 +93,7 @@ enum DataModelArg {
 
 #[derive(Args, Clone)]
 struct Common {
-    /// The C file (`.c`, or preprocessed `.i`).
+    /// The C file (`.c`, or preprocessed `.i`); `-` reads standard input.
     input: String,
     /// Sequentialization: none (identity), kiss, lal-reps.
     #[arg(long, value_enum, default_value = "lal-reps")]
@@ -115,7 +117,8 @@ struct Common {
     /// What `check` runs.
     #[arg(long, value_enum, default_value = "z3")]
     backend: BackendArg,
-    /// Seconds per backend run.
+    /// Seconds for the whole command (front end, encoding and every
+    /// backend run); past it, check answers UNKNOWN (exit 20).
     #[arg(long)]
     timeout: Option<u64>,
     /// Machine-readable output.
@@ -149,7 +152,8 @@ struct Common {
     /// Define a macro for the preprocessor.
     #[arg(short = 'D', value_name = "MACRO[=V]")]
     define: Vec<String>,
-    /// Write the output here instead of stdout.
+    /// Write the output (translate) or the report (check, refine,
+    /// explore) here instead of stdout, whole or not at all; `-` is stdout.
     #[arg(short = 'o', value_name = "FILE")]
     output: Option<String>,
     /// Print the IR after this pass to stderr (lower, normalize).
@@ -265,7 +269,7 @@ fn fail(d: &Diagnostic) -> ExitCode {
     // Errors found after the front end carry a position but no text.
     let mut d = d.clone();
     if let (Some((file, line, _)), None) = (&d.pos, &d.source_line) {
-        d.source_line = std::fs::read_to_string(file).ok().and_then(|t| {
+        d.source_line = seqc::frontend::preprocess::source_text(file).and_then(|t| {
             t.lines()
                 .nth((*line as usize).saturating_sub(1))
                 .map(String::from)
@@ -276,8 +280,108 @@ fn fail(d: &Diagnostic) -> ExitCode {
 }
 
 fn main() -> ExitCode {
+    // First, before any thread: the others inherit the blocked signals.
+    seqc::cleanup::install_signal_handlers();
     // The passes and back ends recurse as deeply as the input nests.
     seqc::par::deep(run)
+}
+
+/// Set by whoever gives the command's answer: the command itself, or the
+/// watchdog when `--timeout` passed while seqc was still computing.
+static ANSWERED: AtomicBool = AtomicBool::new(false);
+
+/// Claims the right to answer; a command that lost it to the watchdog
+/// waits for the watchdog to end the process.
+fn claim_answer() {
+    if ANSWERED.swap(true, Ordering::SeqCst) {
+        loop {
+            std::thread::park();
+        }
+    }
+}
+
+/// Writes a command's text to `-o FILE` (whole or not at all) or stdout.
+fn put(c: &Common, text: &str) -> Result<(), Diagnostic> {
+    match c.output.as_deref() {
+        Some(path) if path != "-" => seqc::out_file::write_atomic(path, text.as_bytes()),
+        _ => {
+            let mut out = std::io::stdout().lock();
+            match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+                // A reader that stopped early (`| head`) is no error to report.
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(1),
+                r => r.map_err(|e| Diagnostic::input(format!("cannot write the output: {e}"))),
+            }
+        }
+    }
+}
+
+/// `--timeout` starts the clock for the whole command. Stages that run
+/// children stop at the deadline themselves; for the work seqc does
+/// itself (parsing, encoding, a replay), a watchdog answers a second
+/// later if the command has not.
+fn start_clock(c: &Common, translate: bool) {
+    let Some(t) = c.timeout else { return };
+    seqc::deadline::set(Duration::from_secs(t));
+    let c = c.clone();
+    let _ = std::thread::Builder::new()
+        .name("seqc-timeout".into())
+        .spawn(move || {
+            std::thread::sleep(Duration::from_secs(t) + Duration::from_secs(1));
+            if ANSWERED.swap(true, Ordering::SeqCst) {
+                return;
+            }
+            let code = if translate {
+                eprintln!(
+                    "seqc: error: timed out after {t} s (--timeout bounds the whole command)"
+                );
+                1
+            } else {
+                let _ = put(&c, &timeout_answer(&c, t));
+                20
+            };
+            seqc::cleanup::exit_now(code)
+        });
+}
+
+/// check's answer when `--timeout` passed before any backend answered.
+fn timeout_answer(c: &Common, t: u64) -> String {
+    let why = format!("timed out after {t} s (--timeout bounds the whole command)");
+    if c.json {
+        format!(
+            "{}\n",
+            serde_json::json!({
+                "verdict": "UNKNOWN",
+                "summary": format!("VERIFICATION UNKNOWN: {why}"),
+                "reason": why,
+            })
+        )
+    } else {
+        format!("VERIFICATION UNKNOWN: {why}\n")
+    }
+}
+
+/// An error of a command that answers with a verdict: past the deadline
+/// it is the timeout's UNKNOWN (exit 20), not the stage's complaint.
+fn fail_verdict(c: &Common, d: &Diagnostic) -> ExitCode {
+    if let (Some(t), true) = (c.timeout, seqc::deadline::passed()) {
+        claim_answer();
+        if let Err(d) = put(c, &timeout_answer(c, t)) {
+            return fail(&d);
+        }
+        return ExitCode::from(20);
+    }
+    claim_answer();
+    fail(d)
+}
+
+/// Refuses `-o` naming the input: the output would destroy it.
+fn check_output(c: &Common) -> Result<(), Diagnostic> {
+    match c.output.as_deref() {
+        Some(o) if o != "-" && c.input != "-" && seqc::out_file::same_file(o, &c.input) => Err(
+            Diagnostic::input(format!("-o '{o}' names the input: choose another file")),
+        ),
+        _ => Ok(()),
+    }
 }
 
 fn run() -> ExitCode {
@@ -294,11 +398,14 @@ fn run() -> ExitCode {
     };
     match cli.cmd {
         Cmd::Translate(c) => {
-            let cfg = match c.config() {
+            let cfg = match c.config().and_then(|cfg| check_output(&c).map(|_| cfg)) {
                 Ok(cfg) => cfg,
                 Err(d) => return fail(&d),
             };
-            let tr = match seqc::driver::translate(&c.input, &cfg) {
+            start_clock(&c, true);
+            let tr = seqc::driver::translate(&c.input, &cfg);
+            claim_answer();
+            let tr = match tr {
                 Ok(t) => t,
                 Err(d) => return fail(&d),
             };
@@ -310,20 +417,10 @@ fn run() -> ExitCode {
                     eprintln!("{stage:>12}: {:8.3} ms", d.as_secs_f64() * 1e3);
                 }
             }
-            match &c.output {
-                Some(path) => {
-                    if let Err(e) = std::fs::write(path, &tr.text) {
-                        return fail(&Diagnostic::input(format!("cannot write '{path}': {e}")));
-                    }
-                }
-                None => {
-                    let mut out = std::io::stdout().lock();
-                    if out.write_all(tr.text.as_bytes()).is_err() {
-                        return ExitCode::from(1);
-                    }
-                }
+            match put(&c, &tr.text) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(d) => fail(&d),
             }
-            ExitCode::SUCCESS
         }
         Cmd::Explore(c) => explore(&c),
         Cmd::Gen(g) => gen_programs(&g),
@@ -346,26 +443,30 @@ fn check_options(c: &Common) -> seqc::check::CheckOptions {
 }
 
 fn check(c: &Common) -> ExitCode {
-    let cfg = match c.config() {
+    let cfg = match c.config().and_then(|cfg| check_output(c).map(|_| cfg)) {
         Ok(cfg) => cfg,
         Err(d) => return fail(&d),
     };
+    start_clock(c, false);
     let opts = check_options(c);
     let r = match seqc::check::check(&c.input, &cfg, &opts) {
         Ok(r) => r,
-        Err(d) => return fail(&d),
+        Err(d) => return fail_verdict(c, &d),
     };
     let text = if c.json {
         seqc::check::render_json(&r)
     } else {
         seqc::check::render(&r)
     };
-    print!("{text}");
+    claim_answer();
+    if let Err(d) = put(c, &text) {
+        return fail(&d);
+    }
     ExitCode::from(r.outcome.exit_code())
 }
 
 fn refine(c: &Common) -> ExitCode {
-    let cfg = match c.config() {
+    let cfg = match c.config().and_then(|cfg| check_output(c).map(|_| cfg)) {
         Ok(cfg) => cfg,
         Err(d) => return fail(&d),
     };
@@ -374,16 +475,21 @@ fn refine(c: &Common) -> ExitCode {
             "refine chooses the tracked regions itself: drop --track",
         ));
     }
+    start_clock(c, false);
     let opts = check_options(c);
     let json = c.json;
+    // Iterations show as they end on stdout; a file gets them with the
+    // rest, at the end.
+    let to_file = c.output.as_deref().is_some_and(|o| o != "-");
+    let mut text = String::new();
     let names = |t: &Option<Vec<String>>| match t {
         Some(t) => format!("{{{}}}", t.join(", ")),
         None => "all regions (no slicing)".to_string(),
     };
     let mut show = |it: &seqc::refine::Iteration| {
         if !json {
-            println!(
-                "refine: iteration {}: tracking {}: {} ({:.2} s; {} reads havocked, {} writes dropped, {} loops summarised)",
+            let line = format!(
+                "refine: iteration {}: tracking {}: {} ({:.2} s; {} reads havocked, {} writes dropped, {} loops summarised)\n",
                 it.number,
                 names(&it.tracked),
                 it.answer,
@@ -392,40 +498,52 @@ fn refine(c: &Common) -> ExitCode {
                 it.dropped,
                 it.summarised
             );
+            if to_file {
+                text.push_str(&line);
+            } else if !ANSWERED.load(Ordering::SeqCst) {
+                print!("{line}");
+                let _ = std::io::stdout().flush();
+            }
         }
     };
-    let r = match seqc::refine::refine(&c.input, &cfg, &opts, &mut show) {
+    let r = seqc::refine::refine(&c.input, &cfg, &opts, &mut show);
+    let r = match r {
         Ok(r) => r,
-        Err(d) => return fail(&d),
+        Err(d) => return fail_verdict(c, &d),
     };
     if json {
-        println!("{}", seqc::refine::render_json(&r));
+        text.push_str(&format!("{}\n", seqc::refine::render_json(&r)));
     } else {
-        print!("\n{}", seqc::check::render(&r.report));
-        println!(
-            "\nrefine: {} after {} iteration{}, {:.2} s; tracked: {}",
+        text.push_str(&format!("\n{}", seqc::check::render(&r.report)));
+        text.push_str(&format!(
+            "\nrefine: {} after {} iteration{}, {:.2} s; tracked: {}\n",
             seqc::check::verdict_line(&r.report),
             r.iterations.len(),
             if r.iterations.len() == 1 { "" } else { "s" },
             r.seconds,
             names(&r.tracked)
-        );
+        ));
+    }
+    claim_answer();
+    if let Err(d) = put(c, &text) {
+        return fail(&d);
     }
     ExitCode::from(r.report.outcome.exit_code())
 }
 
 fn explore(c: &Common) -> ExitCode {
-    let cfg = match c.config() {
+    let cfg = match c.config().and_then(|cfg| check_output(c).map(|_| cfg)) {
         Ok(cfg) => cfg,
         Err(d) => return fail(&d),
     };
+    start_clock(c, false);
     let prog = match seqc::driver::load(&c.input, &cfg) {
         Ok(p) => p,
-        Err(d) => return fail(&d),
+        Err(d) => return fail_verdict(c, &d),
     };
     let prepared = match seqc::oracle::prepare(&prog) {
         Ok(p) => p,
-        Err(d) => return fail(&d),
+        Err(d) => return fail_verdict(c, &d),
     };
     let range = c
         .nondet_range
@@ -449,9 +567,12 @@ fn explore(c: &Common) -> ExitCode {
     if matches!(cfg.property, Property::Race(_)) {
         let x = match prepared.races(&bounds) {
             Ok(x) => x,
-            Err(d) => return fail(&d),
+            Err(d) => return fail_verdict(c, &d),
         };
-        print!("{}", seqc::oracle::render_races(&prog, &x, c.json));
+        claim_answer();
+        if let Err(d) = put(c, &seqc::oracle::render_races(&prog, &x, c.json)) {
+            return fail(&d);
+        }
         return ExitCode::from(if !x.races.is_empty() {
             10
         } else if x.complete {
@@ -462,14 +583,17 @@ fn explore(c: &Common) -> ExitCode {
     }
     let x = match prepared.explore(&bounds, Some(Default::default())) {
         Ok(x) => x,
-        Err(d) => return fail(&d),
+        Err(d) => return fail_verdict(c, &d),
     };
     let text = if c.json {
         seqc::oracle::render_json(&prog, &x)
     } else {
         seqc::oracle::render(&prog, &x)
     };
-    print!("{text}");
+    claim_answer();
+    if let Err(d) = put(c, &text) {
+        return fail(&d);
+    }
     ExitCode::from(match x.verdict {
         seqc::oracle::Verdict::Safe => 0,
         seqc::oracle::Verdict::Unsafe => 10,

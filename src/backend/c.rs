@@ -82,9 +82,9 @@ pub fn emit(p: &Program, opts: &COptions) -> String {
         .replace("{{VERSION}}", &opts.version)
         .replace(
             "{{INPUT}}",
-            p.files.first().map(String::as_str).unwrap_or("-"),
+            &comment_text(p.files.first().map(String::as_str).unwrap_or("-")),
         )
-        .replace("{{OPTIONS}}", &opts.options_text)
+        .replace("{{OPTIONS}}", &comment_text(&opts.options_text))
         .replace("{{CHECKER_NOTE}}", &checker_note(p))
         .replace("{{INCLUDES}}", includes.trim_end())
         .replace("{{DECLARATIONS}}", decls.trim_end());
@@ -1740,8 +1740,31 @@ fn has_own_continue(b: &Block) -> bool {
     })
 }
 
+/// A path inside a `#line` string literal: C's escapes for `\\`, `"`,
+/// a newline (gcc and seqc's source map read `\\n` back as one) and `?`
+/// (trigraphs), octal for other control characters; other text as is,
+/// so an ordinary path is unchanged.
 fn escape_path(p: &str) -> String {
-    p.replace('\\', "\\\\").replace('"', "\\\"")
+    let mut s = String::with_capacity(p.len());
+    for c in p.chars() {
+        match c {
+            '\\' => s.push_str("\\\\"),
+            '"' => s.push_str("\\\""),
+            '\n' => s.push_str("\\n"),
+            '?' => s.push_str("\\?"),
+            c if c.is_ascii_control() => {
+                let _ = write!(s, "\\{:03o}", c as u8);
+            }
+            c => s.push(c),
+        }
+    }
+    s
+}
+
+/// User text inside the header's block comment: `*/` would close it and
+/// turn the rest of a path into code.
+fn comment_text(t: &str) -> String {
+    t.replace("*/", "*\\/")
 }
 
 /// A C string literal for bytes ending in NUL (the NUL is implicit).

@@ -162,7 +162,18 @@ pub fn encode(p: &Program, opts: &Options) -> Result<Encoding, Diagnostic> {
     let declarations = sx.out.lines().count();
     Ok(Encoding {
         logic,
-        source: opts.source.replace(['|', '\\'], "/"),
+        // A quoted symbol cannot hold `|`, `\\` or control characters
+        // other than white space.
+        source: opts
+            .source
+            .chars()
+            .map(|c| match c {
+                '|' | '\\' => '/',
+                '\t' | '\n' | '\r' => c,
+                c if c.is_control() => '?',
+                c => c,
+            })
+            .collect(),
         defs: std::mem::take(&mut sx.out),
         fails: sx.fails,
         cuts: sx.cuts,

@@ -3,6 +3,7 @@
 //! Architecture invariant: this module is the only one that imports
 //! `lang_c`. Everything after it sees `ir::Program`.
 
+pub mod limits;
 mod lower;
 pub mod preprocess;
 pub mod source_map;
@@ -19,8 +20,9 @@ pub struct FrontendOptions {
     pub pp: PpOptions,
 }
 
-/// Preprocesses, parses and lowers `path`. The path is kept as given, so
-/// locations print relative when the user typed a relative path.
+/// Preprocesses, parses and lowers `path` (`-`: standard input, shown as
+/// `<stdin>`). The path is kept as given, so locations print relative
+/// when the user typed a relative path.
 pub fn load(path: &str, opts: &FrontendOptions) -> Result<Program> {
     load_timed(path, opts).map(|(p, _)| p)
 }
@@ -30,7 +32,8 @@ pub fn load_timed(path: &str, opts: &FrontendOptions) -> Result<(Program, Timing
     let t = Instant::now();
     let text = preprocess::preprocess(path, &opts.pp)?;
     let pp = t.elapsed();
-    let (p, mut times) = load_preprocessed_timed(path, text, opts.pp.data_model)?;
+    let shown = preprocess::display_name(path);
+    let (p, mut times) = load_preprocessed_timed(shown, text, opts.pp.data_model)?;
     times.insert(0, ("preprocess".to_string(), pp));
     Ok((p, times))
 }
@@ -89,6 +92,7 @@ fn parse_and_lower(path: &str, text: String, dm: DataModel) -> Result<(Program, 
     let t = Instant::now();
     let text = with_models(text, dm);
     let map = SourceMap::new(&text, path);
+    limits::check(&text, &map)?;
     let mut cfg = lang_c::driver::Config::with_gcc();
     cfg.cpp_options.clear();
     let parse = match lang_c::driver::parse_preprocessed(&cfg, text) {

@@ -156,23 +156,7 @@ fn parse_marker(line: &str) -> Option<(u32, String, Vec<u32>)> {
     let n: u32 = digits.parse().ok()?;
     let rest = rest[digits.len()..].trim_start();
     let rest = rest.strip_prefix('"')?;
-    let mut name = String::new();
-    let mut chars = rest.char_indices();
-    let mut end = rest.len();
-    while let Some((i, c)) = chars.next() {
-        match c {
-            '\\' => {
-                if let Some((_, d)) = chars.next() {
-                    name.push(d);
-                }
-            }
-            '"' => {
-                end = i + 1;
-                break;
-            }
-            c => name.push(c),
-        }
-    }
+    let (name, end) = unescape(rest);
     let flags = rest[end..]
         .split_whitespace()
         .filter_map(|t| t.parse().ok())
@@ -180,9 +164,60 @@ fn parse_marker(line: &str) -> Option<(u32, String, Vec<u32>)> {
     Some((n, name, flags))
 }
 
+/// The name of a marker's string up to its closing quote, with C's
+/// escapes read back (gcc writes `\\`, `\"` and `\n`; `#line` may hold
+/// any), and the byte offset after the quote.
+fn unescape(s: &str) -> (String, usize) {
+    let b = s.as_bytes();
+    let mut name = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'"' => return (String::from_utf8_lossy(&name).into_owned(), i + 1),
+            b'\\' if i + 1 < b.len() => {
+                i += 1;
+                let c = b[i];
+                match c {
+                    b'0'..=b'7' => {
+                        let mut v = 0u32;
+                        let mut n = 0;
+                        while n < 3 && i < b.len() && (b'0'..=b'7').contains(&b[i]) {
+                            v = v * 8 + (b[i] - b'0') as u32;
+                            i += 1;
+                            n += 1;
+                        }
+                        name.push(v as u8);
+                        continue;
+                    }
+                    b'n' => name.push(b'\n'),
+                    b't' => name.push(b'\t'),
+                    b'r' => name.push(b'\r'),
+                    b'a' => name.push(7),
+                    b'b' => name.push(8),
+                    b'f' => name.push(12),
+                    b'v' => name.push(11),
+                    c => name.push(c),
+                }
+                i += 1;
+            }
+            c => {
+                name.push(c);
+                i += 1;
+            }
+        }
+    }
+    (String::from_utf8_lossy(&name).into_owned(), b.len())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn marker_names_read_escapes_back() {
+        let (n, f, flags) = parse_marker("# 3 \"a\\\\b\\\"c\\nd\\001e\\?.c\" 1\n").unwrap();
+        assert_eq!((n, f.as_str(), flags), (3, "a\\b\"c\nd\u{1}e?.c", vec![1]));
+    }
 
     #[test]
     fn markers_map_lines_back() {
