@@ -12,6 +12,17 @@ pub enum Method {
     LalReps,
 }
 
+impl Method {
+    /// The name `--method` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::None => "none",
+            Method::Kiss => "kiss",
+            Method::LalReps => "lal-reps",
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Emit {
     #[default]
@@ -47,8 +58,6 @@ pub struct Config {
     pub defines: Vec<String>,
     /// `--dump-ir-after PASS`.
     pub dump_ir_after: Option<String>,
-    /// The options as the user gave them, for headers of outputs.
-    pub options_text: String,
     /// A path cut by `--unwind` is reported as "bound too small".
     pub unwinding_assertions: bool,
     /// `--int`: SMT integers instead of bit-vectors.
@@ -72,11 +81,59 @@ impl Default for Config {
             include_dirs: Vec::new(),
             defines: Vec::new(),
             dump_ir_after: None,
-            options_text: String::new(),
             unwinding_assertions: false,
             int: false,
             property: Property::Assert,
             track: None,
         }
+    }
+}
+
+impl Config {
+    /// Every option that changes an output, as the command line spells
+    /// it: the C output's header and the SMT script's `:source` carry it,
+    /// so an output says how to make it again (tests/cli.rs checks the
+    /// round trip).
+    pub fn options_text(&self) -> String {
+        let mut o = vec![format!("--method {}", self.method.name())];
+        match self.method {
+            Method::LalReps => {
+                o.push(format!("--rounds {}", self.rounds));
+                o.push(format!("--threads {}", self.threads));
+            }
+            Method::Kiss => {
+                o.push(format!("--ts {}", self.ts));
+                o.push(format!("--threads {}", self.threads));
+            }
+            Method::None => {}
+        }
+        o.push(format!("--unwind {}", self.unwind));
+        if let Some(t) = &self.track {
+            o.push(format!("--track '{}'", t.join(",")));
+        }
+        match &self.property {
+            Property::Assert => {}
+            Property::Race(None) => o.push("--property race".into()),
+            Property::Race(Some(r)) => o.push(format!("--property 'race={r}'")),
+        }
+        if self.data_model == DataModel::Ilp32 {
+            o.push("--data-model ILP32".into());
+        }
+        if self.dialect == Dialect::Cbmc {
+            o.push("--dialect cbmc".into());
+        }
+        if self.int {
+            o.push("--int".into());
+        }
+        o.join(" ")
+    }
+
+    /// The `(set-info :source ...)` text: seqc, the input and the options.
+    pub fn source_text(&self, input: &str) -> String {
+        format!(
+            "seqc {}: {input} {}",
+            env!("CARGO_PKG_VERSION"),
+            self.options_text()
+        )
     }
 }

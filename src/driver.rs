@@ -1,22 +1,76 @@
-//! The pipeline as one call: front end, passes, back end. Returns text and
-//! timings; printing is the binary's job.
+//! The pipeline, in one place: the front end, then each pass through one
+//! step that times it, dumps it (`--dump-ir-after`) and verifies it
+//! (`verify_enabled`), up to the program a back end checks. `translate`,
+//! `check`, `refine` and refine's test of a candidate set all build here;
+//! nothing else chains passes. Returns text and facts; printing is the
+//! binary's job.
 
 use crate::backend::c::{self, COptions};
-use crate::config::{Config, Emit, Method};
+use crate::config::{Config, Emit, Method, Property};
 use crate::diag::{Diagnostic, Result};
 use crate::frontend::{self, FrontendOptions, PpOptions};
 use crate::ir::{self, Program};
 use crate::passes;
+use crate::passes::bound::Cut;
+use crate::passes::kiss::KissInfo;
+use crate::passes::lal_reps::LrInfo;
+use crate::passes::slice::SliceInfo;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-pub struct Translation {
-    pub text: String,
-    /// IR dumps requested with `--dump-ir-after`, as (pass, text).
+static VERIFY: AtomicBool = AtomicBool::new(false);
+
+/// Runs the IR verifier after every pass from now on (tests call this;
+/// `SEQC_VERIFY_IR` does the same for a process, debug builds always).
+pub fn set_verify(on: bool) {
+    VERIFY.store(on, Ordering::Relaxed);
+}
+
+pub fn verify_enabled() -> bool {
+    cfg!(debug_assertions)
+        || VERIFY.load(Ordering::Relaxed)
+        || std::env::var_os("SEQC_VERIFY_IR").is_some()
+}
+
+/// How far `build` goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Until {
+    /// Lowered and normalised (`--emit regions` reports on this).
+    Normalized,
+    /// Sliced with `--track` (the program the methods start from).
+    Sliced,
+    /// The sequential program a back end checks.
+    Sequential,
+}
+
+/// What a sequentialization tells the back ends and the replay.
+#[derive(Clone, Debug)]
+pub enum MethodInfo {
+    None,
+    LalReps(LrInfo),
+    Kiss(KissInfo),
+}
+
+/// What `build` made.
+pub struct Built {
+    pub prog: Program,
+    /// The lowered input before any pass (with `keep_input`): the oracle
+    /// replays counterexamples on it.
+    pub input: Option<Program>,
+    pub method: MethodInfo,
+    pub slice: Option<SliceInfo>,
+    /// The loop bound the SMT encoding uses: a sequentialization bounds
+    /// the input's loops itself, so its own bound only has to be above.
+    pub smt_unwind: u32,
+    /// CBMC's `--unwind` for the program.
+    pub cbmc_unwind: u32,
+    /// IR dumps asked for with `--dump-ir-after`, as (pass, text).
     pub dumps: Vec<(String, String)>,
     pub timings: Vec<(String, Duration)>,
 }
 
-/// Reads and lowers an input file.
+/// Reads and lowers an input file (the front end alone: the oracle runs
+/// on this).
 pub fn load(input: &str, cfg: &Config) -> Result<Program> {
     load_timed(input, cfg).map(|(p, _)| p)
 }
@@ -33,47 +87,19 @@ pub fn load_timed(input: &str, cfg: &Config) -> Result<(Program, frontend::Timin
     frontend::load_timed(input, &opts)
 }
 
-/// Loads, normalises and (with `--track`) slices the input: the program
-/// the sequentializations start from.
-pub fn front(input: &str, cfg: &Config) -> Result<(Program, Option<passes::slice::SliceInfo>)> {
-    let p = passes::normalize::normalize(load(input, cfg)?);
-    match &cfg.track {
-        Some(t) => {
-            ir::regions_report::check_track(&p, t)?;
-            if matches!(cfg.property, crate::config::Property::Race(_)) {
-                return Err(Diagnostic::not_yet(
-                    "--track with --property race (slicing would drop the accesses that race)",
-                ));
-            }
-            let (p, info) = passes::slice::slice(p, t)?;
-            let verify = cfg!(debug_assertions) || std::env::var_os("SEQC_VERIFY_IR").is_some();
-            if verify && let Err(e) = ir::verify::verify(&p) {
-                panic!("IR verifier failed after slice: {e}");
-            }
-            Ok((p, Some(info)))
-        }
-        None => Ok((p, None)),
-    }
-}
-
-/// Race checking is KISS's (§5): the other methods check assertions.
-pub fn race_needs_kiss(cfg: &Config) -> Result<()> {
-    if matches!(cfg.property, crate::config::Property::Race(_)) && cfg.method != Method::Kiss {
+/// The checks of the options that no pass can make alone.
+fn check_options(cfg: &Config) -> Result<()> {
+    if matches!(cfg.property, Property::Race(_)) && cfg.method != Method::Kiss {
         return Err(Diagnostic::not_yet(format!(
             "--property race with --method {} (race checking is built on KISS: use --method kiss)",
-            if cfg.method == Method::None {
-                "none"
-            } else {
-                "lal-reps"
-            }
+            cfg.method.name()
         )));
     }
-    Ok(())
-}
-
-/// `seqc translate`.
-pub fn translate(input: &str, cfg: &Config) -> Result<Translation> {
-    race_needs_kiss(cfg)?;
+    if cfg.track.is_some() && matches!(cfg.property, Property::Race(_)) {
+        return Err(Diagnostic::not_yet(
+            "--track with --property race (slicing would drop the accesses that race)",
+        ));
+    }
     if let Some(p) = &cfg.dump_ir_after
         && !passes::PASSES.contains(&p.as_str())
     {
@@ -82,107 +108,179 @@ pub fn translate(input: &str, cfg: &Config) -> Result<Translation> {
             passes::PASSES.join(", ")
         )));
     }
-    let mut timings = Vec::new();
-    let mut dumps = Vec::new();
-    let (mut prog, front) = load_timed(input, cfg)?;
-    timings.extend(front);
-    let after = |name: &str, prog: &Program, dumps: &mut Vec<(String, String)>| {
-        let verify = cfg!(debug_assertions) || std::env::var_os("SEQC_VERIFY_IR").is_some();
-        if verify && let Err(e) = ir::verify::verify(prog) {
+    Ok(())
+}
+
+/// One pass of the pipeline at a time: timed, dumped, verified.
+struct Steps<'c> {
+    cfg: &'c Config,
+    dumps: Vec<(String, String)>,
+    timings: Vec<(String, Duration)>,
+}
+
+impl Steps<'_> {
+    fn after(&mut self, name: &str, p: &Program) {
+        if verify_enabled()
+            && let Err(e) = ir::verify::verify(p)
+        {
             panic!("IR verifier failed after {name}: {e}");
         }
-        if cfg.dump_ir_after.as_deref() == Some(name) {
-            dumps.push((name.to_string(), crate::backend::c::dump(prog)));
+        if self.cfg.dump_ir_after.as_deref() == Some(name) {
+            self.dumps.push((name.to_string(), c::dump(p)));
         }
+    }
+
+    fn run<T>(
+        &mut self,
+        name: &str,
+        f: impl FnOnce() -> Result<(Program, T)>,
+    ) -> Result<(Program, T)> {
+        let t = Instant::now();
+        let (p, x) = f()?;
+        self.timings.push((name.to_string(), t.elapsed()));
+        self.after(name, &p);
+        Ok((p, x))
+    }
+}
+
+/// The pipeline, up to `until`; `keep_input` keeps the lowered input.
+pub fn build(input: &str, cfg: &Config, until: Until, keep_input: bool) -> Result<Built> {
+    check_options(cfg)?;
+    let mut s = Steps {
+        cfg,
+        dumps: Vec::new(),
+        timings: Vec::new(),
     };
-    after("lower", &prog, &mut dumps);
-    let t = Instant::now();
-    prog = passes::normalize::normalize(prog);
-    timings.push(("normalize".to_string(), t.elapsed()));
-    after("normalize", &prog, &mut dumps);
-    let verify = cfg!(debug_assertions) || std::env::var_os("SEQC_VERIFY_IR").is_some();
-    if verify && let Err(e) = ir::verify::verify_normalized(&prog) {
+    let (prog, front) = load_timed(input, cfg)?;
+    s.timings.extend(front);
+    s.after("lower", &prog);
+    let kept = keep_input.then(|| prog.clone());
+    let (prog, ()) = s.run("normalize", || Ok((passes::normalize::normalize(prog), ())))?;
+    if verify_enabled()
+        && let Err(e) = ir::verify::verify_normalized(&prog)
+    {
         panic!("the normaliser's postcondition fails: {e}");
     }
     if let Some(t) = &cfg.track {
         ir::regions_report::check_track(&prog, t)?;
     }
-    if cfg.emit == Emit::Regions {
-        // The input's regions, before any sequentialization adds its own.
-        return Ok(Translation {
-            text: ir::regions_report::report(&prog),
-            dumps,
-            timings,
-        });
-    }
-    if let Some(t) = &cfg.track {
-        if matches!(cfg.property, crate::config::Property::Race(_)) {
-            return Err(Diagnostic::not_yet(
-                "--track with --property race (slicing would drop the accesses that race)",
-            ));
+    let mut built = Built {
+        prog,
+        input: kept,
+        method: MethodInfo::None,
+        slice: None,
+        smt_unwind: cfg.unwind,
+        cbmc_unwind: cfg.unwind + 2,
+        dumps: Vec::new(),
+        timings: Vec::new(),
+    };
+    if until != Until::Normalized {
+        if let Some(t) = &cfg.track {
+            let p = std::mem::replace(&mut built.prog, Program::new(cfg.data_model));
+            let (p, info) = s.run("slice", || passes::slice::slice(p, t))?;
+            built.prog = p;
+            built.slice = Some(info);
         }
-        let t0 = Instant::now();
-        prog = passes::slice::slice(prog, t)?.0;
-        timings.push(("slice".to_string(), t0.elapsed()));
-        after("slice", &prog, &mut dumps);
+        if until == Until::Sequential && cfg.method != Method::None {
+            let p = std::mem::replace(&mut built.prog, Program::new(cfg.data_model));
+            let (p, ()) = s.run("bound", || {
+                Ok((passes::bound::bound(p, cfg.unwind, Cut::Stop), ()))
+            })?;
+            let (p, info) = match cfg.method {
+                Method::LalReps => {
+                    let (p, i) = s.run("lal-reps", || lal_reps(p, cfg))?;
+                    (p, MethodInfo::LalReps(i))
+                }
+                _ => {
+                    let (p, i) = s.run("kiss", || kiss(p, cfg))?;
+                    (p, MethodInfo::Kiss(i))
+                }
+            };
+            built.prog = p;
+            built.method = info;
+        }
     }
-    let mut smt_unwind = cfg.unwind;
-    if cfg.method == Method::LalReps {
-        let t = Instant::now();
-        prog = passes::bound::bound(prog, cfg.unwind, passes::bound::Cut::Stop);
-        after("bound", &prog, &mut dumps);
-        prog = lal_reps(prog, cfg)?.0;
-        timings.push(("lal-reps".to_string(), t.elapsed()));
-        after("lal-reps", &prog, &mut dumps);
-        smt_unwind = cfg.unwind + 2;
+    // Loop bounds for the back ends, by method.
+    let u = cfg.unwind;
+    (built.smt_unwind, built.cbmc_unwind) = match &built.method {
+        MethodInfo::None => (u, (u + 2).max(3)),
+        MethodInfo::LalReps(_) => (u + 2, (u + 2).max(cfg.rounds.max(1) + 3)),
+        MethodInfo::Kiss(i) => {
+            let k = (u + 2).max(i.slots + 1);
+            (k, k)
+        }
+    };
+    built.dumps = s.dumps;
+    built.timings = s.timings;
+    Ok(built)
+}
+
+/// The program CBMC checks: a sequentialization's output bounds its loops
+/// itself; the input (`--method none`) is bounded here, with unwinding
+/// assumptions or assertions.
+pub fn for_cbmc(b: &Built, cfg: &Config, cut: Cut) -> Program {
+    match b.method {
+        MethodInfo::None => passes::bound::bound(b.prog.clone(), cfg.unwind, cut),
+        _ => b.prog.clone(),
     }
-    if cfg.method == Method::Kiss {
-        let t = Instant::now();
-        prog = passes::bound::bound(prog, cfg.unwind, passes::bound::Cut::Stop);
-        after("bound", &prog, &mut dumps);
-        prog = kiss(prog, cfg)?.0;
-        timings.push(("kiss".to_string(), t.elapsed()));
-        after("kiss", &prog, &mut dumps);
-        smt_unwind = kiss_unwind(&prog, cfg);
-    }
+}
+
+pub struct Translation {
+    pub text: String,
+    /// IR dumps requested with `--dump-ir-after`, as (pass, text).
+    pub dumps: Vec<(String, String)>,
+    pub timings: Vec<(String, Duration)>,
+}
+
+/// `seqc translate`.
+pub fn translate(input: &str, cfg: &Config) -> Result<Translation> {
+    let until = if cfg.emit == Emit::Regions {
+        Until::Normalized
+    } else {
+        Until::Sequential
+    };
+    let b = build(input, cfg, until, false)?;
+    let mut timings = b.timings;
     let t = Instant::now();
     let text = match cfg.emit {
-        Emit::Ir | Emit::Regions => crate::backend::c::dump(&prog),
+        // The input's regions, before any sequentialization adds its own.
+        Emit::Regions => ir::regions_report::report(&b.prog),
+        Emit::Ir => c::dump(&b.prog),
         Emit::C => c::emit(
-            &prog,
+            &b.prog,
             &COptions {
                 dialect: cfg.dialect,
-                options_text: cfg.options_text.clone(),
+                options_text: cfg.options_text(),
                 version: env!("CARGO_PKG_VERSION").to_string(),
                 ir_mode: false,
             },
         ),
         Emit::Smt => {
             let enc = crate::bmc::encode(
-                &prog,
+                &b.prog,
                 &crate::bmc::Options {
                     deadline: None,
-                    unwind: smt_unwind,
+                    unwind: b.smt_unwind,
                     unwinding_assertions: false,
                     int: cfg.int,
-                    source: crate::check::source_info(input, cfg),
+                    source: cfg.source_text(input),
                 },
-            )?;
+            )
+            .map_err(|e| e.into_diagnostic())?;
             enc.script(crate::bmc::Goal::Violation, None, false)
         }
     };
     timings.push(("emit".to_string(), t.elapsed()));
-    crate::par::drop_later(prog);
+    crate::par::drop_later(b.prog);
     Ok(Translation {
         text,
-        dumps,
+        dumps: b.dumps,
         timings,
     })
 }
 
-/// The Lal-Reps pass with the configuration's bounds (on a normalised,
-/// bounded program).
-pub fn lal_reps(prog: Program, cfg: &Config) -> Result<(Program, passes::lal_reps::LrInfo)> {
+/// The Lal-Reps pass with the configuration's bounds.
+fn lal_reps(prog: Program, cfg: &Config) -> Result<(Program, LrInfo)> {
     passes::lal_reps::lal_reps(
         prog,
         &passes::lal_reps::LrOptions {
@@ -193,34 +291,17 @@ pub fn lal_reps(prog: Program, cfg: &Config) -> Result<(Program, passes::lal_rep
     )
 }
 
-/// The KISS pass with the configuration's bounds (on a normalised,
-/// bounded program).
-pub fn kiss(prog: Program, cfg: &Config) -> Result<(Program, passes::kiss::KissInfo)> {
+/// The KISS pass with the configuration's bounds.
+fn kiss(prog: Program, cfg: &Config) -> Result<(Program, KissInfo)> {
     passes::kiss::kiss(
         prog,
         &passes::kiss::KissOptions {
             ts: cfg.ts,
             threads: cfg.threads,
             race: match &cfg.property {
-                crate::config::Property::Race(t) => Some(t.clone()),
-                crate::config::Property::Assert => None,
+                Property::Race(t) => Some(t.clone()),
+                Property::Assert => None,
             },
         },
     )
-}
-
-/// The SMT route's unwinding of a KISS output: seqc bounds the input's
-/// loops itself (U + 2 never cuts first), and threads nest on the one
-/// stack, at most one level per thread id.
-pub fn kiss_unwind(p: &Program, cfg: &Config) -> u32 {
-    let slots = p
-        .globals
-        .iter()
-        .find(|g| g.name == "__seqc_done")
-        .and_then(|g| match g.ty {
-            ir::Ty::Array(_, Some(n)) => Some(n as u32),
-            _ => None,
-        })
-        .unwrap_or(1);
-    (cfg.unwind + 2).max(slots + 1)
 }

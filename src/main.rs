@@ -30,15 +30,154 @@ struct Cli {
 #[derive(Subcommand)]
 enum Cmd {
     /// Print the transformed program (C, SMT-LIB2 or the IR).
-    Translate(Common),
+    Translate(TranslateArgs),
     /// Run a backend and report a verdict (exit 0 safe, 10 violation, 20 unknown, 30 bound too small).
-    Check(Common),
+    Check(CheckArgs),
     /// Field-slicing CEGAR (STORM §3).
-    Refine(Common),
+    Refine(RefineArgs),
     /// Exhaustive interleaving exploration of small programs.
-    Explore(Common),
+    Explore(ExploreArgs),
     /// Write random concurrent C programs (for testing checkers against the oracle).
     Gen(GenArgs),
+}
+
+/// The input, the preprocessor and where the answer goes: every command
+/// but gen takes these.
+#[derive(Args, Clone)]
+struct Io {
+    /// The C file (`.c`, or preprocessed `.i`); `-` reads standard input.
+    input: String,
+    /// Sizes of long and pointers (SV-COMP .i files are ILP32).
+    #[arg(long, value_enum, default_value = "LP64")]
+    data_model: DataModelArg,
+    /// Add a directory to the preprocessor's include path.
+    #[arg(short = 'I', value_name = "DIR")]
+    include: Vec<String>,
+    /// Define a macro for the preprocessor.
+    #[arg(short = 'D', value_name = "MACRO[=V]")]
+    define: Vec<String>,
+    /// Write the output (translate) or the report (check, refine,
+    /// explore) here instead of stdout, whole or not at all; `-` is stdout.
+    #[arg(short = 'o', value_name = "FILE")]
+    output: Option<String>,
+    /// Seconds for the whole command (front end, encoding and every
+    /// backend run); past it, check answers UNKNOWN (exit 20).
+    #[arg(long)]
+    timeout: Option<u64>,
+}
+
+/// How the program is sequentialized and bounded.
+#[derive(Args, Clone)]
+struct Seq {
+    /// Sequentialization: none (identity), kiss, lal-reps.
+    #[arg(long, value_enum, default_value = "lal-reps")]
+    method: MethodArg,
+    /// Lal-Reps contexts (rounds) per thread.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=64))]
+    rounds: u32,
+    /// KISS bound on pending (forked, unstarted) threads.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(0..=64))]
+    ts: u32,
+    /// A loop body runs at most U times (and recursion is cut at depth U).
+    /// Not CBMC's convention: CBMC's --unwind N runs a body N-1 times.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(0..=100000))]
+    unwind: u32,
+    /// Threads per creation site inside a loop.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    threads: u32,
+    /// What is checked: assert (assertions, the default) or race[=REGION]
+    /// (data races, with --method kiss).
+    #[arg(long)]
+    property: Option<String>,
+    /// Spelling of assume and atomic sections in C output.
+    #[arg(long, value_enum, default_value = "svcomp")]
+    dialect: DialectArg,
+    /// SMT integers (QF_AUFLIA) instead of bit-vectors; C's wrap-around is
+    /// kept (mod 2^N), so verdicts do not change. z3 and cvc5 only.
+    #[arg(long)]
+    int: bool,
+}
+
+/// How a checker is run.
+#[derive(Args, Clone)]
+struct Run {
+    /// What `check` runs.
+    #[arg(long, value_enum, default_value = "z3")]
+    backend: BackendArg,
+    /// Machine-readable output.
+    #[arg(long)]
+    json: bool,
+    /// A path that needs more loop iterations than --unwind is reported as "bound too small".
+    #[arg(long)]
+    unwinding_assertions: bool,
+}
+
+#[derive(Args, Clone)]
+struct TranslateArgs {
+    #[command(flatten)]
+    io: Io,
+    #[command(flatten)]
+    seq: Seq,
+    /// What to print.
+    #[arg(long, value_enum, default_value = "c")]
+    emit: EmitArg,
+    /// Tracked memory regions for field slicing (comma-separated, or `all`).
+    #[arg(long)]
+    track: Option<String>,
+    /// Print the IR after this pass to stderr (lower, normalize, slice,
+    /// bound, lal-reps, kiss).
+    #[arg(long, value_name = "PASS")]
+    dump_ir_after: Option<String>,
+    /// Print the time each stage takes (stderr).
+    #[arg(long)]
+    time_passes: bool,
+}
+
+#[derive(Args, Clone)]
+struct CheckArgs {
+    #[command(flatten)]
+    io: Io,
+    #[command(flatten)]
+    seq: Seq,
+    #[command(flatten)]
+    run: Run,
+    /// Tracked memory regions for field slicing (comma-separated, or `all`).
+    #[arg(long)]
+    track: Option<String>,
+}
+
+#[derive(Args, Clone)]
+struct RefineArgs {
+    #[command(flatten)]
+    io: Io,
+    #[command(flatten)]
+    seq: Seq,
+    #[command(flatten)]
+    run: Run,
+}
+
+#[derive(Args, Clone)]
+struct ExploreArgs {
+    #[command(flatten)]
+    io: Io,
+    /// A loop body runs at most U times (and recursion is cut at depth U).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(0..=100000))]
+    unwind: u32,
+    /// Threads per creation site.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    threads: u32,
+    /// assert (failing assertions, the default) or race (data races).
+    #[arg(long)]
+    property: Option<String>,
+    /// Give up (UNKNOWN) after this many states.
+    #[arg(long, value_name = "S", default_value_t = 2_000_000)]
+    max_states: u64,
+    /// The values a nondeterministic integer takes, LO..HI.
+    #[arg(long, value_name = "LO..HI", default_value = "-1..3")]
+    nondet_range: String,
+    /// Machine-readable output.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Args, Clone)]
@@ -91,80 +230,120 @@ enum DataModelArg {
     Lp64,
 }
 
-#[derive(Args, Clone)]
+/// Every option of every command in one place, with the defaults of those
+/// a command does not take: each command's arguments fill it in.
+#[derive(Clone)]
 struct Common {
-    /// The C file (`.c`, or preprocessed `.i`); `-` reads standard input.
     input: String,
-    /// Sequentialization: none (identity), kiss, lal-reps.
-    #[arg(long, value_enum, default_value = "lal-reps")]
     method: MethodArg,
-    /// Lal-Reps contexts (rounds) per thread.
-    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=64))]
     rounds: u32,
-    /// KISS bound on pending (forked, unstarted) threads.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(0..=64))]
     ts: u32,
-    /// A loop body runs at most U times (and recursion is cut at depth U).
-    /// Not CBMC's convention: CBMC's --unwind N runs a body N-1 times.
-    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(0..=100000))]
     unwind: u32,
-    /// Threads per creation site inside a loop.
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=1024))]
     threads: u32,
-    /// What `translate` prints.
-    #[arg(long, value_enum, default_value = "c")]
     emit: EmitArg,
-    /// What `check` runs.
-    #[arg(long, value_enum, default_value = "z3")]
     backend: BackendArg,
-    /// Seconds for the whole command (front end, encoding and every
-    /// backend run); past it, check answers UNKNOWN (exit 20).
-    #[arg(long)]
     timeout: Option<u64>,
-    /// Machine-readable output.
-    #[arg(long)]
     json: bool,
-    /// Tracked memory regions for field slicing (comma-separated, or `all`).
-    #[arg(long)]
     track: Option<String>,
-    /// assert | race[=LOC] | locks | deadlock.
-    #[arg(long)]
     property: Option<String>,
-    /// A path that needs more loop iterations than --unwind is reported as "bound too small".
-    #[arg(long)]
     unwinding_assertions: bool,
-    /// SMT integers (QF_AUFLIA) instead of bit-vectors; C's wrap-around is
-    /// kept (mod 2^N), so verdicts do not change. z3 and cvc5 only.
-    #[arg(long)]
     int: bool,
-    /// Spelling of assume and atomic sections in C output.
-    #[arg(long, value_enum, default_value = "svcomp")]
     dialect: DialectArg,
-    /// Print the time each stage takes (stderr).
-    #[arg(long)]
     time_passes: bool,
-    /// Sizes of long and pointers (SV-COMP .i files are ILP32).
-    #[arg(long, value_enum, default_value = "LP64")]
     data_model: DataModelArg,
-    /// Add a directory to the preprocessor's include path.
-    #[arg(short = 'I', value_name = "DIR")]
     include: Vec<String>,
-    /// Define a macro for the preprocessor.
-    #[arg(short = 'D', value_name = "MACRO[=V]")]
     define: Vec<String>,
-    /// Write the output (translate) or the report (check, refine,
-    /// explore) here instead of stdout, whole or not at all; `-` is stdout.
-    #[arg(short = 'o', value_name = "FILE")]
     output: Option<String>,
-    /// Print the IR after this pass to stderr (lower, normalize).
-    #[arg(long, value_name = "PASS")]
     dump_ir_after: Option<String>,
-    /// explore: give up (UNKNOWN) after this many states.
-    #[arg(long, value_name = "S", default_value_t = 2_000_000)]
     max_states: u64,
-    /// explore: the values a nondeterministic integer takes, LO..HI.
-    #[arg(long, value_name = "LO..HI", default_value = "-1..3")]
     nondet_range: String,
+}
+
+impl Common {
+    fn new(io: Io) -> Common {
+        Common {
+            input: io.input,
+            method: MethodArg::LalReps,
+            rounds: 2,
+            ts: 1,
+            unwind: 2,
+            threads: 3,
+            emit: EmitArg::C,
+            backend: BackendArg::Z3,
+            timeout: io.timeout,
+            json: false,
+            track: None,
+            property: None,
+            unwinding_assertions: false,
+            int: false,
+            dialect: DialectArg::Svcomp,
+            time_passes: false,
+            data_model: io.data_model,
+            include: io.include,
+            define: io.define,
+            output: io.output,
+            dump_ir_after: None,
+            max_states: 2_000_000,
+            nondet_range: "-1..3".into(),
+        }
+    }
+
+    fn with_seq(mut self, q: Seq) -> Common {
+        self.method = q.method;
+        self.rounds = q.rounds;
+        self.ts = q.ts;
+        self.unwind = q.unwind;
+        self.threads = q.threads;
+        self.property = q.property;
+        self.dialect = q.dialect;
+        self.int = q.int;
+        self
+    }
+
+    fn with_run(mut self, r: Run) -> Common {
+        self.backend = r.backend;
+        self.json = r.json;
+        self.unwinding_assertions = r.unwinding_assertions;
+        self
+    }
+}
+
+impl From<TranslateArgs> for Common {
+    fn from(a: TranslateArgs) -> Common {
+        let mut c = Common::new(a.io).with_seq(a.seq);
+        c.emit = a.emit;
+        c.track = a.track;
+        c.dump_ir_after = a.dump_ir_after;
+        c.time_passes = a.time_passes;
+        c
+    }
+}
+
+impl From<CheckArgs> for Common {
+    fn from(a: CheckArgs) -> Common {
+        let mut c = Common::new(a.io).with_seq(a.seq).with_run(a.run);
+        c.track = a.track;
+        c
+    }
+}
+
+impl From<RefineArgs> for Common {
+    fn from(a: RefineArgs) -> Common {
+        Common::new(a.io).with_seq(a.seq).with_run(a.run)
+    }
+}
+
+impl From<ExploreArgs> for Common {
+    fn from(a: ExploreArgs) -> Common {
+        let mut c = Common::new(a.io);
+        c.unwind = a.unwind;
+        c.threads = a.threads;
+        c.property = a.property;
+        c.max_states = a.max_states;
+        c.nondet_range = a.nondet_range;
+        c.json = a.json;
+        c
+    }
 }
 
 impl Common {
@@ -177,7 +356,7 @@ impl Common {
                 || p == "deadlock";
             if !known {
                 return Err(Diagnostic::input(format!(
-                    "unknown property '{p}' (expected assert, race, race=LOC, locks or deadlock)"
+                    "unknown property '{p}' (expected assert, race or race=REGION)"
                 )));
             }
             if p == "locks" || p == "deadlock" {
@@ -212,33 +391,14 @@ impl Common {
             MethodArg::Kiss => Method::Kiss,
             MethodArg::LalReps => Method::LalReps,
         };
-        let mut opts = vec![format!(
-            "--method {}",
-            match method {
-                Method::None => "none",
-                Method::Kiss => "kiss",
-                Method::LalReps => "lal-reps",
-            }
-        )];
-        match &property {
-            Property::Assert => {}
-            Property::Race(None) => opts.push("--property race".into()),
-            Property::Race(Some(r)) => opts.push(format!("--property 'race={r}'")),
-        }
         let data_model = match self.data_model {
             DataModelArg::Ilp32 => DataModel::Ilp32,
             DataModelArg::Lp64 => DataModel::Lp64,
         };
-        if data_model == DataModel::Ilp32 {
-            opts.push("--data-model ILP32".into());
-        }
         let dialect = match self.dialect {
             DialectArg::Svcomp => Dialect::Svcomp,
             DialectArg::Cbmc => Dialect::Cbmc,
         };
-        if dialect == Dialect::Cbmc {
-            opts.push("--dialect cbmc".into());
-        }
         Ok(Config {
             method,
             rounds: self.rounds,
@@ -256,7 +416,6 @@ impl Common {
             include_dirs: self.include.clone(),
             defines: self.define.clone(),
             dump_ir_after: self.dump_ir_after.clone(),
-            options_text: opts.join(" "),
             unwinding_assertions: self.unwinding_assertions,
             int: self.int,
             property,
@@ -397,7 +556,8 @@ fn run() -> ExitCode {
         }
     };
     match cli.cmd {
-        Cmd::Translate(c) => {
+        Cmd::Translate(a) => {
+            let c = Common::from(a);
             let cfg = match c.config().and_then(|cfg| check_output(&c).map(|_| cfg)) {
                 Ok(cfg) => cfg,
                 Err(d) => return fail(&d),
@@ -422,10 +582,10 @@ fn run() -> ExitCode {
                 Err(d) => fail(&d),
             }
         }
-        Cmd::Explore(c) => explore(&c),
+        Cmd::Explore(a) => explore(&Common::from(a)),
         Cmd::Gen(g) => gen_programs(&g),
-        Cmd::Check(c) => check(&c),
-        Cmd::Refine(c) => refine(&c),
+        Cmd::Check(a) => check(&Common::from(a)),
+        Cmd::Refine(a) => refine(&Common::from(a)),
     }
 }
 
@@ -470,11 +630,6 @@ fn refine(c: &Common) -> ExitCode {
         Ok(cfg) => cfg,
         Err(d) => return fail(&d),
     };
-    if cfg.track.is_some() {
-        return fail(&Diagnostic::input(
-            "refine chooses the tracked regions itself: drop --track",
-        ));
-    }
     start_clock(c, false);
     let opts = check_options(c);
     let json = c.json;

@@ -83,14 +83,18 @@ pub fn refine(
 ) -> Result<Refined> {
     let t0 = Instant::now();
     let all: BTreeSet<String> = {
-        let (p, _) = crate::driver::front(
+        let b = crate::driver::build(
             input,
             &Config {
                 track: None,
                 ..cfg.clone()
             },
+            crate::driver::Until::Normalized,
+            false,
         )?;
-        crate::ir::regions_report::names(&p).into_iter().collect()
+        crate::ir::regions_report::names(&b.prog)
+            .into_iter()
+            .collect()
     };
     let mut tracked: BTreeSet<String> = property_regions(input, cfg)?
         .into_iter()
@@ -214,14 +218,8 @@ fn minimal_set(
 /// iteration's figures in `steps`, and the final check's report.
 pub fn render_json(r: &Refined) -> String {
     use serde_json::json;
-    let verdict = match &r.report.outcome {
-        Outcome::Safe => "safe",
-        Outcome::Violation => "violation",
-        Outcome::Unknown(_) => "unknown",
-        Outcome::BoundTooSmall => "bound too small",
-    };
-    let report: serde_json::Value =
-        serde_json::from_str(&check::render_json(&r.report)).unwrap_or(serde_json::Value::Null);
+    let verdict = check::verdict_word(&r.report.outcome);
+    let report = check::report_json(&r.report);
     let tracked = json!(r.tracked.as_ref().unwrap_or(&r.all));
     let steps: Vec<serde_json::Value> = r
         .iterations

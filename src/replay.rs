@@ -18,29 +18,13 @@
 //! not part of the run. The oracle numbers threads in creation order, so
 //! slots are renumbered in the order their creates happen in that run.
 
-use crate::bmc::TraceWhat;
-use crate::check::Step;
+use crate::ir::trace::Step;
+use crate::ir::trace::TraceWhat;
 use crate::ir::{FileId, Loc, Program};
 use crate::oracle::{Schedule, Segment, Until};
 use crate::passes::kiss::KissInfo;
 use crate::passes::lal_reps::{CS, ERROR, LrInfo};
 use std::collections::{BTreeMap, BTreeSet};
-
-/// The leading integer of a value as a backend prints it (`7`, `7u`,
-/// `-1l`, `TRUE`).
-pub fn int_value(s: &str) -> Option<i128> {
-    let s = s.trim();
-    match s {
-        "TRUE" | "true" => return Some(1),
-        "FALSE" | "false" => return Some(0),
-        _ => {}
-    }
-    let end = s
-        .char_indices()
-        .find(|&(i, c)| !(c.is_ascii_digit() || (i == 0 && c == '-')))
-        .map_or(s.len(), |(i, _)| i);
-    s[..end].parse().ok()
-}
 
 /// The schedule a Lal-Reps trace stands for, and the failing assertion.
 /// `guided`: each segment may end only where the trace switched (the
@@ -59,7 +43,7 @@ pub fn schedule(
     // The failing assertion: the one write of a nonzero error id.
     let fail = steps.iter().find_map(|s| match (&s.what, s.ctx) {
         (TraceWhat::Assign(l, v), Some(ctx)) if l == ERROR => {
-            int_value(v).filter(|&id| id > 0).map(|id| (id, ctx))
+            v.int.filter(|&id| id > 0).map(|id| (id, ctx))
         }
         _ => None,
     });
@@ -78,16 +62,24 @@ pub fn schedule(
         let (TraceWhat::Assign(l, v), Some(ctx)) = (&s.what, s.ctx) else {
             continue;
         };
+        // `__seqc_site_n[i]`: the index is the creation site.
         let Some(site) = l
-            .strip_prefix("__seqc_site_n[")
-            .and_then(|r| int_value(r.trim_end_matches(']')))
+            .strip_prefix(info.site_n.as_str())
+            .and_then(|r| r.strip_prefix('['))
+            .and_then(|r| {
+                // CBMC writes the index with a suffix (`1l`).
+                let digits: String = r.chars().take_while(char::is_ascii_digit).collect();
+                digits.parse::<i128>().ok()
+            })
         else {
             continue;
         };
         if !live(ctx) {
             continue;
         }
-        let n = int_value(v).ok_or_else(|| format!("unreadable thread count '{v}'"))?;
+        let n = v
+            .int
+            .ok_or_else(|| format!("unreadable thread count '{}'", v.shown))?;
         let Some(&base) = info.site_slots.get(site as usize) else {
             return Err(format!(
                 "the trace names creation site {site}, which does not exist"
@@ -117,8 +109,8 @@ pub fn schedule(
             TraceWhat::Nondet(v) => nondet.entry(t).or_default().push(*v),
             TraceWhat::Return(f, v) if havocs.is_some_and(|h| h(f)) => {
                 let v = v
-                    .as_deref()
-                    .and_then(int_value)
+                    .as_ref()
+                    .and_then(|v| v.int)
                     .ok_or_else(|| format!("the trace gives no value for {f}"))?;
                 nondet.entry(t).or_default().push(v);
             }
@@ -224,7 +216,7 @@ pub fn kiss_schedule(
         // the site the trace last recorded, in the thread that recorded it.
         let Some((id, ctx)) = steps.iter().rev().find_map(|s| match (&s.what, s.ctx) {
             (TraceWhat::Assign(l, v), Some(ctx)) if l == crate::passes::kiss::RACE_SITE => {
-                int_value(v).filter(|&id| id > 0).map(|id| (id, ctx))
+                v.int.filter(|&id| id > 0).map(|id| (id, ctx))
             }
             _ => None,
         }) else {
@@ -294,6 +286,7 @@ pub fn kiss_schedule(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ir::trace::TraceValue;
     use crate::ir::{AssertKind, FileId};
 
     fn step(what: TraceWhat, round: u32, slot: u32) -> Step {
@@ -307,8 +300,8 @@ mod tests {
         }
     }
 
-    fn assign(l: &str, v: &str) -> TraceWhat {
-        TraceWhat::Assign(l.into(), v.into())
+    fn assign(l: &str, v: i128) -> TraceWhat {
+        TraceWhat::Assign(l.into(), TraceValue::int(v))
     }
 
     /// One assertion (at 9:3 of file 0), `threads` slots per site.
@@ -324,6 +317,7 @@ mod tests {
             slot_funcs: vec![],
             site_slots: (0..4).map(|s| 1 + s * threads).collect(),
             switch_points: 0,
+            site_n: "__seqc_site_n".into(),
         };
         (loc, info)
     }
@@ -335,13 +329,13 @@ mod tests {
         // slot 3 in round 0 and slot 1 in round 1; slot 3 draws a value,
         // slot 1 fails in round 1; main's round 2 and the sink do not count.
         let steps = vec![
-            step(assign("__seqc_site_n[1l]", "1u"), 0, 0),
-            step(assign("__seqc_site_n[0]", "1"), 1, 0),
-            step(assign("x", "1"), 2, 0),
+            step(assign("__seqc_site_n[1l]", 1), 0, 0),
+            step(assign("__seqc_site_n[0]", 1), 1, 0),
+            step(assign("x", 1), 2, 0),
             step(TraceWhat::Nondet(7), 0, 3),
             step(TraceWhat::Nondet(8), 3, 3),
-            step(assign("y", "1"), 1, 3),
-            step(assign(ERROR, "1"), 1, 1),
+            step(assign("y", 1), 1, 3),
+            step(assign(ERROR, 1), 1, 1),
         ];
         let (s, at) = schedule(&steps, &info, 3, &[], false, None).unwrap();
         assert_eq!(at, loc);
@@ -359,7 +353,7 @@ mod tests {
     #[test]
     fn no_error_write_is_no_schedule() {
         let info = LrInfo::default();
-        let steps = vec![step(assign("x", "1"), 0, 0)];
+        let steps = vec![step(assign("x", 1), 0, 0)];
         assert!(schedule(&steps, &info, 2, &[], true, None).is_err());
     }
 
@@ -376,12 +370,12 @@ mod tests {
         // starts (line 0) is no end.
         let steps = vec![
             cs(3, 0, 0),
-            step(assign("__seqc_site_n[0]", "1"), 0, 0),
+            step(assign("__seqc_site_n[0]", 1), 0, 0),
             cs(4, 0, 0),
             cs(0, 1, 0),
             cs(7, 0, 1),
-            step(assign("y", "1"), 1, 1),
-            step(assign(ERROR, "1"), 1, 1),
+            step(assign("y", 1), 1, 1),
+            step(assign(ERROR, 1), 1, 1),
         ];
         let files = vec!["t.c".to_string()];
         let (s, _) = schedule(&steps, &info, 2, &files, true, None).unwrap();
@@ -404,14 +398,5 @@ mod tests {
         );
         let (s, _) = schedule(&steps, &info, 2, &files, false, None).unwrap();
         assert!(s.segments.iter().all(|g| g.until.is_none()));
-    }
-
-    #[test]
-    fn values_as_backends_print_them() {
-        assert_eq!(int_value("7u"), Some(7));
-        assert_eq!(int_value("-1l"), Some(-1));
-        assert_eq!(int_value("TRUE"), Some(1));
-        assert_eq!(int_value("0x10"), Some(0));
-        assert_eq!(int_value("?"), None);
     }
 }

@@ -441,7 +441,10 @@ fn odd_paths_keep_the_verdict_on_both_routes() {
         assert_eq!(out.status.code(), Some(0));
         let c = String::from_utf8_lossy(&out.stdout);
         let closed = c.find("*/").unwrap();
-        assert!(closed > c.find("/fail.c (--method none)").unwrap(), "{c}");
+        assert!(
+            closed > c.find("/fail.c (--method none --unwind 2)").unwrap(),
+            "{c}"
+        );
         let cf = root.path().join("out.c");
         std::fs::write(&cf, &out.stdout).unwrap();
         let gcc = std::process::Command::new("gcc")

@@ -21,8 +21,15 @@ fn measure(path: &Path) -> Option<u32> {
 }
 
 fn regions(path: &Path) -> Vec<String> {
-    let (p, _) = seqc::driver::front(path.to_str().unwrap(), &Config::default()).unwrap();
-    seqc::ir::regions_report::names(&p)
+    use seqc::driver::{Until, build};
+    let b = build(
+        path.to_str().unwrap(),
+        &Config::default(),
+        Until::Normalized,
+        false,
+    )
+    .unwrap();
+    seqc::ir::regions_report::names(&b.prog)
 }
 
 /// (exit code, stdout) of a sliced Lal-Reps check at K = 2.

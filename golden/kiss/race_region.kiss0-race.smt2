@@ -1,6 +1,6 @@
 (set-info :smt-lib-version 2.6)
 (set-logic QF_ABV)
-(set-info :source |seqc 0.1.0: golden/kiss/race_region.c --method kiss --property 'race=count' --unwind 2|)
+(set-info :source |seqc 0.1.0: golden/kiss/race_region.c --method kiss --ts 0 --threads 3 --unwind 2 --property 'race=count'|)
 (define-fun *int@18.1 () (Array (_ BitVec 64) (_ BitVec 32)) (store ((as const (Array (_ BitVec 64) (_ BitVec 32))) #x00000000) #x0000000000001130 #x00000000))
 (define-fun *int@18.2 () (Array (_ BitVec 64) (_ BitVec 32)) (store *int@18.1 #x0000000000001134 #x00000000))
 (define-fun *int@18.3 () (Array (_ BitVec 64) (_ BitVec 32)) (store *int@18.2 #x0000000000001130 #x00000000))

@@ -1,6 +1,6 @@
 (set-info :smt-lib-version 2.6)
 (set-logic QF_ABV)
-(set-info :source |seqc 0.1.0: golden/kiss/trylock_cond.c --method kiss --unwind 2|)
+(set-info :source |seqc 0.1.0: golden/kiss/trylock_cond.c --method kiss --ts 1 --threads 3 --unwind 2|)
 (declare-fun t@21.1 () (_ BitVec 64))
 (define-fun |*unsigned long@21.1| () (Array (_ BitVec 64) (_ BitVec 64)) (store ((as const (Array (_ BitVec 64) (_ BitVec 64))) #x0000000000000000) #x0000000000001130 t@21.1))
 (declare-fun j@0.1 () (_ BitVec 32))

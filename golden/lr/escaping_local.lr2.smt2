@@ -1,6 +1,6 @@
 (set-info :smt-lib-version 2.6)
 (set-logic QF_ABV)
-(set-info :source |seqc 0.1.0: golden/lr/escaping_local.c --method lal-reps --unwind 2|)
+(set-info :source |seqc 0.1.0: golden/lr/escaping_local.c --method lal-reps --rounds 2 --threads 3 --unwind 2|)
 (define-fun __seqc_created@0.1 () (Array (_ BitVec 64) (_ BitVec 32)) (store ((as const (Array (_ BitVec 64) (_ BitVec 32))) #x00000000) #x0000000000001000 #x00000001))
 (declare-fun shared__p5@14.1 () (_ BitVec 64))
 (declare-fun x__p6@14.1 () (_ BitVec 64))

@@ -1,6 +1,6 @@
 (set-info :smt-lib-version 2.6)
 (set-logic QF_ABV)
-(set-info :source |seqc 0.1.0: golden/lr/keys_memset_heap.c --method lal-reps --unwind 2|)
+(set-info :source |seqc 0.1.0: golden/lr/keys_memset_heap.c --method lal-reps --rounds 3 --threads 3 --unwind 2|)
 (define-fun |struct S.a@16.1| () (Array (_ BitVec 64) (_ BitVec 32)) (store ((as const (Array (_ BitVec 64) (_ BitVec 32))) #x00000000) #x0000000000001000 #x00000001))
 (define-fun *char@16.1 () (Array (_ BitVec 64) (_ BitVec 8)) (store ((as const (Array (_ BitVec 64) (_ BitVec 8))) #x00) #x0000000000001004 #x61))
 (define-fun *char@16.2 () (Array (_ BitVec 64) (_ BitVec 8)) (store *char@16.1 #x0000000000001005 #x62))

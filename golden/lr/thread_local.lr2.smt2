@@ -1,6 +1,6 @@
 (set-info :smt-lib-version 2.6)
 (set-logic QF_ABV)
-(set-info :source |seqc 0.1.0: golden/lr/thread_local.c --method lal-reps --unwind 2|)
+(set-info :source |seqc 0.1.0: golden/lr/thread_local.c --method lal-reps --rounds 2 --threads 3 --unwind 2|)
 (define-fun tls2@14.1 () (Array (_ BitVec 64) (_ BitVec 32)) (store ((as const (Array (_ BitVec 64) (_ BitVec 32))) #x00000000) #x8000000000000020 #x00000003))
 (define-fun tls2@14.2 () (Array (_ BitVec 64) (_ BitVec 32)) (store tls2@14.1 #x8000000000000024 #x00000003))
 (define-fun __seqc_created@0.1 () (Array (_ BitVec 64) (_ BitVec 32)) (store ((as const (Array (_ BitVec 64) (_ BitVec 32))) #x00000000) #x0000000000001000 #x00000001))

@@ -1,6 +1,6 @@
 (set-info :smt-lib-version 2.6)
 (set-logic QF_BV)
-(set-info :source |seqc 0.1.0: golden/none/ilp32_sizes.c --method none --data-model ILP32 --unwind 2|)
+(set-info :source |seqc 0.1.0: golden/none/ilp32_sizes.c --method none --unwind 2 --data-model ILP32|)
 (assert false)
 (check-sat)
 (exit)

@@ -211,9 +211,9 @@ fn bin_prec(op: BinOp) -> u8 {
 /// A name as C spells it: the lexer's stand-in for `$` turned back.
 /// Names seldom have one, so the common case copies nothing.
 pub fn c_ident(name: &str) -> std::borrow::Cow<'_, str> {
-    let d = crate::frontend::preprocess::DOLLAR.as_bytes();
+    let d = crate::ir::DOLLAR.as_bytes();
     if name.as_bytes().windows(d.len()).any(|w| w == d) {
-        std::borrow::Cow::Owned(name.replace(crate::frontend::preprocess::DOLLAR, "$"))
+        std::borrow::Cow::Owned(name.replace(crate::ir::DOLLAR, "$"))
     } else {
         std::borrow::Cow::Borrowed(name)
     }

@@ -119,37 +119,56 @@ pub struct Encoding {
     pub declarations: usize,
 }
 
+/// Why a program has no encoding.
+#[derive(Debug)]
+pub enum EncodeError {
+    /// The deadline passed, or the script outgrew its budget: no answer
+    /// within the time (`check` says UNKNOWN).
+    GaveUp(String),
+    /// The program cannot be encoded (unsupported on the SMT route, or
+    /// an input error).
+    Refused(Diagnostic),
+}
+
+impl EncodeError {
+    pub fn into_diagnostic(self) -> Diagnostic {
+        match self {
+            EncodeError::GaveUp(m) => Diagnostic::input(m),
+            EncodeError::Refused(d) => d,
+        }
+    }
+}
+
 /// Encodes the program (`main` and what it calls).
-pub fn encode(p: &Program, opts: &Options) -> Result<Encoding, Diagnostic> {
-    let err = |(m, loc): (String, Loc)| -> Diagnostic {
-        let mut d = if m.starts_with("the program has no main") {
-            Diagnostic::input(m)
-        } else {
-            Diagnostic::unsupported(if m.contains("SMT route") {
-                m
-            } else {
-                format!("{m} (SMT route)")
-            })
-        };
+pub fn encode(p: &Program, opts: &Options) -> Result<Encoding, EncodeError> {
+    let err = |(m, loc): (String, Loc)| -> EncodeError {
+        let mut d = Diagnostic::unsupported(format!("{m} (SMT route)"));
         if loc.line > 0 {
             d.pos = Some((p.file_name(loc.file).to_string(), loc.line, loc.col));
         }
-        d
+        EncodeError::Refused(d)
     };
+    if p.func_by_name("main")
+        .is_none_or(|m| p.func(m).body.is_none())
+    {
+        return Err(EncodeError::Refused(Diagnostic::input(
+            "the program has no main function",
+        )));
+    }
     let regions = crate::ir::regions::Regions::analyse(p).map_err(err)?;
     let mode = term::IntMode::set(opts.int);
     let mut sx = symex::Symex::new(p, regions, opts.unwind, opts.unwinding_assertions);
     sx.deadline = opts.deadline;
     if let Err((m, l)) = sx.run() {
-        if m.starts_with(GAVE_UP) {
-            return Err(Diagnostic::input(m));
+        if sx.gave_up {
+            return Err(EncodeError::GaveUp(m));
         }
         return Err(err((m, l)));
     }
     if let Some(what) = mode.refused() {
-        return Err(Diagnostic::unsupported(format!(
+        return Err(EncodeError::Refused(Diagnostic::unsupported(format!(
             "{what} in integer mode (--int); the bit-vector mode encodes it"
-        )));
+        ))));
     }
     let logic = match (opts.int, sx.uses_arrays, mode.nonlinear()) {
         (false, true, _) => "QF_ABV",
@@ -255,7 +274,7 @@ impl Encoding {
 
     /// Reads a model (values in `model_terms` order) back into the path
     /// through the source, ending at the first failing assertion.
-    pub fn trace(&self, p: &Program, goal: Goal, values: &[String]) -> Vec<TraceStep> {
+    pub fn trace(&self, p: &Program, goal: Goal, values: &[String]) -> Vec<Step> {
         let terms = self.model_terms(goal);
         let val: HashMap<&str, &str> = terms
             .iter()
@@ -277,6 +296,14 @@ impl Encoding {
                 }
             }
         };
+        let step = |loc: Loc, depth: u32, what: TraceWhat, ctx: Option<(u32, u32)>| Step {
+            file: p.file_name(loc.file).to_string(),
+            line: loc.line,
+            col: loc.col,
+            depth,
+            what,
+            ctx,
+        };
         let mut out = Vec::new();
         for e in &self.events {
             if !truth(&e.guard) {
@@ -293,69 +320,38 @@ impl Encoding {
                 },
                 EventKind::Assign(lhs, ty, v) => TraceWhat::Assign(
                     lhs.clone(),
-                    num(v).map(|(x, w)| show(p, ty, x, w)).unwrap_or("?".into()),
+                    num(v).map(|(x, w)| value(ty, x, w)).unwrap_or(TraceValue {
+                        shown: "?".into(),
+                        int: None,
+                    }),
                 ),
                 EventKind::Call(f) => TraceWhat::Call(f.clone()),
                 EventKind::Return(f, v) => TraceWhat::Return(
                     f.clone(),
                     v.as_ref()
-                        .and_then(|(ty, t)| num(t).map(|(x, w)| show(p, ty, x, w))),
+                        .and_then(|(ty, t)| num(t).map(|(x, w)| value(ty, x, w))),
                 ),
                 EventKind::Assert(i) => {
                     let f = &self.fails[*i];
                     if goal == Goal::Violation && truth(&f.cond) {
-                        out.push(TraceStep {
-                            loc: e.loc,
-                            depth: e.depth,
-                            what: TraceWhat::Fail(f.kind),
-                            ctx,
-                        });
+                        out.push(step(e.loc, e.depth, TraceWhat::Fail(f.kind), ctx));
                         break;
                     }
                     continue;
                 }
             };
-            out.push(TraceStep {
-                loc: e.loc,
-                depth: e.depth,
-                what,
-                ctx,
-            });
+            out.push(step(e.loc, e.depth, what, ctx));
         }
         if goal == Goal::BoundTooSmall
             && let Some((_, loc)) = self.cuts.iter().find(|c| truth(&c.0))
         {
-            out.push(TraceStep {
-                loc: *loc,
-                depth: 0,
-                what: TraceWhat::Cut,
-                ctx: None,
-            });
+            out.push(step(*loc, 0, TraceWhat::Cut, None));
         }
         out
     }
 }
 
-#[derive(Clone, Debug, PartialEq)]
-pub struct TraceStep {
-    pub loc: Loc,
-    pub depth: u32,
-    pub what: TraceWhat,
-    /// Lal-Reps: (round, thread slot).
-    pub ctx: Option<(u32, u32)>,
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub enum TraceWhat {
-    Assign(String, String),
-    Call(String),
-    Return(String, Option<String>),
-    Fail(AssertKind),
-    /// A loop or recursion bound cut this path.
-    Cut,
-    /// The input drew this nondeterministic value.
-    Nondet(i128),
-}
+pub use crate::ir::trace::{Step, TraceValue, TraceWhat};
 
 /// `#x..`, `#b..`, `(_ bvN W)`.
 pub fn parse_bv(s: &str) -> Option<(u128, u32)> {
@@ -371,8 +367,22 @@ pub fn parse_bv(s: &str) -> Option<(u128, u32)> {
     Some((v.parse().ok()?, w.trim().parse().ok()?))
 }
 
+/// A model's value of type `ty`: as C prints it, and its integer.
+pub fn value(ty: &Ty, v: u128, w: u32) -> TraceValue {
+    let int = if ty.is_signed() && w > 0 && w <= 128 {
+        let sh = 128 - w;
+        ((v << sh) as i128) >> sh
+    } else {
+        v as i128
+    };
+    TraceValue {
+        shown: show(ty, v, w),
+        int: Some(int),
+    }
+}
+
 /// A value as C would print it for its type.
-pub fn show(_p: &Program, ty: &Ty, v: u128, w: u32) -> String {
+pub fn show(ty: &Ty, v: u128, w: u32) -> String {
     if ty.is_pointer() {
         return if v == 0 {
             "NULL".into()

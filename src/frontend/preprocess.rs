@@ -35,8 +35,7 @@ pub const PREPROCESS_SECONDS: u64 = 8;
 /// The preprocessor's address space.
 pub const PREPROCESS_MEMORY: u64 = 1 << 30;
 
-/// The marker that replaces `$` inside identifiers (reversed when printing).
-pub const DOLLAR: &str = "__dollar__";
+use crate::ir::DOLLAR;
 
 #[derive(Clone, Debug, Default)]
 pub struct PpOptions {

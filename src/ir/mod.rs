@@ -13,8 +13,13 @@ pub mod layout;
 pub mod regions;
 pub mod regions_report;
 pub mod sites;
+pub mod trace;
 pub mod types;
 pub mod verify;
+
+/// The marker that replaces `$` inside identifiers: the front end writes
+/// it, the C printer turns it back into `$`.
+pub const DOLLAR: &str = "__dollar__";
 
 pub use types::{CompId, DataModel, FloatKind, FnSig, IntKind, PthreadTy, Ty};
 

@@ -308,7 +308,7 @@ impl Regions {
                         } else {
                             res = Err((
                                 format!(
-                                    "type punning: a cast from '{}*' to '{}*' (the SMT route keeps struct memory typed)",
+                                    "type punning: a cast from '{}*' to '{}*' (struct memory is kept typed)",
                                     ty_name(p, a),
                                     ty_name(p, b)
                                 ),

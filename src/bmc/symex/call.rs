@@ -44,6 +44,7 @@ impl<'p> Symex<'p> {
         // Inlining is where an encoding grows without end (KISS nests
         // every thread inside every step of another).
         if self.out.len() > OUT_BUDGET {
+            self.gave_up = true;
             return Err((
                 format!(
                     "{} at {} MB of SMT-LIB (inlined too much)",
@@ -54,6 +55,7 @@ impl<'p> Symex<'p> {
             ));
         }
         if self.deadline.is_some_and(|d| std::time::Instant::now() > d) {
+            self.gave_up = true;
             return Err((format!("{}: the timeout passed", crate::bmc::GAVE_UP), loc));
         }
         let code = self.code(f)?;

@@ -7,7 +7,7 @@ impl<'p> Symex<'p> {
     pub fn nondet(&mut self, ty: &Ty, loc: Loc) -> R<Val> {
         if regions::is_leaf(ty) {
             let Some(w) = regions::leaf_width(self.p.data_model, ty) else {
-                return Err(("floating point in the SMT route".into(), loc));
+                return Err(("floating point".into(), loc));
             };
             let base = self.hint.take().unwrap_or_else(|| "nondet".into());
             let t = self.fresh(&base, loc.line, Sort::Bv(w));
@@ -114,7 +114,7 @@ impl<'p> Symex<'p> {
                 };
                 Val::S(term::bv(*v, w))
             }
-            ExprKind::Float(_) => return Err(("floating point in the SMT route".into(), e.loc)),
+            ExprKind::Float(_) => return Err(("floating point".into(), e.loc)),
             ExprKind::Local(_)
             | ExprKind::Global(_)
             | ExprKind::Deref(_)
@@ -122,7 +122,7 @@ impl<'p> Symex<'p> {
             | ExprKind::Index(..)
             | ExprKind::Str(_) => {
                 if matches!(e.ty.unqual(), Ty::Float(_)) {
-                    return Err(("floating point in the SMT route".into(), e.loc));
+                    return Err(("floating point".into(), e.loc));
                 }
                 let place = self.place(st, fr, e)?;
                 self.read(st, &place, &e.ty, e.loc.line)?
@@ -155,7 +155,7 @@ impl<'p> Symex<'p> {
             ExprKind::Binary(op, a, b) => Val::S(self.binary(st, fr, *op, a, b, e)?),
             ExprKind::Cast(x) => {
                 if matches!(e.ty.unqual(), Ty::Float(_)) || matches!(x.ty.unqual(), Ty::Float(_)) {
-                    return Err(("floating point in the SMT route".into(), e.loc));
+                    return Err(("floating point".into(), e.loc));
                 }
                 let v = self.rvalue(st, fr, x)?;
                 if e.ty.is_void() {

@@ -185,10 +185,7 @@ impl<'p> Symex<'p> {
     pub(super) fn region(&mut self, k: RKey, ty: &Ty, _line: u32) -> R<u32> {
         let Some(w) = regions::leaf_width(self.p.data_model, ty) else {
             return Err((
-                format!(
-                    "memory of type '{}' in the SMT route",
-                    regions::ty_name(self.p, ty)
-                ),
+                format!("memory of type '{}'", regions::ty_name(self.p, ty)),
                 self.cur_loc,
             ));
         };

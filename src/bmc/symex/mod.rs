@@ -100,6 +100,9 @@ pub(super) struct Symex<'p> {
     pub unwind: u32,
     pub unwinding_assertions: bool,
     pub deadline: Option<std::time::Instant>,
+    /// The encoding stopped for time or size, not for what the program
+    /// holds.
+    pub gave_up: bool,
     pub pw: u32,
     pub regions: Regions,
     codes: HashMap<FuncId, Rc<super::goto::GotoFn>>,
@@ -172,6 +175,7 @@ impl<'p> Symex<'p> {
             unwind,
             unwinding_assertions,
             deadline: None,
+            gave_up: false,
             pw,
             regions,
             codes: HashMap::new(),

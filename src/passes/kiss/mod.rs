@@ -105,6 +105,8 @@ pub struct KissInfo {
     /// Race mode: the instrumented accesses; site `i` is recorded as
     /// `__seqc_race_site = i + 1`.
     pub race_sites: Option<Vec<RaceSite>>,
+    /// Thread slots (main's included): at most this many runs nest.
+    pub slots: u32,
 }
 
 pub const RAISE: &str = "__seqc_raise";
@@ -380,6 +382,7 @@ pub fn kiss(mut p: Program, o: &KissOptions) -> Result<(Program, KissInfo)> {
         KissInfo {
             asserts: rw.asserts,
             race_sites: rw.race.map(|r| r.sites),
+            slots: nslots as u32,
         },
     ))
 }

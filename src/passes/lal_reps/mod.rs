@@ -73,6 +73,9 @@ pub struct LrInfo {
     pub site_slots: Vec<u32>,
     /// Context-switch points in the output (calls of `__seqc_cs`).
     pub switch_points: usize,
+    /// The name of the per-site thread counters (`__seqc_site_n`), whose
+    /// writes a trace shows as `name[site]`.
+    pub site_n: String,
 }
 
 pub const ROUND: &str = "__seqc_r";
@@ -384,6 +387,7 @@ pub fn lal_reps(mut p: Program, o: &LrOptions) -> Result<(Program, LrInfo)> {
             .collect(),
         site_slots: bases,
         switch_points,
+        site_n: p.global(cx.g.site_n).name.clone(),
     };
     make_driver(&mut p, &cx, user_main, nslots);
     p.thread_id = Some(cx.g.tid);

@@ -1,0 +1,168 @@
+//! A back end's violation replayed on the oracle's interpreter of the
+//! input before it is reported (DESIGN.md §3 rule 1).
+
+use super::*;
+
+/// Replays a counterexample of a sequentialization on the oracle's
+/// interpreter of the input. A violation that does not replay is seqc's
+/// error, never a bug of the input (DESIGN.md §3 rule 1).
+pub(super) fn confirm(
+    b: &Built,
+    cfg: &Config,
+    trace: &[Step],
+    search: bool,
+) -> Result<std::result::Result<Concurrent, String>> {
+    // The lowered input the driver kept: the oracle runs the program as
+    // written, not as the passes changed it.
+    let prog = b.input.as_ref().expect("check keeps the input");
+    let info = &b.method;
+    let k = b.prog.rounds.as_ref().map_or(0, |r| r.k);
+    let made = |guided: bool| {
+        match info {
+            MethodInfo::LalReps(info) => {
+                crate::replay::schedule(trace, info, k, &prog.files, guided, None)
+            }
+            MethodInfo::Kiss(info) => crate::replay::kiss_schedule(trace, info, prog),
+            MethodInfo::None => Err("no sequentialization".to_string()),
+        }
+        .map_err(|w| Diagnostic::internal(format!("the counterexample makes no schedule: {w}")))
+    };
+    let (mut sched, loc) = made(true)?;
+    let prep = crate::oracle::prepare(prog).map_err(|d| {
+        Diagnostic::internal(format!(
+            "the counterexample cannot be replayed: the oracle refuses the input ({})",
+            d.message
+        ))
+    })?;
+    let mut bounds = crate::oracle::Bounds {
+        unwind: cfg.unwind,
+        threads: cfg.threads,
+        ..Default::default()
+    };
+    if !search {
+        // A sliced program's counterexample is often spurious. The guided
+        // replay exhausts quickly; the budget is a backstop, past which it
+        // counts as spurious (refine then tracks more).
+        bounds.max_states = 100_000;
+    }
+    let replay = |s: &crate::oracle::Schedule| {
+        prep.replay(&bounds, s).map_err(|d| {
+            Diagnostic::internal(format!(
+                "the counterexample cannot be replayed: {}",
+                d.message
+            ))
+        })
+    };
+    let mut outcome = replay(&sched)?;
+    if let (ReplayOutcome::NotReproduced(_), true, MethodInfo::LalReps(_)) =
+        (&outcome, search, info)
+    {
+        // The trace's own switch lines did not lead there (a switch line
+        // the oracle places differently, say): any segment lengths. A
+        // sliced program's trace must replay along its own path (STORM's
+        // concretisation), so it gets no second try.
+        sched = made(false)?.0;
+        outcome = replay(&sched)?;
+    }
+    if let (ReplayOutcome::NotReproduced(_), false) = (&outcome, sched.nondet.is_empty()) {
+        // The values a backend drew may not line up with the oracle's
+        // draws (an uninitialised read, say): let the replay choose them.
+        sched.nondet.clear();
+        outcome = replay(&sched)?;
+    }
+    if let (ReplayOutcome::NotReproduced(_), Some(((ta, la), (tb, lb)))) = (&outcome, sched.race) {
+        // The oracle's own search for a race between the same two lines.
+        let line = |a: crate::ir::Loc, b: crate::ir::Loc| a.file == b.file && a.line == b.line;
+        if let Ok(x) = prep.races(&bounds)
+            && let Some(r) = x.races.into_iter().find(|r| {
+                (line(r.a.loc, la) && line(r.b.loc, lb)) || (line(r.a.loc, lb) && line(r.b.loc, la))
+            })
+        {
+            let _ = (ta, tb);
+            outcome = ReplayOutcome::Confirmed {
+                loc: lb,
+                trace: r.trace,
+                names: x.thread_funcs,
+            };
+        }
+    }
+    if let (true, ReplayOutcome::NotReproduced(_), None) = (search, &outcome, sched.race) {
+        // The schedule read off the trace did not reproduce the failure.
+        // The oracle's own search for it, within K rounds (KISS: any
+        // number), is still an independent confirmation that the bug is
+        // real.
+        let caps = crate::oracle::MeasureCaps {
+            rounds: if k == 0 { 64 } else { k },
+            switches: 12,
+        };
+        if let Ok(x) = prep.explore(&bounds, Some(caps))
+            && let Some(f) = x
+                .failures
+                .into_iter()
+                .find(|f| f.loc == loc && (k == 0 || f.rounds.is_some_and(|r| r <= k)))
+        {
+            outcome = ReplayOutcome::Confirmed {
+                loc: f.loc,
+                trace: f.trace,
+                names: x.thread_funcs,
+            };
+        }
+    }
+    match outcome {
+        ReplayOutcome::Confirmed {
+            loc: at,
+            trace,
+            names,
+        } => {
+            let thread = trace.last().map_or(0, |s| s.thread);
+            let text = crate::oracle::render_trace(prog, &trace, &names);
+            let json = serde_json::json!(
+                trace
+                    .iter()
+                    .map(|s| serde_json::json!({
+                        "thread": s.thread,
+                        "round": s.round,
+                        "events": s.events.iter().map(|e| serde_json::json!({
+                            "file": prog.file_name(e.loc.file),
+                            "line": e.loc.line,
+                            "what": e.what,
+                        })).collect::<Vec<_>>(),
+                    }))
+                    .collect::<Vec<_>>()
+            );
+            let race = sched.race.map(|((ta, la), (tb, lb))| {
+                let sites = match info {
+                    MethodInfo::Kiss(k) => k.race_sites.clone().unwrap_or_default(),
+                    MethodInfo::LalReps(_) | MethodInfo::None => Vec::new(),
+                };
+                let side = |t: u32, l: crate::ir::Loc| RaceAccess {
+                    thread: t,
+                    thread_func: names.get(&t).cloned().unwrap_or_default(),
+                    at: prog.describe(l),
+                    write: sites.iter().any(|s| s.loc == l && s.write),
+                    source_line: read_line(prog.file_name(l.file), l.line),
+                };
+                [side(ta, la), side(tb, lb)]
+            });
+            let thread = race.as_ref().map_or(thread, |r| r[1].thread);
+            Ok(Ok(Concurrent {
+                race,
+                at: format!("{}:{}:{}", prog.file_name(at.file), at.line, at.col),
+                source_line: read_line(prog.file_name(at.file), at.line),
+                thread,
+                thread_func: names.get(&thread).cloned().unwrap_or_default(),
+                text,
+                json,
+            }))
+        }
+        ReplayOutcome::NotReproduced(why) => Ok(Err(format!("{}: {why}", prog.describe(loc)))),
+    }
+}
+
+pub(super) fn read_line(file: &str, line: u32) -> Option<String> {
+    // The text seqc read, not the file again (a pipe reads once).
+    let text = crate::frontend::preprocess::source_text(file)?;
+    text.lines()
+        .nth(line.checked_sub(1)? as usize)
+        .map(|l| l.trim().to_string())
+}

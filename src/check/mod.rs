@@ -1,0 +1,294 @@
+//! `seqc check`: builds the sequential program (`driver::build`), runs a
+//! back end on it — an SMT solver on the script of `bmc`, or CBMC on the
+//! C output — as a child process under a time limit, reads its answer and
+//! trace back in terms of the input, and replays a violation on the oracle
+//! before it is reported. Nothing here prints; `render` makes text.
+
+use crate::backend::c::{self as cback, COptions};
+use crate::bmc::{self, Goal};
+use crate::config::{Config, Method};
+use crate::diag::{Diagnostic, Result};
+use crate::driver::{Built, MethodInfo, Until};
+use crate::ir::trace::{Step, TraceWhat};
+use crate::ir::{AssertKind, DataModel, Program};
+use crate::oracle::ReplayOutcome;
+use crate::passes;
+use crate::passes::lal_reps::LrInfo;
+use crate::passes::slice::SliceInfo;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+mod cbmc;
+mod confirm;
+mod process;
+mod render;
+mod smt;
+
+use cbmc::check_cbmc;
+use confirm::{confirm, read_line};
+pub use process::find_tool;
+use process::{first_line, run, timeout_text, tool};
+pub use render::{render, render_json, report_json, verdict_line, verdict_word};
+use smt::check_smt;
+pub use smt::{Answer, solve};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    Z3,
+    Cvc5,
+    Bitwuzla,
+    Cbmc,
+}
+
+impl Backend {
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Z3 => "z3",
+            Backend::Cvc5 => "cvc5",
+            Backend::Bitwuzla => "bitwuzla",
+            Backend::Cbmc => "cbmc",
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct CheckOptions {
+    pub backend: Backend,
+    pub timeout: Option<Duration>,
+    pub unwinding_assertions: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outcome {
+    Safe,
+    Violation,
+    Unknown(String),
+    BoundTooSmall,
+}
+
+impl Outcome {
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            Outcome::Safe => 0,
+            Outcome::Violation => 10,
+            Outcome::Unknown(_) => 20,
+            Outcome::BoundTooSmall => 30,
+        }
+    }
+}
+
+/// A violation as a run of the input, confirmed by the oracle.
+pub struct Concurrent {
+    /// Where the assertion fails: `file:line:col`.
+    pub at: String,
+    /// The failing assertion's source line, when readable.
+    pub source_line: Option<String>,
+    pub thread: u32,
+    pub thread_func: String,
+    /// The (round, thread) segments, as text and as JSON.
+    pub text: String,
+    pub json: serde_json::Value,
+    /// Race mode: the two conflicting accesses, first recorded first.
+    pub race: Option<[RaceAccess; 2]>,
+}
+
+#[derive(Clone, Debug)]
+pub struct RaceAccess {
+    pub thread: u32,
+    pub thread_func: String,
+    /// `file:line:col`.
+    pub at: String,
+    pub write: bool,
+    pub source_line: Option<String>,
+}
+
+pub struct Report {
+    pub outcome: Outcome,
+    pub backend: Backend,
+    pub trace: Vec<Step>,
+    pub unwind: u32,
+    pub seconds: f64,
+    /// The source line of the failing assertion (or cut), when readable.
+    pub source_line: Option<String>,
+    /// Lal-Reps: the run of the input the violation stands for.
+    pub concurrent: Option<Concurrent>,
+    /// `--track`: what slicing did.
+    pub slice: Option<SliceInfo>,
+    /// Lal-Reps: the context-switch points of the sequential program.
+    pub switch_points: Option<usize>,
+    /// `--track`: the counterexample did not replay on the input; the
+    /// sliced classes its havocs read, nearest to the failure first, each
+    /// with whether its value could decide something.
+    pub spurious: Option<Vec<(String, bool)>>,
+    /// With `spurious` (Lal-Reps): the pass's facts, to replay the
+    /// counterexample on other slicings (`rules_out`).
+    pub lr: Option<LrInfo>,
+}
+
+/// What a back end can check: `--method none` hands the input itself to
+/// a sequential checker, which must not see threads (CBMC would run them
+/// with its own concurrency model, which is not what `none` means) or
+/// mutex kinds (CBMC's model has none).
+fn suits_sequential_checker(p: &Program) -> Result<()> {
+    if let Some((op, loc)) = bmc::thread_op(p) {
+        let mut d = Diagnostic::unsupported(format!(
+            "{} in a sequential program (use --method lal-reps or --method kiss for threads)",
+            op.c_name()
+        ));
+        d.pos = Some((p.file_name(loc.file).to_string(), loc.line, loc.col));
+        return Err(d);
+    }
+    if p.pthread.mutex_kinds {
+        return Err(Diagnostic::unsupported(
+            "recursive or error-checking mutexes in a sequential program (use --method lal-reps or --method kiss)",
+        ));
+    }
+    Ok(())
+}
+
+pub fn check(input: &str, cfg: &Config, opts: &CheckOptions) -> Result<Report> {
+    if cfg.int {
+        match opts.backend {
+            Backend::Bitwuzla => {
+                return Err(Diagnostic::input(
+                    "bitwuzla has no integer arithmetic: --int needs z3 or cvc5 (or drop --int)",
+                ));
+            }
+            Backend::Cbmc => {
+                return Err(Diagnostic::input(
+                    "--int chooses the SMT encoding; the cbmc backend checks the C output (drop --int)",
+                ));
+            }
+            _ => {}
+        }
+    }
+    let b = crate::driver::build(input, cfg, Until::Sequential, true)?;
+    if cfg.method == Method::None {
+        suits_sequential_checker(&b.prog)?;
+    }
+    let t0 = Instant::now();
+    let (mut outcome, trace) = match opts.backend {
+        Backend::Cbmc => check_cbmc(&b, cfg, opts)?,
+        be => check_smt(&b, input, cfg, opts, be)?,
+    };
+    let sliced = b.slice.clone();
+    let mut spurious = None;
+    let concurrent = match (&outcome, &b.method) {
+        (Outcome::Violation, MethodInfo::LalReps(_) | MethodInfo::Kiss(_)) => {
+            match confirm(&b, cfg, &trace, sliced.is_none())? {
+                Ok(c) => Some(c),
+                Err(why) if sliced.is_some() => {
+                    // Concretisation failed: the havocs chose values the
+                    // input cannot produce on this schedule.
+                    let sl = sliced.as_ref().unwrap();
+                    // Nearest to the failure first: the havocs before it
+                    // backwards, then those after it (Lal-Reps runs later
+                    // threads after the failing one).
+                    let at = trace
+                        .iter()
+                        .position(|s| match &s.what {
+                            TraceWhat::Fail(_) => true,
+                            TraceWhat::Assign(l, v) => {
+                                l == passes::lal_reps::ERROR && v.int.is_some_and(|x| x > 0)
+                            }
+                            _ => false,
+                        })
+                        .unwrap_or(trace.len());
+                    let havoc = |s: &Step| match &s.what {
+                        TraceWhat::Call(f) => sl
+                            .class_of_havoc(f)
+                            .map(|c| (c.to_string(), sl.relevant.contains(f))),
+                        _ => None,
+                    };
+                    let havocs: Vec<(String, bool)> = trace[..at]
+                        .iter()
+                        .rev()
+                        .chain(&trace[at..])
+                        .filter_map(havoc)
+                        .collect();
+                    outcome = Outcome::Unknown(format!(
+                        "the counterexample of the sliced program does not replay on the input ({why}): spurious; track more regions or use `seqc refine`"
+                    ));
+                    spurious = Some(havocs);
+                    None
+                }
+                Err(why) => {
+                    return Err(Diagnostic::internal(format!(
+                        "the backend's counterexample does not replay on the input: {why}"
+                    )));
+                }
+            }
+        }
+        _ => None,
+    };
+    let source_line = match &concurrent {
+        Some(c) => c.source_line.clone(),
+        None => trace.last().and_then(|s| read_line(&s.file, s.line)),
+    };
+    Ok(Report {
+        outcome,
+        backend: opts.backend,
+        trace,
+        unwind: cfg.unwind,
+        seconds: t0.elapsed().as_secs_f64(),
+        source_line,
+        concurrent,
+        switch_points: match &b.method {
+            MethodInfo::LalReps(i) => Some(i.switch_points),
+            _ => None,
+        },
+        lr: match (&spurious, &b.method) {
+            (Some(_), MethodInfo::LalReps(i)) => Some(i.clone()),
+            _ => None,
+        },
+        slice: sliced,
+        spurious,
+    })
+}
+
+/// Would tracking `more` as well rule out a spurious counterexample of
+/// `cfg.track` (STORM's test of a candidate set)? Replays it, guided, on
+/// the program sliced for `cfg.track` plus `more`, with the havocs of
+/// classes still sliced returning what the trace gave: if the failure no
+/// longer happens, the set rules it out. `None`: cannot tell (KISS, or a
+/// trace without havoc values, as CBMC's).
+pub fn rules_out(
+    input: &str,
+    cfg: &Config,
+    report: &Report,
+    more: &[String],
+) -> Result<Option<bool>> {
+    let (Some(lr), Some(sl)) = (&report.lr, &report.slice) else {
+        return Ok(None);
+    };
+    let mut track = cfg.track.clone().unwrap_or_default();
+    track.extend(more.iter().cloned());
+    let c = Config {
+        track: Some(track),
+        ..cfg.clone()
+    };
+    let b = crate::driver::build(input, &c, Until::Sliced, false)?;
+    let (p, Some(sl2)) = (b.prog, b.slice) else {
+        return Ok(None);
+    };
+    let still: std::collections::BTreeSet<&str> = sl2.sliced.iter().map(String::as_str).collect();
+    let keep = |f: &str| sl.class_of_havoc(f).is_some_and(|c| still.contains(c));
+    let k = cfg.rounds.max(1);
+    let made = crate::replay::schedule(&report.trace, lr, k, &p.files, true, Some(&keep));
+    let (Ok((sched, _)), Ok(prep)) = (made, crate::oracle::prepare(&p)) else {
+        return Ok(None);
+    };
+    let bounds = crate::oracle::Bounds {
+        unwind: cfg.unwind,
+        threads: cfg.threads,
+        max_states: 100_000,
+        ..Default::default()
+    };
+    Ok(match prep.replay(&bounds, &sched) {
+        Ok(ReplayOutcome::Confirmed { .. }) => Some(false),
+        Ok(ReplayOutcome::NotReproduced(_)) => Some(true),
+        Err(_) => None,
+    })
+}
