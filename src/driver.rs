@@ -111,6 +111,13 @@ fn check_options(cfg: &Config) -> Result<()> {
     Ok(())
 }
 
+/// The IR verifier on the output of pass `name`: a failure is seqc's own
+/// bug, reported as an internal error that names the pass.
+fn checked(name: &str, p: &Program) -> Result<()> {
+    ir::verify::verify(p)
+        .map_err(|e| Diagnostic::internal(format!("IR verifier failed after {name}: {e}")))
+}
+
 /// One pass of the pipeline at a time: timed, dumped, verified.
 struct Steps<'c> {
     cfg: &'c Config,
@@ -119,15 +126,14 @@ struct Steps<'c> {
 }
 
 impl Steps<'_> {
-    fn after(&mut self, name: &str, p: &Program) {
-        if verify_enabled()
-            && let Err(e) = ir::verify::verify(p)
-        {
-            panic!("IR verifier failed after {name}: {e}");
+    fn after(&mut self, name: &str, p: &Program) -> Result<()> {
+        if verify_enabled() {
+            checked(name, p)?;
         }
         if self.cfg.dump_ir_after.as_deref() == Some(name) {
             self.dumps.push((name.to_string(), c::dump(p)));
         }
+        Ok(())
     }
 
     fn run<T>(
@@ -138,7 +144,7 @@ impl Steps<'_> {
         let t = Instant::now();
         let (p, x) = f()?;
         self.timings.push((name.to_string(), t.elapsed()));
-        self.after(name, &p);
+        self.after(name, &p)?;
         Ok((p, x))
     }
 }
@@ -153,13 +159,13 @@ pub fn build(input: &str, cfg: &Config, until: Until, keep_input: bool) -> Resul
     };
     let (prog, front) = load_timed(input, cfg)?;
     s.timings.extend(front);
-    s.after("lower", &prog);
+    s.after("lower", &prog)?;
     let kept = keep_input.then(|| prog.clone());
     let (prog, ()) = s.run("normalize", || Ok((passes::normalize::normalize(prog), ())))?;
-    if verify_enabled()
-        && let Err(e) = ir::verify::verify_normalized(&prog)
-    {
-        panic!("the normaliser's postcondition fails: {e}");
+    if verify_enabled() {
+        ir::verify::verify_normalized(&prog).map_err(|e| {
+            Diagnostic::internal(format!("the normaliser's postcondition fails: {e}"))
+        })?;
     }
     if let Some(t) = &cfg.track {
         ir::regions_report::check_track(&prog, t)?;
@@ -304,4 +310,33 @@ fn kiss(prog: Program, cfg: &Config) -> Result<(Program, KissInfo)> {
             },
         },
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A pass whose output uses a local it never declared is stopped at
+    /// that pass, by name, as an internal error (not a panic).
+    #[test]
+    fn a_broken_pass_output_is_caught_and_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("t.c");
+        std::fs::write(&f, "int g; int main(void) { g = 1; return 0; }\n").unwrap();
+        let cfg = Config::default();
+        let good = load(f.to_str().unwrap(), &cfg).unwrap();
+        let mut bad = good.clone();
+        let main = bad.functions.iter_mut().find(|f| f.name == "main").unwrap();
+        main.params.push(ir::LocalId(main.locals.len() as u32 + 5));
+        set_verify(true);
+        let mut s = Steps {
+            cfg: &cfg,
+            dumps: Vec::new(),
+            timings: Vec::new(),
+        };
+        assert!(s.run("fine", || Ok((good, ()))).is_ok());
+        let e = s.run("broken", || Ok((bad, ()))).unwrap_err();
+        assert_eq!(e.kind, crate::diag::DiagKind::Internal);
+        assert!(e.message.contains("after broken"), "{}", e.message);
+    }
 }

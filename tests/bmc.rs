@@ -77,6 +77,7 @@ fn cbmc_on_input(r: &Run) -> String {
 
 fn seqc(args: &[&str], r: &Run) -> (i32, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_seqc"))
+        .env("SEQC_VERIFY_IR", "1")
         .args(args)
         .args(["--method", "none"])
         .args(&r.seqc)
@@ -192,6 +193,7 @@ fn every_script_is_accepted_by_all_solvers() {
             std::fs::read_to_string(f).unwrap()
         } else {
             let out = Command::new(env!("CARGO_BIN_EXE_seqc"))
+                .env("SEQC_VERIFY_IR", "1")
                 .args(["translate", "--method", "none", "--emit", "smt"])
                 .args(args)
                 .arg(f)
@@ -209,6 +211,7 @@ fn every_script_is_accepted_by_all_solvers() {
         if f.extension().is_some_and(|e| e == "c") {
             // Integer mode: z3 and cvc5 (bitwuzla has no integers).
             let out = Command::new(env!("CARGO_BIN_EXE_seqc"))
+                .env("SEQC_VERIFY_IR", "1")
                 .args(["translate", "--method", "none", "--emit", "smt", "--int"])
                 .args(args)
                 .arg(f)
@@ -280,6 +283,7 @@ fn scripts_are_deterministic_and_name_symbols_after_the_source() {
     let f = "tests/bmc/loop_nondet_bound.c";
     let run = || {
         Command::new(env!("CARGO_BIN_EXE_seqc"))
+            .env("SEQC_VERIFY_IR", "1")
             .args([
                 "translate",
                 "--method",
@@ -326,6 +330,7 @@ fn trace_golden() {
     for (name, args) in cases {
         for (backend, json) in [("z3", false), ("bitwuzla", false), ("z3", true)] {
             let mut cmd = Command::new(env!("CARGO_BIN_EXE_seqc"));
+            cmd.env("SEQC_VERIFY_IR", "1");
             cmd.args(["check", "--method", "none", "--backend", backend])
                 .args(*args)
                 .arg(format!("tests/bmc/{name}.c"));

@@ -64,6 +64,7 @@ fn cbmc_agrees_on_input_and_output() {
         let m32 = text.lines().next().unwrap_or("").contains("ILP32");
         let out = dir.path().join(&name);
         let st = Command::new(env!("CARGO_BIN_EXE_seqc"))
+            .env("SEQC_VERIFY_IR", "1")
             .args(["translate", "--method", "none"])
             .args(if m32 {
                 &["--data-model", "ILP32"][..]

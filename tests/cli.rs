@@ -5,7 +5,9 @@ use assert_cmd::Command;
 use std::io::Write;
 
 fn seqc() -> Command {
-    Command::cargo_bin("seqc").unwrap()
+    let mut c = Command::cargo_bin("seqc").unwrap();
+    c.env("SEQC_VERIFY_IR", "1");
+    c
 }
 
 /// Runs `seqc translate --method none FILE` and returns (exit code, stderr).

@@ -10,8 +10,7 @@
 
 mod common;
 
-use assert_cmd::Command;
-use common::{c_files, generated, have, parallel, sample_size, two_threads};
+use common::{GEN_SOLVER, c_files, generated, have, parallel, sample_size, two_threads};
 use seqc::config::Config;
 use seqc::oracle::{self, Bounds, MeasureCaps};
 use std::path::Path;
@@ -41,8 +40,7 @@ fn truth(path: &Path) -> Truth {
 
 /// The exit code of `seqc check --method kiss` and its output.
 fn check(path: &Path, ts: u32, backend: &str) -> (i32, String) {
-    let out = Command::cargo_bin("seqc")
-        .unwrap()
+    let out = common::seqc()
         .args(["check", "--method", "kiss", "--ts", &ts.to_string()])
         .args(["--backend", backend, "--timeout", "10"])
         .arg(path)
@@ -142,7 +140,7 @@ fn hand_programs_both_routes() {
 
 #[test]
 fn generated_programs_against_the_oracle() {
-    assert!(have("z3"), "run scripts/install-checkers");
+    assert!(have(GEN_SOLVER), "run scripts/install-checkers");
     let n = sample_size("SEQC_KISS_PROGRAMS");
     let dir = tempfile::tempdir().unwrap();
     // Two-thread programs only: with more threads the nesting KISS
@@ -153,7 +151,7 @@ fn generated_programs_against_the_oracle() {
         let mut tally = Tally::default();
         // With one thread besides main, ts is capped at 1: ts = 2 is the
         // same program.
-        judge(p, &t, &[0, 1], &["z3"], &mut tally);
+        judge(p, &t, &[0, 1], &[GEN_SOLVER], &mut tally);
         let owed = t.two_threads && t.switches.is_some_and(|s| s <= 2);
         (tally, t.two_threads as u32, owed as u32)
     });
@@ -191,8 +189,7 @@ fn check_race(path: &Path, ts: u32, backend: &str, region: Option<&str>) -> (i32
         Some(r) => format!("race={r}"),
         None => "race".into(),
     };
-    let out = Command::cargo_bin("seqc")
-        .unwrap()
+    let out = common::seqc()
         .args(["check", "--method", "kiss", "--ts", &ts.to_string()])
         .args(["--property", &prop, "--backend", backend, "--timeout", "30"])
         .arg(path)
@@ -293,7 +290,7 @@ fn race_hand_programs_both_routes() {
 
 #[test]
 fn race_generated_programs_against_the_oracle() {
-    assert!(have("z3"), "run scripts/install-checkers");
+    assert!(have(GEN_SOLVER), "run scripts/install-checkers");
     let n = sample_size("SEQC_KISS_RACE_PROGRAMS");
     let dir = tempfile::tempdir().unwrap();
     // Two threads: see generated_programs_against_the_oracle.
@@ -303,7 +300,7 @@ fn race_generated_programs_against_the_oracle() {
         let truth = oracle_races(p);
         let (mut bad, mut reported, mut found1) = (Vec::new(), 0, 0);
         for ts in [0, 1] {
-            let (code, out) = check_race(p, ts, "z3", None);
+            let (code, out) = check_race(p, ts, GEN_SOLVER, None);
             let what = format!("{} ts={ts}", p.display());
             match code {
                 10 => {

@@ -5,8 +5,7 @@
 
 mod common;
 
-use assert_cmd::Command;
-use common::{c_files, generated, have, parallel, sample_size};
+use common::{GEN_SOLVER, c_files, generated, have, parallel, sample_size};
 use std::path::Path;
 
 fn measure(path: &Path) -> Option<u32> {
@@ -16,8 +15,7 @@ fn measure(path: &Path) -> Option<u32> {
 /// The exit code of `seqc check`; a violation must come with the run of
 /// the input it was replayed as.
 fn check(path: &Path, k: u32, backend: &str) -> i32 {
-    let out = Command::cargo_bin("seqc")
-        .unwrap()
+    let out = common::seqc()
         .args(["check", "--method", "lal-reps", "--rounds", &k.to_string()])
         .args(["--backend", backend, "--timeout", "300"])
         .arg(path)
@@ -77,13 +75,13 @@ fn hand_programs_both_routes() {
 
 #[test]
 fn generated_programs_against_the_oracle() {
-    assert!(have("z3"), "run scripts/install-checkers");
+    assert!(have(GEN_SOLVER), "run scripts/install-checkers");
     let dir = tempfile::tempdir().unwrap();
     let progs = generated(dir.path(), sample_size("SEQC_LR_PROGRAMS"), |_| true);
     // Each program runs the oracle and three checks.
     let results = parallel(&progs, |p| {
         let m = measure(p);
-        let bad: Vec<String> = (1..=3).filter_map(|k| judge(p, m, k, "z3")).collect();
+        let bad: Vec<String> = (1..=3).filter_map(|k| judge(p, m, k, GEN_SOLVER)).collect();
         (m.is_some() as u32, bad)
     });
     let bugs: u32 = results.iter().map(|r| r.0).sum();

@@ -217,6 +217,7 @@ fn explore_command_verdicts_and_exit_codes() {
     let run = |args: &[&str]| {
         let out = Command::cargo_bin("seqc")
             .unwrap()
+            .env("SEQC_VERIFY_IR", "1")
             .arg("explore")
             .args(args)
             .output()
@@ -239,6 +240,6 @@ fn explore_command_verdicts_and_exit_codes() {
     assert!(out.starts_with("VERIFICATION UNKNOWN: "), "{out}");
     let (code, out) = run(&["--json", "tests/oracle/sibling_join.c"]);
     assert_eq!(code, 10);
-    assert!(out.contains("\"verdict\":\"failed\""), "{out}");
+    assert!(out.contains("\"verdict\":\"FAILED\""), "{out}");
     assert!(out.contains("\"rounds\":1"), "{out}");
 }

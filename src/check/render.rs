@@ -1,15 +1,16 @@
 //! The report as text and as JSON (`--json`).
 
 use super::*;
+use crate::ir::trace::verdict;
 
 /// The verdict word every JSON report uses (`check`, `refine` and
 /// `explore` alike; scripts and the BenchExec module read it).
 pub fn verdict_word(o: &Outcome) -> &'static str {
     match o {
-        Outcome::Safe => "SUCCESSFUL",
-        Outcome::Violation => "FAILED",
-        Outcome::Unknown(_) => "UNKNOWN",
-        Outcome::BoundTooSmall => "INCONCLUSIVE",
+        Outcome::Safe => verdict::SUCCESSFUL,
+        Outcome::Violation => verdict::FAILED,
+        Outcome::Unknown(_) => verdict::UNKNOWN,
+        Outcome::BoundTooSmall => verdict::INCONCLUSIVE,
     }
 }
 

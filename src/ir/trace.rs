@@ -5,6 +5,16 @@
 
 use super::AssertKind;
 
+/// The verdict words of every report (`check`, `refine`, `explore`; the
+/// verdict line and JSON alike), so that scripts read one vocabulary.
+pub mod verdict {
+    pub const SUCCESSFUL: &str = "SUCCESSFUL";
+    pub const FAILED: &str = "FAILED";
+    pub const UNKNOWN: &str = "UNKNOWN";
+    /// A bound was too small to say (`--unwinding-assertions`).
+    pub const INCONCLUSIVE: &str = "INCONCLUSIVE";
+}
+
 /// A value in a trace: as C would print it, and as an integer when it is
 /// one (pointers too: their address).
 #[derive(Clone, Debug, PartialEq)]

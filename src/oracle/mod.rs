@@ -27,6 +27,7 @@ pub use machine::{Bounds, Event, StepEnd};
 pub use search::rounds_of;
 
 use crate::diag::Diagnostic;
+use crate::ir::trace::verdict;
 use crate::ir::{AssertKind, FileId, Loc, Program};
 use machine::{Chooser, Machine, State, Status};
 use std::collections::{BTreeMap, BTreeSet, HashSet, VecDeque};
@@ -712,7 +713,13 @@ pub fn render_races(prog: &Program, x: &RaceExploration, json: bool) -> String {
             })
         };
         let v = serde_json::json!({
-            "verdict": if !x.races.is_empty() { "race" } else if x.complete { "no-race" } else { "unknown" },
+            "verdict": if !x.races.is_empty() {
+                verdict::FAILED
+            } else if x.complete {
+                verdict::SUCCESSFUL
+            } else {
+                verdict::UNKNOWN
+            },
             "states": x.states,
             "races": x.races.iter().map(|r| serde_json::json!({"a": j(&r.a), "b": j(&r.b)})).collect::<Vec<_>>(),
         });
@@ -774,77 +781,58 @@ pub fn render_trace(prog: &Program, trace: &[Step], names: &BTreeMap<u32, String
     s
 }
 
-fn json_str(s: &str) -> String {
-    let mut o = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => o.push_str("\\\""),
-            '\\' => o.push_str("\\\\"),
-            '\n' => o.push_str("\\n"),
-            c if (c as u32) < 0x20 => o.push_str(&format!("\\u{:04x}", c as u32)),
-            c => o.push(c),
-        }
-    }
-    o.push('"');
-    o
-}
-
 /// The same report as one JSON object.
 pub fn render_json(prog: &Program, x: &Exploration) -> String {
-    let verdict = match &x.verdict {
-        Verdict::Safe => "successful".to_string(),
-        Verdict::Unsafe => "failed".to_string(),
-        Verdict::Unknown(_) => "unknown".to_string(),
+    use serde_json::json;
+    let word = match &x.verdict {
+        Verdict::Safe => verdict::SUCCESSFUL,
+        Verdict::Unsafe => verdict::FAILED,
+        Verdict::Unknown(_) => verdict::UNKNOWN,
     };
-    let mut fs = Vec::new();
-    for f in &x.failures {
-        let steps: Vec<String> = f
-            .trace
-            .iter()
-            .map(|s| {
-                let evs: Vec<String> = s
-                    .events
-                    .iter()
-                    .map(|e| {
-                        format!(
-                            "{{\"file\":{},\"line\":{},\"what\":{}}}",
-                            json_str(prog.file_name(e.loc.file)),
-                            e.loc.line,
-                            json_str(&e.what)
-                        )
-                    })
-                    .collect();
-                format!(
-                    "{{\"thread\":{},\"round\":{},\"events\":[{}]}}",
-                    s.thread,
-                    s.round,
-                    evs.join(",")
-                )
+    let failures: Vec<serde_json::Value> = x
+        .failures
+        .iter()
+        .map(|f| {
+            let trace: Vec<serde_json::Value> = f
+                .trace
+                .iter()
+                .map(|s| {
+                    let events: Vec<serde_json::Value> = s
+                        .events
+                        .iter()
+                        .map(|e| {
+                            json!({
+                                "file": prog.file_name(e.loc.file),
+                                "line": e.loc.line,
+                                "what": e.what,
+                            })
+                        })
+                        .collect();
+                    json!({"thread": s.thread, "round": s.round, "events": events})
+                })
+                .collect();
+            json!({
+                "file": prog.file_name(f.loc.file),
+                "line": f.loc.line,
+                "column": f.loc.col,
+                "thread": f.thread,
+                "rounds": f.rounds,
+                "context_switches": f.switches,
+                "trace": trace,
             })
-            .collect();
-        let opt = |v: Option<u32>| v.map(|v| v.to_string()).unwrap_or("null".into());
-        fs.push(format!(
-            "{{\"file\":{},\"line\":{},\"column\":{},\"thread\":{},\"rounds\":{},\"context_switches\":{},\"trace\":[{}]}}",
-            json_str(prog.file_name(f.loc.file)),
-            f.loc.line,
-            f.loc.col,
-            f.thread,
-            opt(f.rounds),
-            opt(f.switches),
-            steps.join(",")
-        ));
-    }
+        })
+        .collect();
     let reason = match &x.verdict {
-        Verdict::Unknown(w) => json_str(w),
-        _ => "null".into(),
+        Verdict::Unknown(w) => Some(w.as_str()),
+        _ => None,
     };
-    format!(
-        "{{\"verdict\":{},\"reason\":{},\"states\":{},\"unwind\":{},\"threads\":{},\"failures\":[{}]}}\n",
-        json_str(&verdict),
-        reason,
-        x.states,
-        x.bounds.unwind,
-        x.bounds.threads,
-        fs.join(",")
-    )
+    let v = json!({
+        "verdict": word,
+        "reason": reason,
+        "states": x.states,
+        "unwind": x.bounds.unwind,
+        "threads": x.bounds.threads,
+        "failures": failures,
+    });
+    format!("{v}\n")
 }

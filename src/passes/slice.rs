@@ -31,7 +31,8 @@
 //! pointer- or struct-typed access (a pointer read from a sliced region
 //! would point nowhere the original can point), a bit-field, an `_Atomic`
 //! object, or the memory an operation reads through its arguments (atomic
-//! operations, memset, memcpy, pthread_join). A program whose regions the
+//! operations, memset, memcpy, pthread_join, and the pthread objects and
+//! attribute objects of the thread operations: `reads_through`). A program whose regions the
 //! memory model cannot separate (type punning) is refused by name; one
 //! where struct memory is also reached through a scalar pointer after a
 //! cast is not sliced at all.
@@ -186,11 +187,10 @@ impl Classes<'_> {
     /// Pins what an operation reads or writes through its pointer
     /// arguments.
     fn op_args(&mut self, op: Op, args: &[Expr]) {
-        let derefs = op.is_atomic_step() || matches!(op, Op::Memset | Op::Memcpy | Op::ThreadJoin);
-        if !derefs {
-            return;
-        }
-        for a in args {
+        for (i, a) in args.iter().enumerate() {
+            if !reads_through(op, i) {
+                continue;
+            }
             let a = strip_casts(a);
             let Some(t) = a.ty.pointee() else { continue };
             let t = t.unqual();
@@ -212,6 +212,27 @@ impl Classes<'_> {
                 self.pin_object(t, None, why);
             }
         }
+    }
+}
+
+/// Does operation `op` read (or write) memory through its argument `i`?
+/// Its reads must see the original memory, so the class is pinned: an
+/// attribute object read by `pthread_mutex_init` or `pthread_create` (an
+/// `int` once lowered) whose `settype` store was sliced away would make a
+/// recursive mutex a normal one and hide every run past its relock.
+/// Arguments passed on as values (`pthread_create`'s `arg`, routines) are
+/// not.
+fn reads_through(op: Op, i: usize) -> bool {
+    use Op::*;
+    match op {
+        _ if op.is_atomic_step() => true,
+        Memset | Memcpy => true,
+        ThreadJoin => i == 1,
+        ThreadCreate | MutexInit | CondInit => i <= 1,
+        CondWait => i <= 1,
+        MutexLock | MutexUnlock | MutexTryLock | MutexDestroy | CondSignal | CondBroadcast
+        | CondDestroy | Once | KeyCreate => i == 0,
+        _ => false,
     }
 }
 

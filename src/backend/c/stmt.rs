@@ -1,0 +1,453 @@
+//! Statements, one per line with their `#line` marks: loops with their
+//! latches, `continue` labels, and the concurrency API in the chosen dialect.
+
+use super::*;
+
+impl<'p> Emitter<'p> {
+    // ---- statements ----
+
+    pub(super) fn mark(&self, loc: Loc) -> String {
+        let mut m = String::new();
+        if !self.opts.ir_mode {
+            put_mark(&mut m, loc);
+        }
+        m
+    }
+
+    pub(super) fn put(&mut self, t: &str) {
+        self.out.push_str(t);
+    }
+
+    /// A line break; the next line starts at the current indentation,
+    /// up to 256 columns: deeper blocks start there too, since the text
+    /// grows with the square of the nesting (50,000 nested `if`s printed
+    /// 5 GB of spaces).
+    pub(super) fn newline(&mut self) {
+        self.out.push('\n');
+        const SPACES: &str = "                                                                ";
+        let mut n = self.indent.min(256);
+        while n > 0 {
+            let k = n.min(SPACES.len());
+            self.out.push_str(&SPACES[..k]);
+            n -= k;
+        }
+    }
+
+    pub(super) fn block(&mut self, b: &Block) {
+        self.stmts(&b.0)
+    }
+
+    pub(super) fn stmts(&mut self, ss: &[Stmt]) {
+        for (i, s) in ss.iter().enumerate() {
+            if i > 0 {
+                self.newline();
+            }
+            self.stmt(s);
+        }
+    }
+
+    pub(super) fn braced(&mut self, b: &Block) {
+        self.braced_stmts(&b.0)
+    }
+
+    pub(super) fn braced_stmts(&mut self, ss: &[Stmt]) {
+        if ss.is_empty() {
+            return self.put("{ }");
+        }
+        self.nested(|e| e.stmts(ss));
+    }
+
+    /// `{`, what `inner` writes two spaces further in, `}`.
+    pub(super) fn nested(&mut self, inner: impl FnOnce(&mut Self)) {
+        self.put("{");
+        self.indent += 2;
+        self.newline();
+        inner(self);
+        self.indent -= 2;
+        self.newline();
+        self.put("}");
+    }
+
+    /// Writes one statement's text with its location.
+    pub(super) fn line(&mut self, loc: Loc, s: &str) {
+        self.line_start(loc);
+        self.put(s);
+        self.line_end(loc);
+    }
+
+    /// Before a statement's text: its mark (C output).
+    pub(super) fn line_start(&mut self, loc: Loc) {
+        if !self.opts.ir_mode {
+            put_mark(&mut self.out, loc);
+        }
+    }
+
+    /// After a statement's text: its location (IR output).
+    pub(super) fn line_end(&mut self, loc: Loc) {
+        if self.opts.ir_mode {
+            let g = if loc.generated { "gen " } else { "" };
+            let _ = write!(self.out, " /* {g}@{}:{} */", loc.line, loc.col);
+        }
+    }
+
+    pub(super) fn call_text(&mut self, name: &str, args: &[Expr]) -> String {
+        let a: Vec<String> = args.iter().map(|x| self.sub(x, P_ASSIGN)).collect();
+        format!("{name}({})", a.join(", "))
+    }
+
+    pub(super) fn with_dest(&mut self, dest: &Option<Expr>, call: String) -> String {
+        match dest {
+            Some(d) => {
+                let d = self.top(d);
+                format!("{d} = {call};")
+            }
+            None => format!("{call};"),
+        }
+    }
+
+    pub(super) fn stmt(&mut self, s: &Stmt) {
+        let loc = s.loc;
+        match &s.kind {
+            StmtKind::Decl(v, init) => {
+                let local = self.func.unwrap().local(*v);
+                let d = self.declare(&local.ty, &c_ident(&local.name));
+                match init {
+                    Some(i) => {
+                        let i = self.init(i, &local.ty);
+                        self.line(loc, &format!("{d} = {i};"))
+                    }
+                    None => self.line(loc, &format!("{d};")),
+                }
+            }
+            StmtKind::Assign(a, b) => {
+                self.line_start(loc);
+                self.ew(a);
+                self.put(" = ");
+                self.sw(b, P_ASSIGN);
+                self.put(";");
+                self.line_end(loc);
+            }
+            StmtKind::Call { dest, callee, args } => {
+                self.line_start(loc);
+                if let Some(d) = dest {
+                    self.ew(d);
+                    self.put(" = ");
+                }
+                self.sw(callee, P_POSTFIX);
+                self.put("(");
+                for (i, x) in args.iter().enumerate() {
+                    if i > 0 {
+                        self.put(", ");
+                    }
+                    self.sw(x, P_ASSIGN);
+                }
+                self.put(");");
+                self.line_end(loc);
+            }
+            StmtKind::Op { dest, op, args } => {
+                let t = self.op(*op, dest, args);
+                self.line(loc, &t)
+            }
+            StmtKind::If(c, t, e) => {
+                self.line_start(loc);
+                self.put("if (");
+                self.ew(c);
+                self.put(") ");
+                self.line_end(loc);
+                self.braced(t);
+                if !e.0.is_empty() {
+                    self.put(" else ");
+                    if e.0.len() == 1 && matches!(e.0[0].kind, StmtKind::If(..)) {
+                        self.stmt(&e.0[0]);
+                    } else {
+                        self.braced(e);
+                    }
+                }
+            }
+            StmtKind::Loop { body, latch } => self.loop_stmt(loc, body, latch),
+            StmtKind::Break => self.line(loc, "break;"),
+            StmtKind::Continue => match self.cont_labels.last().cloned().flatten() {
+                Some(l) => self.line(loc, &format!("goto {l};")),
+                None => self.line(loc, "continue;"),
+            },
+            StmtKind::Switch(c, b) => {
+                let c = self.top(c);
+                // `continue` inside a switch still belongs to the loop.
+                self.line(loc, &format!("switch ({c}) "));
+                self.braced(b)
+            }
+            StmtKind::Case(CaseLabel::Value(v)) => self.line(loc, &format!("case {v}:;")),
+            StmtKind::Case(CaseLabel::Range(a, b)) => {
+                self.line(loc, &format!("case {a} ... {b}:;"))
+            }
+            StmtKind::Case(CaseLabel::Default) => self.line(loc, "default:;"),
+            StmtKind::Label(l) => {
+                let n = c_ident(&self.func.unwrap().labels[l.index()]);
+                self.line(loc, &format!("{n}:;"))
+            }
+            StmtKind::Goto(l) => {
+                let n = c_ident(&self.func.unwrap().labels[l.index()]);
+                self.line(loc, &format!("goto {n};"))
+            }
+            StmtKind::Return(None) => self.line(loc, "return;"),
+            StmtKind::Return(Some(e)) => {
+                self.line_start(loc);
+                self.put("return ");
+                self.ew(e);
+                self.put(";");
+                self.line_end(loc);
+            }
+            StmtKind::Block(b) => {
+                self.line(loc, "");
+                self.braced(b)
+            }
+            StmtKind::Assert(c, kind) => {
+                self.includes.insert("assert.h");
+                match kind {
+                    AssertKind::ReachError if self.opts.ir_mode => self.line(loc, "reach_error();"),
+                    AssertKind::ReachError => self.line(loc, "assert(0); /* reach_error */"),
+                    AssertKind::Assert => {
+                        let c = self.top(c);
+                        self.line(loc, &format!("assert({c});"))
+                    }
+                }
+            }
+            StmtKind::Assume(c) => {
+                let c = self.top(c);
+                let f = match self.opts.dialect {
+                    _ if self.opts.ir_mode => "assume",
+                    Dialect::Svcomp => "__VERIFIER_assume",
+                    Dialect::Cbmc => "__CPROVER_assume",
+                };
+                self.line(loc, &format!("{f}({c});"))
+            }
+        }
+    }
+
+    /// `__seqc_consistent(i)`: copy i at the end equals guess i+1, leaf by
+    /// leaf (unions by their first member).
+    pub(super) fn consistency_fn(&mut self) -> String {
+        let p = self.p;
+        let mut body = String::new();
+        fn leaves(p: &Program, ty: &Ty, path: String, out: &mut Vec<String>) {
+            match ty.unqual() {
+                Ty::Array(t, Some(n)) => {
+                    for i in 0..*n {
+                        leaves(p, t, format!("{path}[{i}]"), out);
+                    }
+                }
+                Ty::Comp(c) => {
+                    let d = p.comp(*c);
+                    for f in &d.fields {
+                        if f.name.is_empty() {
+                            continue;
+                        }
+                        leaves(p, &f.ty, format!("{path}.{}", c_ident(&f.name)), out);
+                        if d.kind == CompKind::Union {
+                            break;
+                        }
+                    }
+                }
+                _ => out.push(path),
+            }
+        }
+        let mut ls = Vec::new();
+        for (gi, g) in p.globals.iter().enumerate() {
+            if p.rounds.as_ref().is_some_and(|r| r.copied[gi]) {
+                leaves(p, &g.ty, format!(".{}", c_ident(&g.name)), &mut ls);
+            }
+        }
+        for l in ls {
+            let _ = writeln!(
+                body,
+                "  if (!(__seqc_mem[i]->{} == __seqc_guess[i + 1].{})) return 0;",
+                &l[1..],
+                &l[1..]
+            );
+        }
+        format!("static int __seqc_consistent(unsigned i)\n{{\n{body}  return 1;\n}}\n")
+    }
+
+    pub(super) fn op(&mut self, op: Op, dest: &Option<Expr>, args: &[Expr]) -> String {
+        const SC: &str = "__ATOMIC_SEQ_CST";
+        if self.opts.ir_mode {
+            let c = self.call_text(&format!("op.{}", op.c_name()), args);
+            return self.with_dest(dest, c);
+        }
+        let k = self.p.rounds.as_ref().map(|r| r.k).unwrap_or(1);
+        let assume = match self.opts.dialect {
+            Dialect::Svcomp => "__VERIFIER_assume",
+            Dialect::Cbmc => "__CPROVER_assume",
+        };
+        match op {
+            Op::RoundInit => {
+                return format!(
+                    "for (unsigned __seqc_i = 1; __seqc_i <= {k}; __seqc_i++) \
+                     *__seqc_mem[__seqc_i] = __seqc_nondet_shared(); \
+                     for (unsigned __seqc_i = 0; __seqc_i <= {k}; __seqc_i++) \
+                     __seqc_guess[__seqc_i] = *__seqc_mem[__seqc_i];"
+                );
+            }
+            Op::RoundCheck => {
+                return format!(
+                    "for (unsigned __seqc_i = 0; __seqc_i + 1 < {k}; __seqc_i++) \
+                     {assume}(__seqc_consistent(__seqc_i));"
+                );
+            }
+            _ => {}
+        }
+        match op {
+            Op::AtomicBegin | Op::AtomicEnd => {
+                self.uses_atomic_begin = true;
+                let n = match (self.opts.dialect, op) {
+                    (Dialect::Svcomp, Op::AtomicBegin) => "__VERIFIER_atomic_begin",
+                    (Dialect::Svcomp, _) => "__VERIFIER_atomic_end",
+                    (Dialect::Cbmc, Op::AtomicBegin) => "__CPROVER_atomic_begin",
+                    (Dialect::Cbmc, _) => "__CPROVER_atomic_end",
+                };
+                format!("{n}();")
+            }
+            Op::LibNoop(n) => match dest {
+                Some(d) => {
+                    let d = self.top(d);
+                    let v = self.nondet(&Ty::INT);
+                    format!("{d} = {v}; /* {n}: no effect on the program's state */")
+                }
+                None => format!("/* {n}: no effect on the program's state */"),
+            },
+            Op::Fence => format!("__atomic_thread_fence({SC});"),
+            Op::AtomicLoad
+            | Op::AtomicStore
+            | Op::AtomicExchange
+            | Op::AtomicFetch(_)
+            | Op::AtomicFetchThen(_) => {
+                let mut a: Vec<String> = args.iter().map(|x| self.sub(x, P_ASSIGN)).collect();
+                a.push(SC.into());
+                self.with_dest(dest, format!("{}({})", op.c_name(), a.join(", ")))
+            }
+            Op::AtomicCompareExchange => {
+                let mut a: Vec<String> = args.iter().map(|x| self.sub(x, P_ASSIGN)).collect();
+                a.extend(["0".to_string(), SC.into(), SC.into()]);
+                self.with_dest(dest, format!("{}({})", op.c_name(), a.join(", ")))
+            }
+            Op::Malloc | Op::Calloc | Op::Free | Op::Abort | Op::Exit => {
+                self.includes.insert("stdlib.h");
+                let c = self.call_text(op.c_name(), args);
+                self.with_dest(dest, c)
+            }
+            Op::Memset | Op::Memcpy => {
+                // A declaration, not string.h: the library models appended
+                // to the output define strlen and friends themselves.
+                self.includes
+                    .insert(if op == Op::Memset { "memset" } else { "memcpy" });
+                let c = self.call_text(op.c_name(), args);
+                self.with_dest(dest, c)
+            }
+            _ => {
+                self.includes.insert("pthread.h");
+                let c = self.call_text(op.c_name(), args);
+                self.with_dest(dest, c)
+            }
+        }
+    }
+
+    /// `if (!c) break;` at the head of a loop body: returns `c`.
+    pub(super) fn head_test(&mut self, body: &Block) -> Option<String> {
+        let first = body.0.first()?;
+        let StmtKind::If(nc, t, e) = &first.kind else {
+            return None;
+        };
+        if !e.0.is_empty() || t.0.len() != 1 || t.0[0].kind != StmtKind::Break {
+            return None;
+        }
+        Some(match &nc.kind {
+            ExprKind::Unary(UnOp::LogNot, c) => self.top(c),
+            _ => format!("!{}", self.sub(nc, P_UNARY)),
+        })
+    }
+
+    pub(super) fn loop_stmt(&mut self, loc: Loc, body: &Block, latch: &Block) {
+        if self.opts.ir_mode {
+            self.cont_labels.push(None);
+            self.line(loc, "loop ");
+            self.braced(body);
+            self.cont_labels.pop();
+            self.put(" latch ");
+            return self.braced(latch);
+        }
+        let test = self.head_test(body);
+        // The body without its exit test (borrowed: nested loops would
+        // copy their bodies once per level).
+        let rest = &body.0[test.is_some() as usize..];
+        if latch.0.is_empty() {
+            self.cont_labels.push(None);
+            let head = match &test {
+                Some(c) => format!("while ({c}) "),
+                None => "while (1) ".into(),
+            };
+            self.line(loc, &head);
+            self.braced_stmts(rest);
+            self.cont_labels.pop();
+            return;
+        }
+        if test.is_none()
+            && let Some(c) = self.head_test(latch).filter(|_| latch.0.len() == 1)
+        {
+            self.cont_labels.push(None);
+            self.line(loc, "do ");
+            self.braced(body);
+            let _ = write!(self.out, " while ({c});");
+            self.cont_labels.pop();
+            return;
+        }
+        let exprs: Option<Vec<String>> = latch
+            .0
+            .iter()
+            .map(|s| match &s.kind {
+                StmtKind::Assign(a, b) => {
+                    let a = self.top(a);
+                    let b = self.sub(b, P_ASSIGN);
+                    Some(format!("{a} = {b}"))
+                }
+                _ => None,
+            })
+            .collect();
+        if let Some(exprs) = exprs {
+            self.cont_labels.push(None);
+            let c = test.clone().unwrap_or_default();
+            let head = format!("for (; {c}; {}) ", exprs.join(", "));
+            self.line(loc, &head.replace("for (; ;", "for (;;"));
+            self.braced_stmts(rest);
+            self.cont_labels.pop();
+            return;
+        }
+        // General form: `continue` jumps to the latch through a label.
+        let label = has_own_continue(body).then(|| {
+            self.cont_count += 1;
+            format!("__seqc_continue_{}", self.cont_count)
+        });
+        self.line(loc, "for (;;) ");
+        self.nested(|e| {
+            // The exit test stays in the body: this form has no loop head.
+            e.cont_labels.push(label.clone());
+            e.block(body);
+            e.cont_labels.pop();
+            e.newline();
+            if let Some(l) = &label {
+                let _ = write!(e.out, "{l}:;");
+                e.newline();
+            }
+            e.block(latch);
+        });
+    }
+}
+
+/// Whether a loop body has a `continue` of its own (not of a nested loop).
+pub(super) fn has_own_continue(b: &Block) -> bool {
+    b.0.iter().any(|s| match &s.kind {
+        StmtKind::Continue => true,
+        StmtKind::If(_, x, y) => has_own_continue(x) || has_own_continue(y),
+        StmtKind::Switch(_, x) | StmtKind::Block(x) => has_own_continue(x),
+        _ => false,
+    })
+}

@@ -1,0 +1,140 @@
+//! Text that reaches the output from elsewhere, escaped for where it
+//! goes: identifiers, string literals, `#line` paths, the header comment,
+//! numbers, and the UB helpers' template text.
+
+use super::*;
+
+/// The text of one UB helper for a type, from the template.
+pub(super) fn helper_text(name: &str, ty: &(String, String, u32, bool, String)) -> String {
+    let (t, u, bits, signed, nondet) = ty;
+    let op = name.split('_').nth(3).unwrap_or("");
+    let n = &name[format!("__seqc_{op}_").len()..];
+    let section = UB_HELPERS
+        .split("//@ ")
+        .find(|s| s.starts_with(op))
+        .map(|s| s[op.len()..].trim_start_matches('\n'))
+        .unwrap_or("");
+    let text = section
+        .replace("{{T}}", t)
+        .replace("{{U}}", u)
+        .replace("{{N}}", n)
+        .replace("{{BITS}}", &bits.to_string())
+        .replace("{{NONDET}}", nondet);
+    let text: String = text
+        .lines()
+        .filter_map(|l| match l.strip_prefix("{{SIGNED}}") {
+            Some(rest) if *signed => Some(format!("{rest}\n")),
+            Some(_) => None,
+            None => Some(format!("{l}\n")),
+        })
+        .collect();
+    text
+}
+
+/// A name as C spells it: the lexer's stand-in for `$` turned back.
+/// Names seldom have one, so the common case copies nothing.
+pub fn c_ident(name: &str) -> std::borrow::Cow<'_, str> {
+    let d = crate::ir::DOLLAR.as_bytes();
+    if name.as_bytes().windows(d.len()).any(|w| w == d) {
+        std::borrow::Cow::Owned(name.replace(crate::ir::DOLLAR, "$"))
+    } else {
+        std::borrow::Cow::Borrowed(name)
+    }
+}
+
+/// `v` in decimal. `i128`'s formatting divides in 128 bits, and integer
+/// literals are everywhere in the output.
+pub(super) fn push_decimal(out: &mut String, v: u128) {
+    let Ok(mut x) = u64::try_from(v) else {
+        let _ = write!(out, "{v}");
+        return;
+    };
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (x % 10) as u8;
+        x /= 10;
+        if x == 0 {
+            break;
+        }
+    }
+    out.push_str(std::str::from_utf8(&buf[i..]).unwrap());
+}
+
+/// The mark of a user statement's location, resolved into `#line` later;
+/// generated code has none.
+pub(super) fn put_mark(out: &mut String, loc: Loc) {
+    if !loc.generated && loc.line != 0 {
+        let _ = write!(out, "{MARK}{} {}{MARK}", loc.file.0, loc.line);
+    }
+}
+
+/// A path inside a `#line` string literal: C's escapes for `\\`, `"`,
+/// a newline (gcc and seqc's source map read `\\n` back as one) and `?`
+/// (trigraphs), octal for other control characters; other text as is,
+/// so an ordinary path is unchanged.
+pub(super) fn escape_path(p: &str) -> String {
+    let mut s = String::with_capacity(p.len());
+    for c in p.chars() {
+        match c {
+            '\\' => s.push_str("\\\\"),
+            '"' => s.push_str("\\\""),
+            '\n' => s.push_str("\\n"),
+            '?' => s.push_str("\\?"),
+            c if c.is_ascii_control() => {
+                let _ = write!(s, "\\{:03o}", c as u8);
+            }
+            c => s.push(c),
+        }
+    }
+    s
+}
+
+/// User text inside the header's block comment: `*/` would close it and
+/// turn the rest of a path into code.
+pub(super) fn comment_text(t: &str) -> String {
+    t.replace("*/", "*\\/")
+}
+
+/// A C string literal for bytes ending in NUL (the NUL is implicit).
+pub fn c_string(b: &[u8]) -> String {
+    let body = if b.last() == Some(&0) {
+        &b[..b.len() - 1]
+    } else {
+        b
+    };
+    let mut s = String::from("\"");
+    for &c in body {
+        match c {
+            b'"' => s.push_str("\\\""),
+            b'\\' => s.push_str("\\\\"),
+            b'\n' => s.push_str("\\n"),
+            b'\t' => s.push_str("\\t"),
+            b'\r' => s.push_str("\\r"),
+            b'?' => s.push_str("\\?"),
+            // Octal escapes are at most three digits, so any character may follow.
+            0x20..=0x7e => s.push(c as char),
+            _ => {
+                let _ = write!(s, "\\{:03o}", c);
+            }
+        }
+    }
+    s.push('"');
+    s
+}
+
+/// How deep a checker must nest the functions the transformation bounds
+/// (`Program::frame_limits`), in CBMC's terms: one frame fewer.
+pub(super) fn checker_note(p: &Program) -> String {
+    p.frame_limits
+        .iter()
+        .map(|&(f, n)| {
+            format!(
+                "\n   No path nests {name} more than {n} deep: with CBMC,\n   --unwindset {name}:{m} keeps the unfolding to that.",
+                name = p.func(f).name,
+                m = n.saturating_sub(1)
+            )
+        })
+        .collect()
+}
