@@ -6,6 +6,10 @@
 //!
 //! Architecture invariant: nothing here knows about lang-c, and nothing here
 //! does I/O.
+//!
+//! Over 800 lines on purpose: this file is the language (its data types and
+//! their one-line accessors), read whole by whoever writes a pass; the
+//! analyses over it live in the sibling files.
 
 pub mod access;
 pub mod build;

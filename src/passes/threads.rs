@@ -3,6 +3,10 @@
 //! atomic sections, `exit` and `abort` become plain IR over the thread
 //! bookkeeping (DESIGN.md §2, §3).
 //!
+//! Over 800 lines on purpose: every operation's meaning sits beside the
+//! others (and `kinds` beside the plain mutex), so that the model can be
+//! compared against POSIX and the oracle's in one reading.
+//!
 //! A method says only what differs between KISS and Lal–Reps (`Method`):
 //! how the running thread stops for good (Lal–Reps moves to the sink round
 //! and goes on; KISS raises and returns), how a stop leaves the function,

@@ -1,8 +1,12 @@
 //! Calls: ordinary calls, and the functions with a meaning for seqc
 //! (DESIGN.md §2), which become `Op`, `Assert` and `Assume` statements.
 //! Everything in the "wanted, not yet" families is refused by name.
+//!
+//! Just over 800 lines: the table of library calls seqc gives a meaning to
+//! is one list, and a call not in it must be seen to be refused here.
 
-use super::expr::{Want, promote};
+use super::arith::promote;
+use super::expr::Want;
 use super::{Lowerer, Sym};
 use crate::diag::Result;
 use crate::ir::*;

@@ -9,6 +9,7 @@
 //! statements. Declarations from system headers are kept only when the
 //! program uses them; function bodies from headers are lowered only then.
 
+mod arith;
 mod attrs;
 mod calls;
 mod consts;

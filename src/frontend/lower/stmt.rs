@@ -101,7 +101,7 @@ impl<'a> Lowerer<'a> {
                         "switch on a value that is not an integer",
                     );
                 }
-                let t = super::expr::promote(&x.ty);
+                let t = super::arith::promote(&x.ty);
                 let x = self.convert(x, &t);
                 self.fs().breakable += 1;
                 let body = self.sub_block(&sw.node.statement);
