@@ -141,7 +141,7 @@ fn hand_programs_both_routes() {
 #[test]
 fn generated_programs_against_the_oracle() {
     assert!(have(GEN_SOLVER), "run scripts/install-checkers");
-    let n = sample_size("SEQC_KISS_PROGRAMS");
+    let n = sample_size("SEQC_KISS_PROGRAMS", 300);
     let dir = tempfile::tempdir().unwrap();
     // Two-thread programs only: with more threads the nesting KISS
     // inlines makes most runs time out (scripts/kiss-diff measures those).
@@ -291,7 +291,7 @@ fn race_hand_programs_both_routes() {
 #[test]
 fn race_generated_programs_against_the_oracle() {
     assert!(have(GEN_SOLVER), "run scripts/install-checkers");
-    let n = sample_size("SEQC_KISS_RACE_PROGRAMS");
+    let n = sample_size("SEQC_KISS_RACE_PROGRAMS", 150);
     let dir = tempfile::tempdir().unwrap();
     // Two threads: see generated_programs_against_the_oracle.
     let progs = generated(dir.path(), n, two_threads);

@@ -77,7 +77,7 @@ fn hand_programs_both_routes() {
 fn generated_programs_against_the_oracle() {
     assert!(have(GEN_SOLVER), "run scripts/install-checkers");
     let dir = tempfile::tempdir().unwrap();
-    let progs = generated(dir.path(), sample_size("SEQC_LR_PROGRAMS"), |_| true);
+    let progs = generated(dir.path(), sample_size("SEQC_LR_PROGRAMS", 300), |_| true);
     // Each program runs the oracle and three checks.
     let results = parallel(&progs, |p| {
         let m = measure(p);

@@ -51,7 +51,9 @@ fn sliced_check(path: &Path, track: &[String]) -> (i32, String) {
 fn sliced_safe_means_the_input_is_safe() {
     assert!(have(GEN_SOLVER), "run scripts/install-checkers");
     let dir = tempfile::tempdir().unwrap();
-    let progs = generated(dir.path(), sample_size("SEQC_SLICE_PROGRAMS"), |_| true);
+    let progs = generated(dir.path(), sample_size("SEQC_SLICE_PROGRAMS", 150), |_| {
+        true
+    });
     let results = parallel(&progs, |p| {
         let m = measure(p);
         let all = regions(p);
