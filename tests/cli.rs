@@ -847,3 +847,84 @@ fn a_signal_never_leaves_a_prefix_in_the_output_file() {
         assert_eq!(names.len(), 2, "{wait_ms} ms: {names:?}");
     }
 }
+
+/// The options text of the C header and of `:source` names every option
+/// that shaped the output: translating again with exactly those options
+/// gives the same bytes.
+#[test]
+fn options_text_round_trips() {
+    let f = "examples/lost_update.c";
+    let sets: &[&[&str]] = &[
+        &[
+            "--method",
+            "lal-reps",
+            "--rounds",
+            "3",
+            "--threads",
+            "2",
+            "--unwind",
+            "4",
+        ],
+        &[
+            "--method",
+            "kiss",
+            "--ts",
+            "2",
+            "--unwind",
+            "3",
+            "--property",
+            "race=x",
+        ],
+        &[
+            "--method",
+            "lal-reps",
+            "--data-model",
+            "ILP32",
+            "--dialect",
+            "cbmc",
+        ],
+        &["--method", "lal-reps", "--track", "x,main::a"],
+        &["--method", "kiss", "--int"],
+    ];
+    // The text splits like a shell line: words, and '...' quoted ones.
+    let words = |t: &str| -> Vec<String> {
+        let mut out = Vec::new();
+        let mut rest = t.trim();
+        while !rest.is_empty() {
+            let (w, r) = match rest.strip_prefix('\'') {
+                Some(q) => q.split_once('\'').unwrap(),
+                None => rest.split_once(' ').unwrap_or((rest, "")),
+            };
+            out.push(w.to_string());
+            rest = r.trim_start();
+        }
+        out
+    };
+    for args in sets {
+        for emit in ["c", "smt"] {
+            let run = |a: &[String]| {
+                let out = seqc()
+                    .args(["translate", "--emit", emit])
+                    .args(a)
+                    .arg(f)
+                    .output()
+                    .unwrap();
+                assert_eq!(out.status.code(), Some(0), "{a:?}");
+                String::from_utf8(out.stdout).unwrap()
+            };
+            let given: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+            let first = run(&given);
+            let text = if emit == "c" {
+                let line = first.lines().next().unwrap();
+                let from = line.find(&format!("{f} (")).unwrap() + f.len() + 2;
+                line[from..].strip_suffix(").").unwrap().to_string()
+            } else {
+                let line = first.lines().find(|l| l.contains(":source")).unwrap();
+                let from = line.find(&format!("{f} ")).unwrap() + f.len() + 1;
+                line[from..].strip_suffix("|)").unwrap().to_string()
+            };
+            let again = run(&words(&text));
+            assert_eq!(first, again, "{emit} {args:?}: the header says {text}");
+        }
+    }
+}
