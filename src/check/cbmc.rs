@@ -36,12 +36,7 @@ pub(super) fn check_cbmc(
                 ir_mode: false,
             },
         );
-        let dir = crate::cleanup::TempDir::new(".seqc")
-            .map_err(|e| Diagnostic::input(format!("temporary directory: {e}")))?;
-        let file = dir.path().join("seqc_out.c");
-        std::fs::write(&file, c)
-            .map_err(|e| Diagnostic::input(format!("writing the C output: {e}")))?;
-        let f = crate::cleanup::arg_path(&file);
+        let (_dir, f) = process::scratch_file("seqc_out.c", &c)?;
         // seqc bounds every loop itself; CBMC's own bound only has to be
         // above it.
         let unwind = b.cbmc_unwind.to_string();

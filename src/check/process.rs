@@ -54,6 +54,17 @@ impl RunOut {
 /// Runs a tool in a process group of its own (see `cleanup`) under
 /// `timeout`, cut to what is left of `--timeout`; a timeout kills the
 /// whole group, the tool's own children with it.
+/// `text` written to `name` in a fresh temporary directory (removed when
+/// the guard drops, or by the signal sweep), and the path as an argument.
+pub(super) fn scratch_file(name: &str, text: &str) -> Result<(crate::cleanup::TempDir, String)> {
+    let dir = crate::cleanup::TempDir::new(".seqc")
+        .map_err(|e| Diagnostic::input(format!("temporary directory: {e}")))?;
+    let file = dir.path().join(name);
+    std::fs::write(&file, text).map_err(|e| Diagnostic::input(format!("writing {name}: {e}")))?;
+    let f = crate::cleanup::arg_path(&file);
+    Ok((dir, f))
+}
+
 pub(super) fn run(cmd: &Path, args: &[&str], timeout: Option<Duration>) -> Result<RunOut> {
     let timeout = crate::deadline::cap(timeout);
     let mut command = Command::new(cmd);

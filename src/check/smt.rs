@@ -65,12 +65,7 @@ pub enum Answer {
 
 /// Runs a solver on a script (with `(get-value ...)` after `(check-sat)`).
 pub fn solve(b: Backend, script: &str, timeout: Option<Duration>) -> Result<Answer> {
-    let dir = crate::cleanup::TempDir::new(".seqc")
-        .map_err(|e| Diagnostic::input(format!("temporary directory: {e}")))?;
-    let file = dir.path().join("query.smt2");
-    std::fs::write(&file, script)
-        .map_err(|e| Diagnostic::input(format!("writing the query: {e}")))?;
-    let f = crate::cleanup::arg_path(&file);
+    let (_dir, f) = process::scratch_file("query.smt2", script)?;
     let (exe, args): (PathBuf, Vec<&str>) = match b {
         Backend::Z3 => (tool("z3")?, vec!["-smt2", &f]),
         Backend::Cvc5 => (tool("cvc5")?, vec!["--lang", "smt2", &f]),

@@ -166,22 +166,6 @@ fn io_reason(e: &std::io::Error) -> String {
     }
 }
 
-/// A path as a C string literal's body, as a line marker holds it.
-fn marker_text(p: &str) -> String {
-    let mut s = String::with_capacity(p.len());
-    for c in p.chars() {
-        match c {
-            '\\' => s.push_str("\\\\"),
-            '"' => s.push_str("\\\""),
-            '\n' => s.push_str("\\n"),
-            '?' => s.push_str("\\?"),
-            c if c.is_ascii_control() => s.push_str(&format!("\\{:03o}", c as u8)),
-            c => s.push(c),
-        }
-    }
-    s
-}
-
 /// Preprocesses `path` and returns the text lang-c will parse.
 pub fn preprocess(path: &str, opts: &PpOptions) -> Result<String> {
     let bytes = read_input(path)?;
@@ -193,7 +177,7 @@ pub fn preprocess(path: &str, opts: &PpOptions) -> Result<String> {
     let copy_dir = shim.path().join("in");
     let preprocessed = path.ends_with(".i");
     let copy = copy_dir.join(if preprocessed { "input.i" } else { "input.c" });
-    let marker = format!("# 1 \"{}\"\n", marker_text(name));
+    let marker = format!("# 1 \"{}\"\n", crate::ir::path_literal(name));
     std::fs::write(shim.path().join("stdatomic.h"), SHIM_STDATOMIC)
         .and_then(|_| std::fs::write(shim.path().join("assert.h"), SHIM_ASSERT))
         .and_then(|_| std::fs::create_dir(&copy_dir))
@@ -249,8 +233,8 @@ pub fn preprocess(path: &str, opts: &PpOptions) -> Result<String> {
     let text = String::from_utf8_lossy(&out);
     Ok(rewrite_tokens(&rename_copy(
         &text,
-        &marker_text(&copy_shown),
-        &marker_text(name),
+        &crate::ir::path_literal(&copy_shown),
+        &crate::ir::path_literal(name),
     )))
 }
 

@@ -25,6 +25,25 @@ pub mod verify;
 /// it, the C printer turns it back into `$`.
 pub const DOLLAR: &str = "__dollar__";
 
+/// A path as the body of a C string literal, the way line markers and
+/// `#line` hold it (the front end writes it for gcc, the C printer for the
+/// output): C's escapes for `\\`, `"`, a newline and `?` (trigraphs), octal
+/// for other control characters; an ordinary path is unchanged.
+pub fn path_literal(p: &str) -> String {
+    let mut s = String::with_capacity(p.len());
+    for c in p.chars() {
+        match c {
+            '\\' => s.push_str("\\\\"),
+            '"' => s.push_str("\\\""),
+            '\n' => s.push_str("\\n"),
+            '?' => s.push_str("\\?"),
+            c if c.is_ascii_control() => s.push_str(&format!("\\{:03o}", c as u8)),
+            c => s.push(c),
+        }
+    }
+    s
+}
+
 pub use types::{CompId, DataModel, FloatKind, FnSig, IntKind, PthreadTy, Ty};
 
 use std::fmt;

@@ -593,10 +593,13 @@ impl<'p> Emitter<'p> {
                         out.push(' ');
                         match paths.get_mut(f as usize) {
                             Some(q) => out.push_str(q.get_or_insert_with(|| {
-                                format!("\"{}\"", escape_path(self.p.file_name(FileId(f))))
+                                format!(
+                                    "\"{}\"",
+                                    crate::ir::path_literal(self.p.file_name(FileId(f)))
+                                )
                             })),
                             None => {
-                                let path = escape_path(self.p.file_name(FileId(f)));
+                                let path = crate::ir::path_literal(self.p.file_name(FileId(f)));
                                 let _ = write!(out, "\"{path}\"");
                             }
                         }

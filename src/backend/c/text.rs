@@ -70,27 +70,6 @@ pub(super) fn put_mark(out: &mut String, loc: Loc) {
     }
 }
 
-/// A path inside a `#line` string literal: C's escapes for `\\`, `"`,
-/// a newline (gcc and seqc's source map read `\\n` back as one) and `?`
-/// (trigraphs), octal for other control characters; other text as is,
-/// so an ordinary path is unchanged.
-pub(super) fn escape_path(p: &str) -> String {
-    let mut s = String::with_capacity(p.len());
-    for c in p.chars() {
-        match c {
-            '\\' => s.push_str("\\\\"),
-            '"' => s.push_str("\\\""),
-            '\n' => s.push_str("\\n"),
-            '?' => s.push_str("\\?"),
-            c if c.is_ascii_control() => {
-                let _ = write!(s, "\\{:03o}", c as u8);
-            }
-            c => s.push(c),
-        }
-    }
-    s
-}
-
 /// User text inside the header's block comment: `*/` would close it and
 /// turn the rest of a path into code.
 pub(super) fn comment_text(t: &str) -> String {
