@@ -266,6 +266,7 @@ pub fn translate(input: &str, cfg: &Config) -> Result<Translation> {
                 &b.prog,
                 &crate::bmc::Options {
                     deadline: None,
+                    cancel: None,
                     unwind: b.smt_unwind,
                     unwinding_assertions: false,
                     int: cfg.int,

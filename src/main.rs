@@ -72,19 +72,20 @@ struct Seq {
     /// Sequentialization: none (identity), kiss, lal-reps.
     #[arg(long, value_enum, default_value = "lal-reps")]
     method: MethodArg,
-    /// Lal-Reps contexts (rounds) per thread.
-    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=64))]
-    rounds: u32,
-    /// KISS bound on pending (forked, unstarted) threads.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(0..=64))]
-    ts: u32,
-    /// A loop body runs at most U times (and recursion is cut at depth U).
-    /// Not CBMC's convention: CBMC's --unwind N runs a body N-1 times.
-    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(0..=100000))]
-    unwind: u32,
-    /// Threads per creation site inside a loop.
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=1024))]
-    threads: u32,
+    /// Lal-Reps contexts (rounds) per thread [default: 2].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
+    rounds: Option<u32>,
+    /// KISS bound on pending (forked, unstarted) threads [default: 1].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=64))]
+    ts: Option<u32>,
+    /// A loop body runs at most U times (and recursion is cut at depth U)
+    /// [default: 2]. Not CBMC's convention: CBMC's --unwind N runs a body
+    /// N-1 times.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=100000))]
+    unwind: Option<u32>,
+    /// Threads per creation site inside a loop [default: 3].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    threads: Option<u32>,
     /// What is checked: assert (assertions, the default) or race[=REGION]
     /// (data races, with --method kiss).
     #[arg(long)]
@@ -101,9 +102,15 @@ struct Seq {
 /// How a checker is run.
 #[derive(Args, Clone)]
 struct Run {
-    /// What `check` runs.
-    #[arg(long, value_enum, default_value = "z3")]
-    backend: BackendArg,
+    /// What runs the query: z3, cvc5, bitwuzla, cbmc, several of them
+    /// comma-separated (run at once; the first definite answer wins), or
+    /// auto: the installed ones, fastest first, as many as --jobs.
+    #[arg(long, default_value = "auto")]
+    backend: String,
+    /// How many checkers --backend auto runs at once [default: the
+    /// machine's cores].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
+    jobs: Option<u32>,
     /// Machine-readable output.
     #[arg(long)]
     json: bool,
@@ -141,6 +148,12 @@ struct CheckArgs {
     seq: Seq,
     #[command(flatten)]
     run: Run,
+    /// auto: start with small bounds and grow those not given on the
+    /// command line until a violation or the end of --timeout (default
+    /// 60 s); fixed: the bounds given, defaults for the rest. Without
+    /// this option: auto when no bound is given, else fixed.
+    #[arg(long, value_enum)]
+    bounds: Option<BoundsArg>,
     /// Tracked memory regions for field slicing (comma-separated, or `all`).
     #[arg(long)]
     track: Option<String>,
@@ -208,12 +221,10 @@ enum EmitArg {
     Regions,
 }
 
-#[derive(Clone, Copy, ValueEnum)]
-enum BackendArg {
-    Z3,
-    Cvc5,
-    Bitwuzla,
-    Cbmc,
+#[derive(Clone, Copy, PartialEq, ValueEnum)]
+enum BoundsArg {
+    Auto,
+    Fixed,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -236,12 +247,14 @@ enum DataModelArg {
 struct Common {
     input: String,
     method: MethodArg,
-    rounds: u32,
-    ts: u32,
-    unwind: u32,
-    threads: u32,
+    rounds: Option<u32>,
+    ts: Option<u32>,
+    unwind: Option<u32>,
+    threads: Option<u32>,
     emit: EmitArg,
-    backend: BackendArg,
+    backend: String,
+    jobs: Option<u32>,
+    bounds: Option<BoundsArg>,
     timeout: Option<u64>,
     json: bool,
     track: Option<String>,
@@ -264,12 +277,14 @@ impl Common {
         Common {
             input: io.input,
             method: MethodArg::LalReps,
-            rounds: 2,
-            ts: 1,
-            unwind: 2,
-            threads: 3,
+            rounds: None,
+            ts: None,
+            unwind: None,
+            threads: None,
             emit: EmitArg::C,
-            backend: BackendArg::Z3,
+            backend: "auto".into(),
+            jobs: None,
+            bounds: None,
             timeout: io.timeout,
             json: false,
             track: None,
@@ -302,6 +317,7 @@ impl Common {
 
     fn with_run(mut self, r: Run) -> Common {
         self.backend = r.backend;
+        self.jobs = r.jobs;
         self.json = r.json;
         self.unwinding_assertions = r.unwinding_assertions;
         self
@@ -323,6 +339,7 @@ impl From<CheckArgs> for Common {
     fn from(a: CheckArgs) -> Common {
         let mut c = Common::new(a.io).with_seq(a.seq).with_run(a.run);
         c.track = a.track;
+        c.bounds = a.bounds;
         c
     }
 }
@@ -336,8 +353,8 @@ impl From<RefineArgs> for Common {
 impl From<ExploreArgs> for Common {
     fn from(a: ExploreArgs) -> Common {
         let mut c = Common::new(a.io);
-        c.unwind = a.unwind;
-        c.threads = a.threads;
+        c.unwind = Some(a.unwind);
+        c.threads = Some(a.threads);
         c.property = a.property;
         c.max_states = a.max_states;
         c.nondet_range = a.nondet_range;
@@ -399,12 +416,13 @@ impl Common {
             DialectArg::Svcomp => Dialect::Svcomp,
             DialectArg::Cbmc => Dialect::Cbmc,
         };
+        let d = Config::default();
         Ok(Config {
             method,
-            rounds: self.rounds,
-            ts: self.ts,
-            unwind: self.unwind,
-            threads: self.threads,
+            rounds: self.rounds.unwrap_or(d.rounds),
+            ts: self.ts.unwrap_or(d.ts),
+            unwind: self.unwind.unwrap_or(d.unwind),
+            threads: self.threads.unwrap_or(d.threads),
             emit: match self.emit {
                 EmitArg::C => Emit::C,
                 EmitArg::Smt => Emit::Smt,
@@ -589,17 +607,48 @@ fn run() -> ExitCode {
     }
 }
 
-fn check_options(c: &Common) -> seqc::check::CheckOptions {
-    seqc::check::CheckOptions {
-        backend: match c.backend {
-            BackendArg::Z3 => seqc::check::Backend::Z3,
-            BackendArg::Cvc5 => seqc::check::Backend::Cvc5,
-            BackendArg::Bitwuzla => seqc::check::Backend::Bitwuzla,
-            BackendArg::Cbmc => seqc::check::Backend::Cbmc,
-        },
+fn check_options(c: &Common) -> Result<seqc::check::CheckOptions, Diagnostic> {
+    use seqc::check::Backend;
+    let backends = if c.backend.trim() == "auto" {
+        let jobs = c.jobs.map_or_else(
+            || std::thread::available_parallelism().map_or(1, |n| n.get()),
+            |j| j as usize,
+        );
+        Backend::portfolio(jobs, c.int)?
+    } else {
+        let mut v = Vec::new();
+        for name in c.backend.split(',').map(str::trim) {
+            let b = Backend::from_name(name).ok_or_else(|| {
+                Diagnostic::input(format!(
+                    "unknown backend '{name}' (expected z3, cvc5, bitwuzla, cbmc or auto)"
+                ))
+            })?;
+            if !v.contains(&b) {
+                v.push(b);
+            }
+        }
+        v
+    };
+    Ok(seqc::check::CheckOptions {
+        backends,
         timeout: c.timeout.map(std::time::Duration::from_secs),
         unwinding_assertions: c.unwinding_assertions,
-    }
+    })
+}
+
+/// Which bounds `--bounds auto` grows: those not given.
+fn growth(c: &Common) -> Option<seqc::check::Grow> {
+    let given = [c.rounds, c.ts, c.unwind, c.threads];
+    let auto = match c.bounds {
+        Some(b) => b == BoundsArg::Auto,
+        None => given.iter().all(Option::is_none),
+    };
+    auto.then_some(seqc::check::Grow {
+        rounds: c.rounds.is_none(),
+        ts: c.ts.is_none(),
+        unwind: c.unwind.is_none(),
+        threads: c.threads.is_none(),
+    })
 }
 
 fn check(c: &Common) -> ExitCode {
@@ -607,9 +656,27 @@ fn check(c: &Common) -> ExitCode {
         Ok(cfg) => cfg,
         Err(d) => return fail(&d),
     };
+    let opts = match check_options(c) {
+        Ok(o) => o,
+        Err(d) => return fail(&d),
+    };
+    let grow = growth(c);
+    // Growing bounds spend a budget: --timeout, or a minute.
+    let mut c = c.clone();
+    if grow.is_some() && c.timeout.is_none() {
+        c.timeout = Some(seqc::check::AUTO_BUDGET.as_secs());
+    }
+    let c = &c;
+    let opts = seqc::check::CheckOptions {
+        timeout: c.timeout.map(std::time::Duration::from_secs),
+        ..opts
+    };
     start_clock(c, false);
-    let opts = check_options(c);
-    let r = match seqc::check::check(&c.input, &cfg, &opts) {
+    let r = match &grow {
+        Some(g) => seqc::check::check_auto(&c.input, &cfg, &opts, g),
+        None => seqc::check::check(&c.input, &cfg, &opts),
+    };
+    let r = match r {
         Ok(r) => r,
         Err(d) => return fail_verdict(c, &d),
     };
@@ -630,8 +697,11 @@ fn refine(c: &Common) -> ExitCode {
         Ok(cfg) => cfg,
         Err(d) => return fail(&d),
     };
+    let opts = match check_options(c) {
+        Ok(o) => o,
+        Err(d) => return fail(&d),
+    };
     start_clock(c, false);
-    let opts = check_options(c);
     let json = c.json;
     // Iterations show as they end on stdout; a file gets them with the
     // rest, at the end.

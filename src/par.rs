@@ -117,6 +117,54 @@ pub fn deep<R: Send>(f: impl FnOnce() -> R + Send) -> R {
     std::thread::scope(|s| spawn(s, f).join())
 }
 
+/// A task for `race`.
+pub type Task<'a, R> = Box<dyn FnOnce() -> R + Send + 'a>;
+
+/// Runs the tasks at once (a portfolio), each on a thread with the
+/// parser's stack. The first result that `decisive` accepts wins: `stop`
+/// is called then (it must make the other tasks end soon), and `race`
+/// returns once every task has ended, with every result in task order and
+/// the winner's index. A task whose thread cannot be started runs here.
+pub fn race<R: Send>(
+    tasks: Vec<Task<'_, R>>,
+    decisive: impl Fn(&R) -> bool,
+    stop: impl Fn(),
+) -> (Vec<R>, Option<usize>) {
+    let n = tasks.len();
+    let mut got: Vec<Option<R>> = (0..n).map(|_| None).collect();
+    let mut winner = None;
+    std::thread::scope(|s| {
+        let (tx, rx) = std::sync::mpsc::channel::<(usize, R)>();
+        let mut handles = Vec::new();
+        for (i, t) in tasks.into_iter().enumerate() {
+            let tx = tx.clone();
+            let job = spawn(s, move || {
+                let r = t();
+                // The receiver lives as long as the scope.
+                let _ = tx.send((i, r));
+            });
+            handles.push(job);
+        }
+        drop(tx);
+        // A panicking task sends nothing; the channel closes when every
+        // task has ended, and the scope passes the panic on.
+        while let Ok((i, r)) = rx.recv() {
+            if winner.is_none() && decisive(&r) {
+                winner = Some(i);
+                stop();
+            }
+            got[i] = Some(r);
+        }
+        handles.into_iter().for_each(Job::join);
+    });
+    (
+        got.into_iter()
+            .map(|r| r.expect("every task sent"))
+            .collect(),
+        winner,
+    )
+}
+
 /// A chunk of work on a thread of its own, or already done.
 enum Job<'s, R> {
     Running(ScopedJoinHandle<'s, R>),

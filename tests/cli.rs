@@ -295,10 +295,10 @@ fn check_exit_codes_and_refusals() {
             String::from_utf8_lossy(&out.stderr).into_owned(),
         )
     };
-    let (c, o, _) = code(&["check", "--method", "none"], &safe);
+    let (c, o, _) = code(&["check", "--method", "none", "--unwind", "2"], &safe);
     assert_eq!(c, Some(0));
     assert!(
-        o.starts_with("VERIFICATION SUCCESSFUL (no violation within the bounds: unwind 2)"),
+        o.starts_with("VERIFICATION SUCCESSFUL (no violation with unwind 2)\n"),
         "{o}"
     );
     let (c, o, _) = code(&["check", "--method", "none"], &bad);
@@ -738,6 +738,100 @@ fn signals_and_timeouts_leave_no_child_and_no_temporary_file() {
         let left: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().collect();
         assert!(left.is_empty(), "{how}: {left:?}");
     }
+}
+
+/// A portfolio takes the first definite answer and stops the members
+/// that lost: no checker is left running (its own children included).
+#[cfg(unix)]
+#[test]
+fn a_portfolio_stops_the_members_that_lost() {
+    use std::os::unix::fs::PermissionsExt;
+    if seqc::check::find_tool("cbmc").is_none() {
+        panic!("run scripts/install-checkers");
+    }
+    let tools = tempfile::tempdir().unwrap();
+    let bin = tools.path().join("bin");
+    std::fs::create_dir(&bin).unwrap();
+    // A solver that never answers; the real CBMC does.
+    let marker = format!("28.{}", std::process::id());
+    let p = bin.join("z3");
+    std::fs::write(&p, format!("#!/bin/sh\nsleep {marker} &\nwait\n")).unwrap();
+    std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let (_d, prog) = temp_file("p.c", FAILING);
+    let t = std::time::Instant::now();
+    let out = seqc()
+        .env("SEQC_TOOLS", tools.path())
+        .args(["check", "--method", "none", "--unwind", "1"])
+        .args(["--backend", "z3,cbmc", "--timeout", "100", &prog])
+        .output()
+        .unwrap();
+    let o = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(10), "{o}");
+    assert!(o.contains("Trace (cbmc)"), "{o}");
+    assert!(t.elapsed().as_secs() < 60, "{:?}", t.elapsed());
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    assert_eq!(processes_with(&marker), 0, "the losing solver survived");
+}
+
+/// `check` with no bound given grows the bounds (`--bounds auto`): the
+/// lost update needs three rounds, and the verdict and the JSON say at
+/// which bounds each step answered.
+#[test]
+fn bounds_grow_until_the_violation() {
+    let out = seqc()
+        .args([
+            "check",
+            "--json",
+            "--backend",
+            "z3",
+            "examples/lost_update.c",
+        ])
+        .output()
+        .unwrap();
+    let o = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(10), "{o}");
+    let v: serde_json::Value = serde_json::from_str(&o).unwrap();
+    let steps = v["steps"].as_array().unwrap();
+    let verdicts: Vec<&str> = steps
+        .iter()
+        .map(|s| s["verdict"].as_str().unwrap())
+        .collect();
+    assert_eq!(verdicts, ["SUCCESSFUL", "SUCCESSFUL", "FAILED"], "{o}");
+    assert_eq!(v["bounds"]["rounds"], 3, "{o}");
+    assert_eq!(steps[0]["bounds"]["rounds"], 1, "{o}");
+    assert_eq!(v["concurrent"]["replayed"], true, "{o}");
+    // A bound given on the command line stays fixed, the rest grow.
+    let out = seqc()
+        .args([
+            "check",
+            "--bounds",
+            "auto",
+            "--rounds",
+            "2",
+            "--backend",
+            "z3",
+        ])
+        .args(["--timeout", "30", "examples/lost_update.c"])
+        .output()
+        .unwrap();
+    let o = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{o}");
+    assert!(
+        o.starts_with("VERIFICATION SUCCESSFUL (no violation with rounds 2, unwind "),
+        "{o}"
+    );
+    assert!(o.contains("Bounds searched (--bounds auto"), "{o}");
+    assert!(!o.contains("rounds 3"), "{o}");
+    // A sequential program grows only the unwinding bound.
+    let out = seqc()
+        .args(["check", "--method", "none", "--json", "--backend", "z3"])
+        .arg("examples/bounded_sum.c")
+        .output()
+        .unwrap();
+    let o = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(10), "{o}");
+    let v: serde_json::Value = serde_json::from_str(&o).unwrap();
+    assert_eq!(v["bounds"], serde_json::json!({"unwind": 16}), "{o}");
 }
 
 /// `-o` gives the whole new file or leaves the old one; it never names

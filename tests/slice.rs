@@ -269,7 +269,7 @@ fn a_set_rules_a_counterexample_out_when_its_replay_stops_failing() {
         ..Config::default()
     };
     let opts = CheckOptions {
-        backend: Backend::Z3,
+        backends: vec![Backend::Z3],
         timeout: Some(std::time::Duration::from_secs(120)),
         unwinding_assertions: false,
     };

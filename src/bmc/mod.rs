@@ -24,6 +24,8 @@ pub struct Options {
     pub source: String,
     /// Give up encoding past this instant (`check --timeout`).
     pub deadline: Option<std::time::Instant>,
+    /// Give up when a portfolio no longer needs the answer.
+    pub cancel: Option<crate::deadline::Cancel>,
 }
 
 /// The start of the message of an encoding that ran past its deadline or
@@ -159,6 +161,7 @@ pub fn encode(p: &Program, opts: &Options) -> Result<Encoding, EncodeError> {
     let mode = term::IntMode::set(opts.int);
     let mut sx = symex::Symex::new(p, regions, opts.unwind, opts.unwinding_assertions);
     sx.deadline = opts.deadline;
+    sx.cancel = opts.cancel.clone();
     if let Err((m, l)) = sx.run() {
         if sx.gave_up {
             return Err(EncodeError::GaveUp(m));

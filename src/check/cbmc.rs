@@ -7,6 +7,7 @@ pub(super) fn check_cbmc(
     b: &Built,
     cfg: &Config,
     opts: &CheckOptions,
+    cancel: &crate::deadline::Cancel,
 ) -> Result<(Outcome, Vec<Step>)> {
     let p = &b.prog;
     let exe = tool("cbmc")?;
@@ -71,7 +72,13 @@ pub(super) fn check_cbmc(
             // a pointer read from the sink round's unconstrained copy.
             args.extend(["--property", "main.assertion.1"]);
         }
-        let out = run(&exe, &args, opts.timeout)?;
+        let out = run(&exe, &args, opts.timeout, cancel)?;
+        if out.cancelled {
+            return Ok((
+                Outcome::Unknown("cbmc stopped: another back end answered first".into()),
+                Vec::new(),
+            ));
+        }
         if out.timed_out {
             return Ok((
                 Outcome::Unknown(format!(

@@ -7,6 +7,7 @@
 use crate::backend::c::{self as cback, COptions};
 use crate::bmc::{self, Goal};
 use crate::config::{Config, Method};
+pub use crate::deadline::Cancel;
 use crate::diag::{Diagnostic, Result};
 use crate::driver::{Built, MethodInfo, Until};
 use crate::ir::trace::{Step, TraceWhat};
@@ -24,6 +25,7 @@ mod cbmc;
 mod confirm;
 mod process;
 mod render;
+mod search;
 mod smt;
 
 use cbmc::check_cbmc;
@@ -31,6 +33,7 @@ use confirm::{confirm, read_line};
 pub use process::find_tool;
 use process::{first_line, run, timeout_text, tool};
 pub use render::{render, render_json, report_json, verdict_line, verdict_word};
+pub use search::{AUTO_BUDGET, Bounds, Grow, SearchStep, check_auto};
 use smt::check_smt;
 pub use smt::{Answer, solve};
 
@@ -43,6 +46,31 @@ pub enum Backend {
 }
 
 impl Backend {
+    pub const ALL: [Backend; 4] = [Backend::Z3, Backend::Cvc5, Backend::Bitwuzla, Backend::Cbmc];
+
+    pub fn from_name(name: &str) -> Option<Backend> {
+        Backend::ALL.into_iter().find(|b| b.name() == name)
+    }
+
+    /// `--backend auto`: the installed checkers in the order they answer
+    /// most tasks soonest (scripts/results/bench-quick-solvers.md), as many
+    /// as `jobs`. `int`: only those with SMT integers.
+    pub fn portfolio(jobs: usize, int: bool) -> Result<Vec<Backend>> {
+        let best = [Backend::Bitwuzla, Backend::Cbmc, Backend::Z3, Backend::Cvc5];
+        let usable: Vec<Backend> = best
+            .into_iter()
+            .filter(|b| !int || matches!(b, Backend::Z3 | Backend::Cvc5))
+            .filter(|b| find_tool(b.name()).is_some())
+            .take(jobs.max(1))
+            .collect();
+        if usable.is_empty() {
+            return Err(Diagnostic::input(
+                "no checker found (run scripts/install-checkers, or put z3, cvc5, bitwuzla or cbmc on PATH)",
+            ));
+        }
+        Ok(usable)
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Backend::Z3 => "z3",
@@ -55,7 +83,9 @@ impl Backend {
 
 #[derive(Clone, Debug)]
 pub struct CheckOptions {
-    pub backend: Backend,
+    /// Run at once on each query (a portfolio): the first definite answer
+    /// wins and stops the others. Never empty.
+    pub backends: Vec<Backend>,
     pub timeout: Option<Duration>,
     pub unwinding_assertions: bool,
 }
@@ -69,6 +99,11 @@ pub enum Outcome {
 }
 
 impl Outcome {
+    /// An answer a portfolio can stop on.
+    pub fn is_definite(&self) -> bool {
+        !matches!(self, Outcome::Unknown(_))
+    }
+
     pub fn exit_code(&self) -> u8 {
         match self {
             Outcome::Safe => 0,
@@ -108,7 +143,11 @@ pub struct Report {
     pub outcome: Outcome,
     pub backend: Backend,
     pub trace: Vec<Step>,
-    pub unwind: u32,
+    /// The bounds of the answer: those checked, or with `--bounds auto`
+    /// the largest proven safe (or where the violation was found).
+    pub bounds: Bounds,
+    /// `--bounds auto`: every step of the search, in order.
+    pub steps: Vec<SearchStep>,
     pub seconds: f64,
     /// The source line of the failing assertion (or cut), when readable.
     pub source_line: Option<String>,
@@ -149,19 +188,32 @@ fn suits_sequential_checker(p: &Program) -> Result<()> {
 }
 
 pub fn check(input: &str, cfg: &Config, opts: &CheckOptions) -> Result<Report> {
+    check_with(input, cfg, opts, &Cancel::default())
+}
+
+/// `check`, stopped early (an unknown) when `cancel` is.
+pub fn check_with(
+    input: &str,
+    cfg: &Config,
+    opts: &CheckOptions,
+    cancel: &Cancel,
+) -> Result<Report> {
+    assert!(!opts.backends.is_empty(), "a portfolio has a member");
     if cfg.int {
-        match opts.backend {
-            Backend::Bitwuzla => {
-                return Err(Diagnostic::input(
-                    "bitwuzla has no integer arithmetic: --int needs z3 or cvc5 (or drop --int)",
-                ));
+        for b in &opts.backends {
+            match b {
+                Backend::Bitwuzla => {
+                    return Err(Diagnostic::input(
+                        "bitwuzla has no integer arithmetic: --int needs z3 or cvc5 (or drop --int)",
+                    ));
+                }
+                Backend::Cbmc => {
+                    return Err(Diagnostic::input(
+                        "--int chooses the SMT encoding; the cbmc backend checks the C output (drop --int)",
+                    ));
+                }
+                _ => {}
             }
-            Backend::Cbmc => {
-                return Err(Diagnostic::input(
-                    "--int chooses the SMT encoding; the cbmc backend checks the C output (drop --int)",
-                ));
-            }
-            _ => {}
         }
     }
     let b = crate::driver::build(input, cfg, Until::Sequential, true)?;
@@ -169,10 +221,7 @@ pub fn check(input: &str, cfg: &Config, opts: &CheckOptions) -> Result<Report> {
         suits_sequential_checker(&b.prog)?;
     }
     let t0 = Instant::now();
-    let (mut outcome, trace) = match opts.backend {
-        Backend::Cbmc => check_cbmc(&b, cfg, opts)?,
-        be => check_smt(&b, input, cfg, opts, be)?,
-    };
+    let (mut outcome, trace, backend) = run_portfolio(&b, input, cfg, opts, cancel)?;
     let sliced = b.slice.clone();
     let mut spurious = None;
     let concurrent = match (&outcome, &b.method) {
@@ -229,9 +278,10 @@ pub fn check(input: &str, cfg: &Config, opts: &CheckOptions) -> Result<Report> {
     };
     Ok(Report {
         outcome,
-        backend: opts.backend,
+        backend,
         trace,
-        unwind: cfg.unwind,
+        bounds: Bounds::of(cfg),
+        steps: Vec::new(),
         seconds: t0.elapsed().as_secs_f64(),
         source_line,
         concurrent,
@@ -246,6 +296,68 @@ pub fn check(input: &str, cfg: &Config, opts: &CheckOptions) -> Result<Report> {
         slice: sliced,
         spurious,
     })
+}
+
+/// An answer, its trace and the back end that gave it.
+type Answered = (Outcome, Vec<Step>, Backend);
+
+/// Every back end of `opts.backends` at once on `b`: the SMT solvers on
+/// one encoding, CBMC on the C output. The first definite answer wins and
+/// stops the others. With none: an unknown naming every member's reason,
+/// or the first error when no member ran.
+fn run_portfolio(
+    b: &Built,
+    input: &str,
+    cfg: &Config,
+    opts: &CheckOptions,
+    cancel: &Cancel,
+) -> Result<Answered> {
+    let smt: Vec<Backend> = opts
+        .backends
+        .iter()
+        .copied()
+        .filter(|&b| b != Backend::Cbmc)
+        .collect();
+    let cbmc = opts.backends.contains(&Backend::Cbmc);
+    let via_cbmc = |c: &Cancel| check_cbmc(b, cfg, opts, c).map(|(o, t)| (o, t, Backend::Cbmc));
+    if smt.is_empty() {
+        return via_cbmc(cancel);
+    }
+    if !cbmc {
+        return check_smt(b, input, cfg, opts, &smt, cancel);
+    }
+    let mine = cancel.child();
+    let (m1, m2) = (mine.clone(), mine.clone());
+    let smt = &smt;
+    let tasks: Vec<crate::par::Task<'_, Result<Answered>>> = vec![
+        Box::new(move || check_smt(b, input, cfg, opts, smt, &m1)),
+        Box::new(move || via_cbmc(&m2)),
+    ];
+    let (results, winner) = crate::par::race(
+        tasks,
+        |r| matches!(r, Ok((o, _, _)) if o.is_definite()),
+        || mine.cancel(),
+    );
+    if let Some(i) = winner {
+        return results.into_iter().nth(i).unwrap();
+    }
+    if results.iter().all(Result::is_err) {
+        return results.into_iter().next().unwrap();
+    }
+    let why: Vec<String> = results
+        .iter()
+        .map(|r| match r {
+            Ok((Outcome::Unknown(w), _, _)) => w.clone(),
+            Ok(_) => unreachable!("a definite answer wins"),
+            Err(d) => d.message.clone(),
+        })
+        .collect();
+    let first = results.iter().find_map(|r| r.as_ref().ok().map(|x| x.2));
+    Ok((
+        Outcome::Unknown(why.join("; ")),
+        Vec::new(),
+        first.unwrap_or(opts.backends[0]),
+    ))
 }
 
 /// Would tracking `more` as well rule out a spurious counterexample of

@@ -3,6 +3,7 @@
 //! it), and how it ended.
 
 use super::*;
+use crate::deadline::Cancel;
 
 /// Where the external tools are: `$SEQC_TOOLS/bin`, then
 /// `~/.local/seqc-tools/bin` (what scripts/install-checkers fills), then PATH.
@@ -32,6 +33,8 @@ pub(super) struct RunOut {
     pub stdout: String,
     pub stderr: String,
     pub timed_out: bool,
+    /// Stopped because another member of the portfolio answered.
+    pub cancelled: bool,
     /// The signal that ended the tool, if one did (and not our timeout).
     signal: Option<i32>,
 }
@@ -65,7 +68,12 @@ pub(super) fn scratch_file(name: &str, text: &str) -> Result<(crate::cleanup::Te
     Ok((dir, f))
 }
 
-pub(super) fn run(cmd: &Path, args: &[&str], timeout: Option<Duration>) -> Result<RunOut> {
+pub(super) fn run(
+    cmd: &Path,
+    args: &[&str],
+    timeout: Option<Duration>,
+    cancel: &Cancel,
+) -> Result<RunOut> {
     let timeout = crate::deadline::cap(timeout);
     let mut command = Command::new(cmd);
     command
@@ -95,6 +103,7 @@ pub(super) fn run(cmd: &Path, args: &[&str], timeout: Option<Duration>) -> Resul
     });
     let start = Instant::now();
     let mut timed_out = false;
+    let mut cancelled = false;
     let mut signal = None;
     loop {
         match running.child.try_wait() {
@@ -121,6 +130,12 @@ pub(super) fn run(cmd: &Path, args: &[&str], timeout: Option<Duration>) -> Resul
             timed_out = true;
             break;
         }
+        if cancel.is_cancelled() {
+            running.kill_group();
+            let _ = running.child.wait();
+            cancelled = true;
+            break;
+        }
         std::thread::sleep(Duration::from_millis(5));
     }
     // Whatever the tool started and left behind goes with its group.
@@ -129,6 +144,7 @@ pub(super) fn run(cmd: &Path, args: &[&str], timeout: Option<Duration>) -> Resul
         stdout: ho.join().unwrap_or_default(),
         stderr: he.join().unwrap_or_default(),
         timed_out,
+        cancelled,
         signal,
     })
 }

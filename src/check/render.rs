@@ -17,8 +17,8 @@ pub fn verdict_word(o: &Outcome) -> &'static str {
 pub fn verdict_line(r: &Report) -> String {
     match &r.outcome {
         Outcome::Safe => format!(
-            "VERIFICATION SUCCESSFUL (no violation within the bounds: unwind {})",
-            r.unwind
+            "VERIFICATION SUCCESSFUL (no violation with {})",
+            r.bounds.text()
         ),
         Outcome::Violation => "VERIFICATION FAILED".into(),
         Outcome::Unknown(w) => format!("VERIFICATION UNKNOWN: {w}"),
@@ -40,6 +40,31 @@ pub(super) fn step_text(s: &Step) -> String {
 }
 
 pub fn render(r: &Report) -> String {
+    let mut s = render_main(r);
+    if !r.steps.is_empty() {
+        s.push_str(&format!(
+            "\nBounds searched (--bounds auto, {:.2} s):\n",
+            r.seconds
+        ));
+        for st in &r.steps {
+            let what = match &st.outcome {
+                Outcome::Safe => "no violation".to_string(),
+                Outcome::Violation => "violation".to_string(),
+                Outcome::BoundTooSmall => "bound too small".to_string(),
+                Outcome::Unknown(w) => format!("unknown: {w}"),
+            };
+            s.push_str(&format!(
+                "  {}: {what} ({}, {:.2} s)\n",
+                st.bounds.text(),
+                st.backend.name(),
+                st.seconds
+            ));
+        }
+    }
+    s
+}
+
+fn render_main(r: &Report) -> String {
     let mut s = verdict_line(r);
     s.push('\n');
     if let Some(c) = &r.concurrent {
@@ -149,12 +174,30 @@ pub fn report_json(r: &Report) -> serde_json::Value {
         "verdict": verdict,
         "summary": verdict_line(r),
         "backend": r.backend.name(),
-        "bounds": {"unwind": r.unwind},
+        "bounds": r.bounds.json(),
         "seconds": (r.seconds * 1000.0).round() / 1000.0,
         "trace": trace,
     });
     if let Outcome::Unknown(w) = &r.outcome {
         o["reason"] = json!(w);
+    }
+    if !r.steps.is_empty() {
+        o["steps"] = r
+            .steps
+            .iter()
+            .map(|st| {
+                let mut j = json!({
+                    "bounds": st.bounds.json(),
+                    "verdict": verdict_word(&st.outcome),
+                    "backend": st.backend.name(),
+                    "seconds": (st.seconds * 1000.0).round() / 1000.0,
+                });
+                if let Outcome::Unknown(w) = &st.outcome {
+                    j["reason"] = json!(w);
+                }
+                j
+            })
+            .collect();
     }
     if let Some(n) = r.switch_points {
         o["switch_points"] = json!(n);

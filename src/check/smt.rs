@@ -1,22 +1,29 @@
-//! The SMT route: the script of `bmc` to a solver, its answer and model
-//! values read back.
+//! The SMT route: the script of `bmc` to one solver or several at once
+//! (the first to answer sat or unsat wins), its answer and model values
+//! read back.
 
 use super::*;
+use crate::deadline::Cancel;
 
+/// Encodes once and runs `solvers` on each goal's script; the answer,
+/// its trace and the solver that gave it.
 pub(super) fn check_smt(
     built: &Built,
     input: &str,
     cfg: &Config,
     opts: &CheckOptions,
-    b: Backend,
-) -> Result<(Outcome, Vec<Step>)> {
+    solvers: &[Backend],
+    cancel: &Cancel,
+) -> Result<(Outcome, Vec<Step>, Backend)> {
     let p = &built.prog;
+    let first = solvers[0];
     // One budget for encoding and solving together.
     let deadline = opts.timeout.map(|t| std::time::Instant::now() + t);
     let enc = bmc::encode(
         p,
         &bmc::Options {
             deadline,
+            cancel: Some(cancel.clone()),
             unwind: built.smt_unwind,
             unwinding_assertions: opts.unwinding_assertions,
             int: cfg.int,
@@ -26,7 +33,11 @@ pub(super) fn check_smt(
     let enc = match enc {
         Ok(e) => e,
         Err(bmc::EncodeError::GaveUp(why)) => {
-            return Ok((Outcome::Unknown(format!("timed out: {why}")), Vec::new()));
+            return Ok((
+                Outcome::Unknown(format!("timed out: {why}")),
+                Vec::new(),
+                first,
+            ));
         }
         Err(bmc::EncodeError::Refused(d)) => return Err(d),
     };
@@ -35,26 +46,74 @@ pub(super) fn check_smt(
     } else {
         &[Goal::Violation]
     };
+    let mut by = first;
     for &goal in goals {
         let script = enc.script(goal, None, true);
         let left = deadline.map(|d| {
             d.saturating_duration_since(std::time::Instant::now())
                 .max(std::time::Duration::from_secs(1))
         });
-        match solve(b, &script, left)? {
+        let (answer, b) = solve_first(solvers, &script, left, cancel)?;
+        by = b;
+        match answer {
             Answer::Sat(values) => {
                 let trace = enc.trace(p, goal, &values);
                 let o = match goal {
                     Goal::Violation => Outcome::Violation,
                     Goal::BoundTooSmall => Outcome::BoundTooSmall,
                 };
-                return Ok((o, trace));
+                return Ok((o, trace, b));
             }
             Answer::Unsat => continue,
-            Answer::Unknown(why) => return Ok((Outcome::Unknown(why), Vec::new())),
+            Answer::Unknown(why) => return Ok((Outcome::Unknown(why), Vec::new(), b)),
         }
     }
-    Ok((Outcome::Safe, Vec::new()))
+    Ok((Outcome::Safe, Vec::new(), by))
+}
+
+/// Runs the solvers at once on `script`; the first sat or unsat wins and
+/// stops the others. With none: the first solver's unknown, or the first
+/// error when every solver failed to run.
+fn solve_first(
+    solvers: &[Backend],
+    script: &str,
+    timeout: Option<Duration>,
+    cancel: &Cancel,
+) -> Result<(Answer, Backend)> {
+    if let [b] = solvers {
+        return solve(*b, script, timeout, cancel).map(|a| (a, *b));
+    }
+    let mine = cancel.child();
+    let tasks: Vec<crate::par::Task<'_, Result<Answer>>> = solvers
+        .iter()
+        .map(|&b| {
+            let mine = mine.clone();
+            Box::new(move || solve(b, script, timeout, &mine)) as crate::par::Task<'_, _>
+        })
+        .collect();
+    let (answers, winner) = crate::par::race(
+        tasks,
+        |a| matches!(a, Ok(Answer::Sat(_) | Answer::Unsat)),
+        || mine.cancel(),
+    );
+    if let Some(i) = winner {
+        let a = answers.into_iter().nth(i).unwrap();
+        return a.map(|a| (a, solvers[i]));
+    }
+    let unknowns: Vec<String> = answers
+        .iter()
+        .zip(solvers)
+        .filter_map(|(a, b)| match a {
+            Ok(Answer::Unknown(w)) => Some(w.clone()),
+            Err(d) => Some(format!("{}: {}", b.name(), d.message)),
+            _ => None,
+        })
+        .collect();
+    if answers.iter().all(Result::is_err) {
+        let first = answers.into_iter().next().unwrap();
+        return first.map(|a| (a, solvers[0]));
+    }
+    Ok((Answer::Unknown(unknowns.join("; ")), solvers[0]))
 }
 
 pub enum Answer {
@@ -64,7 +123,12 @@ pub enum Answer {
 }
 
 /// Runs a solver on a script (with `(get-value ...)` after `(check-sat)`).
-pub fn solve(b: Backend, script: &str, timeout: Option<Duration>) -> Result<Answer> {
+pub fn solve(
+    b: Backend,
+    script: &str,
+    timeout: Option<Duration>,
+    cancel: &Cancel,
+) -> Result<Answer> {
     let (_dir, f) = process::scratch_file("query.smt2", script)?;
     let (exe, args): (PathBuf, Vec<&str>) = match b {
         Backend::Z3 => (tool("z3")?, vec!["-smt2", &f]),
@@ -72,7 +136,13 @@ pub fn solve(b: Backend, script: &str, timeout: Option<Duration>) -> Result<Answ
         Backend::Bitwuzla => (tool("bitwuzla")?, vec![&f]),
         Backend::Cbmc => unreachable!("cbmc is not an SMT solver"),
     };
-    let out = run(&exe, &args, timeout)?;
+    let out = run(&exe, &args, timeout, cancel)?;
+    if out.cancelled {
+        return Ok(Answer::Unknown(format!(
+            "{} stopped: another back end answered first",
+            b.name()
+        )));
+    }
     if out.timed_out {
         return Ok(Answer::Unknown(format!(
             "{} timed out after {}",

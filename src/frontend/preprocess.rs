@@ -94,11 +94,25 @@ fn read_capped(path: &str) -> Result<Vec<u8>> {
     };
     let mut bytes = Vec::new();
     if path == "-" {
-        std::io::stdin()
-            .lock()
-            .take(MAX_INPUT_BYTES + 1)
-            .read_to_end(&mut bytes)
-            .map_err(cannot)?;
+        // Read once: a command that builds the program more than once
+        // (growing bounds, refine) sees the same text each time.
+        static STDIN: std::sync::OnceLock<std::result::Result<Vec<u8>, String>> =
+            std::sync::OnceLock::new();
+        let read = STDIN.get_or_init(|| {
+            let mut b = Vec::new();
+            std::io::stdin()
+                .lock()
+                .take(MAX_INPUT_BYTES + 1)
+                .read_to_end(&mut b)
+                .map(|_| b)
+                .map_err(|e| io_reason(&e))
+        });
+        match read {
+            Ok(b) => bytes.clone_from(b),
+            Err(why) => {
+                return Err(Diagnostic::input(format!("cannot read '{path}': {why}")));
+            }
+        }
     } else {
         let meta = std::fs::metadata(path).map_err(cannot)?;
         if meta.is_dir() {

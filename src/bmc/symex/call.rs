@@ -58,6 +58,13 @@ impl<'p> Symex<'p> {
             self.gave_up = true;
             return Err((format!("{}: the timeout passed", crate::bmc::GAVE_UP), loc));
         }
+        if self.cancel.as_ref().is_some_and(|c| c.is_cancelled()) {
+            self.gave_up = true;
+            return Err((
+                format!("{}: another back end answered first", crate::bmc::GAVE_UP),
+                loc,
+            ));
+        }
         let code = self.code(f)?;
         let id = self.frames;
         self.frames += 1;

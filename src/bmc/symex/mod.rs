@@ -100,6 +100,7 @@ pub(super) struct Symex<'p> {
     pub unwind: u32,
     pub unwinding_assertions: bool,
     pub deadline: Option<std::time::Instant>,
+    pub cancel: Option<crate::deadline::Cancel>,
     /// The encoding stopped for time or size, not for what the program
     /// holds.
     pub gave_up: bool,
@@ -175,6 +176,7 @@ impl<'p> Symex<'p> {
             unwind,
             unwinding_assertions,
             deadline: None,
+            cancel: None,
             gave_up: false,
             pw,
             regions,
