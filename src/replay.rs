@@ -318,6 +318,7 @@ mod tests {
             site_slots: (0..4).map(|s| 1 + s * threads).collect(),
             switch_points: 0,
             site_n: "__seqc_site_n".into(),
+            rounds: 2,
         };
         (loc, info)
     }

@@ -20,7 +20,7 @@ fn allowed() -> BTreeMap<&'static str, &'static [&'static str]> {
     m.insert("ir", &["par", "diag"]);
     m.insert("frontend", &["ir", "par", "diag", "cleanup", "deadline"]);
     m.insert("passes", &["ir", "par", "diag"]);
-    m.insert("bmc", &["ir", "par", "diag"]);
+    m.insert("bmc", &["ir", "par", "diag", "deadline"]);
     m.insert("backend", &["ir", "par", "diag"]);
     m.insert("oracle", &["ir", "par", "diag"]);
     m.insert("config", &["ir", "backend", "diag"]);

@@ -22,8 +22,9 @@ struct __seqc_shared {
 static struct __seqc_shared __seqc_mem0 = {  };
 static struct __seqc_shared __seqc_mem1;
 static struct __seqc_shared __seqc_mem2;
-static struct __seqc_shared *const __seqc_mem[3] = { &__seqc_mem0, &__seqc_mem1, &__seqc_mem2 };
-static struct __seqc_shared __seqc_guess[3];
+static struct __seqc_shared __seqc_mem3;
+static struct __seqc_shared *const __seqc_mem[4] = { &__seqc_mem0, &__seqc_mem1, &__seqc_mem2, &__seqc_mem3 };
+static struct __seqc_shared __seqc_guess[4];
 extern struct __seqc_shared __seqc_nondet_shared(void);
 static int __seqc_consistent(unsigned i)
 {
@@ -97,7 +98,7 @@ static int __seqc_main(void)
 #line 18 "golden/lr/atomic_sections.c"
   if (__seqc_pool13_n >= 6u) {
 #line 18 "golden/lr/atomic_sections.c"
-    __seqc_r = 2u;
+    __seqc_r = 3u;
 #line 18 "golden/lr/atomic_sections.c"
     t__p4 = &__seqc_mem0.__seqc_pool13[0u];
   } else {
@@ -112,7 +113,7 @@ static int __seqc_main(void)
 #line 18 "golden/lr/atomic_sections.c"
   if (__seqc_site_n[0] >= 1u) {
 #line 18 "golden/lr/atomic_sections.c"
-    __seqc_r = 2u;
+    __seqc_r = 3u;
   } else {
 #line 18 "golden/lr/atomic_sections.c"
     __seqc_t5 = __seqc_site_n[0] + 1u;
@@ -132,7 +133,7 @@ static int __seqc_main(void)
 #line 18 "golden/lr/atomic_sections.c"
   int __s2 = __seqc_mem[__seqc_r]->y;
 #line 18 "golden/lr/atomic_sections.c"
-  if (__seqc_r < 2u) {
+  if (__seqc_r < 3u) {
 #line 18 "golden/lr/atomic_sections.c"
     if (!(__s1 == __s2)) {
 #line 18 "golden/lr/atomic_sections.c"
@@ -141,7 +142,7 @@ static int __seqc_main(void)
         __seqc_error = 1;
       }
 #line 18 "golden/lr/atomic_sections.c"
-      __seqc_r = 2u;
+      __seqc_r = 3u;
     }
   }
   __seqc_cs();
@@ -155,11 +156,11 @@ static int __seqc_main(void)
 #line 18 "golden/lr/atomic_sections.c"
   if (__seqc_j6 >= 2u) {
 #line 18 "golden/lr/atomic_sections.c"
-    __seqc_r = 2u;
+    __seqc_r = 3u;
 #line 18 "golden/lr/atomic_sections.c"
   } else if (__seqc_mem[__seqc_r]->__seqc_done[__seqc_j6] == 0) {
 #line 18 "golden/lr/atomic_sections.c"
-    __seqc_r = 2u;
+    __seqc_r = 3u;
   }
 #line 18 "golden/lr/atomic_sections.c"
   return 0;
@@ -170,19 +171,22 @@ static void __seqc_cs(void)
   unsigned int t;
   if (__seqc_atomic == 0) {
     t = __VERIFIER_nondet_uint();
-    if (t >= __seqc_r && t <= 2u) {
+    if (t >= __seqc_r && t <= 3u) {
       __seqc_r = t;
+    }
+    if (__seqc_r == 2u && __seqc_tid != 0u) {
+      __seqc_r = 3u;
     }
   }
 }
 
 int main(void)
 {
-  for (unsigned __seqc_i = 1; __seqc_i <= 2; __seqc_i++) *__seqc_mem[__seqc_i] = __seqc_nondet_shared(); for (unsigned __seqc_i = 0; __seqc_i <= 2; __seqc_i++) __seqc_guess[__seqc_i] = *__seqc_mem[__seqc_i];
+  for (unsigned __seqc_i = 1; __seqc_i <= 3; __seqc_i++) *__seqc_mem[__seqc_i] = __seqc_nondet_shared(); for (unsigned __seqc_i = 0; __seqc_i <= 3; __seqc_i++) __seqc_guess[__seqc_i] = *__seqc_mem[__seqc_i];
   __seqc_r = 0u;
   __seqc_mem[__seqc_r]->__seqc_created[0u] = 1;
   __seqc_main();
-  __VERIFIER_assume(!(__seqc_r < 2u && __seqc_atomic != 0));
+  __VERIFIER_assume(!(__seqc_r < 3u && __seqc_atomic != 0));
   __seqc_cs();
   __seqc_mem[__seqc_r]->__seqc_done[0u] = 1;
   unsigned int start;
@@ -190,12 +194,12 @@ int main(void)
     __seqc_tid = 1u;
     __seqc_atomic = 0;
     start = __VERIFIER_nondet_uint();
-    if (start > 2u) {
-      start = 2u;
+    if (start >= 2u) {
+      start = 3u;
     }
     __seqc_r = start;
     if (__seqc_mem[__seqc_r]->__seqc_created[1u] == 0) {
-      __seqc_r = 2u;
+      __seqc_r = 3u;
     }
     void *rv1;
     rv1 = t1(__seqc_arg[1u]);
@@ -203,7 +207,7 @@ int main(void)
     __seqc_mem[__seqc_r]->__seqc_done[1u] = 1;
     __seqc_mem[__seqc_r]->__seqc_ret[1u] = rv1;
   }
-  for (unsigned __seqc_i = 0; __seqc_i + 1 < 2; __seqc_i++) __VERIFIER_assume(__seqc_consistent(__seqc_i));
+  for (unsigned __seqc_i = 0; __seqc_i + 1 < 3; __seqc_i++) __VERIFIER_assume(__seqc_consistent(__seqc_i));
   assert(__seqc_error == 0);
   return 0;
 }

@@ -23,8 +23,9 @@ struct __seqc_shared {
 static struct __seqc_shared __seqc_mem0 = {  };
 static struct __seqc_shared __seqc_mem1;
 static struct __seqc_shared __seqc_mem2;
-static struct __seqc_shared *const __seqc_mem[3] = { &__seqc_mem0, &__seqc_mem1, &__seqc_mem2 };
-static struct __seqc_shared __seqc_guess[3];
+static struct __seqc_shared __seqc_mem3;
+static struct __seqc_shared *const __seqc_mem[4] = { &__seqc_mem0, &__seqc_mem1, &__seqc_mem2, &__seqc_mem3 };
+static struct __seqc_shared __seqc_guess[4];
 extern struct __seqc_shared __seqc_nondet_shared(void);
 static int __seqc_consistent(unsigned i)
 {
@@ -106,7 +107,7 @@ void *t(void *a)
 #line 17 "golden/lr/c11_atomics.c"
   if (__seqc_pool14_n >= 6u) {
 #line 17 "golden/lr/c11_atomics.c"
-    __seqc_r = 2u;
+    __seqc_r = 3u;
 #line 17 "golden/lr/c11_atomics.c"
     exp__p5 = &__seqc_mem0.__seqc_pool14[0u];
   } else {
@@ -146,7 +147,7 @@ static int __seqc_main(void)
 #line 18 "golden/lr/c11_atomics.c"
   if (__seqc_pool16_n >= 6u) {
 #line 18 "golden/lr/c11_atomics.c"
-    __seqc_r = 2u;
+    __seqc_r = 3u;
 #line 18 "golden/lr/c11_atomics.c"
     x__p2 = &__seqc_mem0.__seqc_pool16[0u];
   } else {
@@ -161,7 +162,7 @@ static int __seqc_main(void)
 #line 18 "golden/lr/c11_atomics.c"
   if (__seqc_site_n[0] >= 1u) {
 #line 18 "golden/lr/c11_atomics.c"
-    __seqc_r = 2u;
+    __seqc_r = 3u;
   } else {
 #line 18 "golden/lr/c11_atomics.c"
     __seqc_t3 = __seqc_site_n[0] + 1u;
@@ -185,15 +186,15 @@ static int __seqc_main(void)
 #line 18 "golden/lr/c11_atomics.c"
   if (__seqc_j4 >= 2u) {
 #line 18 "golden/lr/c11_atomics.c"
-    __seqc_r = 2u;
+    __seqc_r = 3u;
 #line 18 "golden/lr/c11_atomics.c"
   } else if (__seqc_mem[__seqc_r]->__seqc_done[__seqc_j4] == 0) {
 #line 18 "golden/lr/c11_atomics.c"
-    __seqc_r = 2u;
+    __seqc_r = 3u;
   }
   __seqc_cs();
 #line 18 "golden/lr/c11_atomics.c"
-  if (__seqc_r < 2u) {
+  if (__seqc_r < 3u) {
 #line 18 "golden/lr/c11_atomics.c"
     if (!(__seqc_mem[__seqc_r]->counter == 7)) {
 #line 18 "golden/lr/c11_atomics.c"
@@ -202,7 +203,7 @@ static int __seqc_main(void)
         __seqc_error = 1;
       }
 #line 18 "golden/lr/c11_atomics.c"
-      __seqc_r = 2u;
+      __seqc_r = 3u;
     }
   }
 #line 18 "golden/lr/c11_atomics.c"
@@ -214,15 +215,18 @@ static void __seqc_cs(void)
   unsigned int t;
   if (__seqc_atomic == 0) {
     t = __VERIFIER_nondet_uint();
-    if (t >= __seqc_r && t <= 2u) {
+    if (t >= __seqc_r && t <= 3u) {
       __seqc_r = t;
+    }
+    if (__seqc_r == 2u && __seqc_tid != 0u) {
+      __seqc_r = 3u;
     }
   }
 }
 
 int main(void)
 {
-  for (unsigned __seqc_i = 1; __seqc_i <= 2; __seqc_i++) *__seqc_mem[__seqc_i] = __seqc_nondet_shared(); for (unsigned __seqc_i = 0; __seqc_i <= 2; __seqc_i++) __seqc_guess[__seqc_i] = *__seqc_mem[__seqc_i];
+  for (unsigned __seqc_i = 1; __seqc_i <= 3; __seqc_i++) *__seqc_mem[__seqc_i] = __seqc_nondet_shared(); for (unsigned __seqc_i = 0; __seqc_i <= 3; __seqc_i++) __seqc_guess[__seqc_i] = *__seqc_mem[__seqc_i];
   __seqc_r = 0u;
   __seqc_mem[__seqc_r]->__seqc_created[0u] = 1;
   __seqc_main();
@@ -233,12 +237,12 @@ int main(void)
     __seqc_tid = 1u;
     __seqc_atomic = 0;
     start = __VERIFIER_nondet_uint();
-    if (start > 2u) {
-      start = 2u;
+    if (start >= 2u) {
+      start = 3u;
     }
     __seqc_r = start;
     if (__seqc_mem[__seqc_r]->__seqc_created[1u] == 0) {
-      __seqc_r = 2u;
+      __seqc_r = 3u;
     }
     void *rv1;
     rv1 = t(__seqc_arg[1u]);
@@ -246,7 +250,7 @@ int main(void)
     __seqc_mem[__seqc_r]->__seqc_done[1u] = 1;
     __seqc_mem[__seqc_r]->__seqc_ret[1u] = rv1;
   }
-  for (unsigned __seqc_i = 0; __seqc_i + 1 < 2; __seqc_i++) __VERIFIER_assume(__seqc_consistent(__seqc_i));
+  for (unsigned __seqc_i = 0; __seqc_i + 1 < 3; __seqc_i++) __VERIFIER_assume(__seqc_consistent(__seqc_i));
   assert(__seqc_error == 0);
   return 0;
 }

@@ -35,8 +35,9 @@ static struct __seqc_shared __seqc_mem0 = { .g = { 1, "ab" } };
 static struct __seqc_shared __seqc_mem1;
 static struct __seqc_shared __seqc_mem2;
 static struct __seqc_shared __seqc_mem3;
-static struct __seqc_shared *const __seqc_mem[4] = { &__seqc_mem0, &__seqc_mem1, &__seqc_mem2, &__seqc_mem3 };
-static struct __seqc_shared __seqc_guess[4];
+static struct __seqc_shared __seqc_mem4;
+static struct __seqc_shared *const __seqc_mem[5] = { &__seqc_mem0, &__seqc_mem1, &__seqc_mem2, &__seqc_mem3, &__seqc_mem4 };
+static struct __seqc_shared __seqc_guess[5];
 extern struct __seqc_shared __seqc_nondet_shared(void);
 static int __seqc_consistent(unsigned i)
 {
@@ -224,7 +225,7 @@ unsigned long strlen(char *s)
 #line 2 "<seqc library models>"
       if (!(__seqc_iter2 < 2u)) {
 #line 2 "<seqc library models>"
-        __seqc_r = 3u;
+        __seqc_r = 4u;
 #line 2 "<seqc library models>"
         return (unsigned long)0;
       }
@@ -243,7 +244,7 @@ void *worker(void *arg)
 #line 21 "golden/lr/keys_memset_heap.c"
   if (__seqc_pool15_n >= 6u) {
 #line 21 "golden/lr/keys_memset_heap.c"
-    __seqc_r = 3u;
+    __seqc_r = 4u;
 #line 21 "golden/lr/keys_memset_heap.c"
     local__p8 = &__seqc_mem0.__seqc_pool15[0u];
   } else {
@@ -262,7 +263,7 @@ void *worker(void *arg)
 #line 23 "golden/lr/keys_memset_heap.c"
   if ((unsigned int)__s1 >= __seqc_key_n) {
 #line 23 "golden/lr/keys_memset_heap.c"
-    __seqc_r = 3u;
+    __seqc_r = 4u;
   }
 #line 23 "golden/lr/keys_memset_heap.c"
   __seqc_keys[__seqc_tid * 8u + (unsigned int)__s1 % 8u] = arg;
@@ -286,7 +287,7 @@ void *worker(void *arg)
 #line 25 "golden/lr/keys_memset_heap.c"
   if ((unsigned int)__s4 >= __seqc_key_n) {
 #line 25 "golden/lr/keys_memset_heap.c"
-    __seqc_r = 3u;
+    __seqc_r = 4u;
   }
 #line 25 "golden/lr/keys_memset_heap.c"
   __t2 = __seqc_keys[__seqc_tid * 8u + (unsigned int)__s4 % 8u];
@@ -325,14 +326,14 @@ static int __seqc_main(void)
 #line 30 "golden/lr/keys_memset_heap.c"
   if ((unsigned long)__s4 * 4ul > 64ul) {
 #line 30 "golden/lr/keys_memset_heap.c"
-    __seqc_r = 3u;
+    __seqc_r = 4u;
   }
 #line 30 "golden/lr/keys_memset_heap.c"
   int *__seqc_obj15;
 #line 30 "golden/lr/keys_memset_heap.c"
   if (__seqc_pool17_n >= 6u) {
 #line 30 "golden/lr/keys_memset_heap.c"
-    __seqc_r = 3u;
+    __seqc_r = 4u;
 #line 30 "golden/lr/keys_memset_heap.c"
     __seqc_obj15 = &__seqc_mem0.__seqc_pool17[0u];
   } else {
@@ -356,7 +357,7 @@ static int __seqc_main(void)
 #line 31 "golden/lr/keys_memset_heap.c"
   if ((unsigned long)__s6 * 4ul > 64ul || (unsigned long)__s6 * 4ul % 4ul != 0ul) {
 #line 31 "golden/lr/keys_memset_heap.c"
-    __seqc_r = 3u;
+    __seqc_r = 4u;
   }
 #line 31 "golden/lr/keys_memset_heap.c"
   if (0ul < (unsigned long)__s6 * 4ul) {
@@ -442,7 +443,7 @@ static int __seqc_main(void)
 #line 32 "golden/lr/keys_memset_heap.c"
   if (__seqc_key_n >= 8u) {
 #line 32 "golden/lr/keys_memset_heap.c"
-    __seqc_r = 3u;
+    __seqc_r = 4u;
   }
 #line 32 "golden/lr/keys_memset_heap.c"
   (*(unsigned int *)((char *)__seqc_mem[__seqc_r] + ((char *)(unsigned int *)&__seqc_mem0.key - (char *)&__seqc_mem0))) = __seqc_key_n;
@@ -450,7 +451,7 @@ static int __seqc_main(void)
   __seqc_key_n = __seqc_key_n + 1u;
   if (__seqc_pool19_n >= 6u) {
 #line 33 "golden/lr/keys_memset_heap.c"
-    __seqc_r = 3u;
+    __seqc_r = 4u;
 #line 33 "golden/lr/keys_memset_heap.c"
     t__p13 = &__seqc_mem0.__seqc_pool19[0u];
   } else {
@@ -465,7 +466,7 @@ static int __seqc_main(void)
 #line 34 "golden/lr/keys_memset_heap.c"
   if (__seqc_site_n[0] >= 1u) {
 #line 34 "golden/lr/keys_memset_heap.c"
-    __seqc_r = 3u;
+    __seqc_r = 4u;
   } else {
 #line 34 "golden/lr/keys_memset_heap.c"
     __seqc_t16 = __seqc_site_n[0] + 1u;
@@ -491,7 +492,7 @@ static int __seqc_main(void)
   (*(struct S *)((char *)__seqc_mem[__seqc_r] + ((char *)(&__seqc_mem0.g + 0l) - (char *)&__seqc_mem0))).name[3l] = (char)0ull;
   if (__seqc_pool21_n >= 6u) {
 #line 36 "golden/lr/keys_memset_heap.c"
-    __seqc_r = 3u;
+    __seqc_r = 4u;
 #line 36 "golden/lr/keys_memset_heap.c"
     r__p14 = &__seqc_mem0.__seqc_pool21[0u];
   } else {
@@ -511,18 +512,18 @@ static int __seqc_main(void)
 #line 37 "golden/lr/keys_memset_heap.c"
   if (__seqc_j17 >= 2u) {
 #line 37 "golden/lr/keys_memset_heap.c"
-    __seqc_r = 3u;
+    __seqc_r = 4u;
 #line 37 "golden/lr/keys_memset_heap.c"
   } else if (__seqc_mem[__seqc_r]->__seqc_done[__seqc_j17] == 0) {
 #line 37 "golden/lr/keys_memset_heap.c"
-    __seqc_r = 3u;
+    __seqc_r = 4u;
   } else {
 #line 37 "golden/lr/keys_memset_heap.c"
     (*(void **)((char *)__seqc_mem[__seqc_r] + ((char *)&*r__p14 - (char *)&__seqc_mem0))) = __seqc_mem[__seqc_r]->__seqc_ret[__seqc_j17];
   }
   __seqc_cs();
 #line 38 "golden/lr/keys_memset_heap.c"
-  if (__seqc_r < 3u) {
+  if (__seqc_r < 4u) {
 #line 38 "golden/lr/keys_memset_heap.c"
     if (!((*(void **)((char *)__seqc_mem[__seqc_r] + ((char *)r__p14 - (char *)&__seqc_mem0))) == (void *)&__seqc_mem0.g)) {
 #line 38 "golden/lr/keys_memset_heap.c"
@@ -531,7 +532,7 @@ static int __seqc_main(void)
         __seqc_error = 1;
       }
 #line 38 "golden/lr/keys_memset_heap.c"
-      __seqc_r = 3u;
+      __seqc_r = 4u;
     }
   }
   __seqc_cs();
@@ -544,7 +545,7 @@ static int __seqc_main(void)
 #line 39 "golden/lr/keys_memset_heap.c"
   int __s10 = (*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)(__s8 + (int)((unsigned int)__s9 - 1u)) - (char *)&__seqc_mem0)));
 #line 39 "golden/lr/keys_memset_heap.c"
-  if (__seqc_r < 3u) {
+  if (__seqc_r < 4u) {
 #line 39 "golden/lr/keys_memset_heap.c"
     if (!(__s10 != 2)) {
 #line 39 "golden/lr/keys_memset_heap.c"
@@ -553,7 +554,7 @@ static int __seqc_main(void)
         __seqc_error = 2;
       }
 #line 39 "golden/lr/keys_memset_heap.c"
-      __seqc_r = 3u;
+      __seqc_r = 4u;
     }
   }
 #line 40 "golden/lr/keys_memset_heap.c"
@@ -565,15 +566,18 @@ static void __seqc_cs(void)
   unsigned int t;
   if (__seqc_atomic == 0) {
     t = __VERIFIER_nondet_uint();
-    if (t >= __seqc_r && t <= 3u) {
+    if (t >= __seqc_r && t <= 4u) {
       __seqc_r = t;
+    }
+    if (__seqc_r == 3u && __seqc_tid != 0u) {
+      __seqc_r = 4u;
     }
   }
 }
 
 int main(void)
 {
-  for (unsigned __seqc_i = 1; __seqc_i <= 3; __seqc_i++) *__seqc_mem[__seqc_i] = __seqc_nondet_shared(); for (unsigned __seqc_i = 0; __seqc_i <= 3; __seqc_i++) __seqc_guess[__seqc_i] = *__seqc_mem[__seqc_i];
+  for (unsigned __seqc_i = 1; __seqc_i <= 4; __seqc_i++) *__seqc_mem[__seqc_i] = __seqc_nondet_shared(); for (unsigned __seqc_i = 0; __seqc_i <= 4; __seqc_i++) __seqc_guess[__seqc_i] = *__seqc_mem[__seqc_i];
   __seqc_r = 0u;
   __seqc_mem[__seqc_r]->__seqc_created[0u] = 1;
   __seqc_main();
@@ -584,12 +588,12 @@ int main(void)
     __seqc_tid = 1u;
     __seqc_atomic = 0;
     start = __VERIFIER_nondet_uint();
-    if (start > 3u) {
-      start = 3u;
+    if (start >= 3u) {
+      start = 4u;
     }
     __seqc_r = start;
     if (__seqc_mem[__seqc_r]->__seqc_created[1u] == 0) {
-      __seqc_r = 3u;
+      __seqc_r = 4u;
     }
     void *rv1;
     rv1 = worker(__seqc_arg[1u]);
@@ -597,7 +601,7 @@ int main(void)
     __seqc_mem[__seqc_r]->__seqc_done[1u] = 1;
     __seqc_mem[__seqc_r]->__seqc_ret[1u] = rv1;
   }
-  for (unsigned __seqc_i = 0; __seqc_i + 1 < 3; __seqc_i++) __VERIFIER_assume(__seqc_consistent(__seqc_i));
+  for (unsigned __seqc_i = 0; __seqc_i + 1 < 4; __seqc_i++) __VERIFIER_assume(__seqc_consistent(__seqc_i));
   assert(__seqc_error == 0);
   return 0;
 }

@@ -21,8 +21,9 @@ struct __seqc_shared {
 static struct __seqc_shared __seqc_mem0 = {  };
 static struct __seqc_shared __seqc_mem1;
 static struct __seqc_shared __seqc_mem2;
-static struct __seqc_shared *const __seqc_mem[3] = { &__seqc_mem0, &__seqc_mem1, &__seqc_mem2 };
-static struct __seqc_shared __seqc_guess[3];
+static struct __seqc_shared __seqc_mem3;
+static struct __seqc_shared *const __seqc_mem[4] = { &__seqc_mem0, &__seqc_mem1, &__seqc_mem2, &__seqc_mem3 };
+static struct __seqc_shared __seqc_guess[4];
 extern struct __seqc_shared __seqc_nondet_shared(void);
 static int __seqc_consistent(unsigned i)
 {
@@ -83,7 +84,7 @@ static int __seqc_main(void)
 #line 15 "golden/lr/lost_update.c"
   if (__seqc_pool12_n >= 6u) {
 #line 15 "golden/lr/lost_update.c"
-    __seqc_r = 2u;
+    __seqc_r = 3u;
 #line 15 "golden/lr/lost_update.c"
     a__p4 = &__seqc_mem0.__seqc_pool12[0u];
   } else {
@@ -95,7 +96,7 @@ static int __seqc_main(void)
 #line 15 "golden/lr/lost_update.c"
   if (__seqc_pool14_n >= 6u) {
 #line 15 "golden/lr/lost_update.c"
-    __seqc_r = 2u;
+    __seqc_r = 3u;
 #line 15 "golden/lr/lost_update.c"
     b__p5 = &__seqc_mem0.__seqc_pool14[0u];
   } else {
@@ -110,7 +111,7 @@ static int __seqc_main(void)
 #line 15 "golden/lr/lost_update.c"
   if (__seqc_site_n[0] >= 1u) {
 #line 15 "golden/lr/lost_update.c"
-    __seqc_r = 2u;
+    __seqc_r = 3u;
   } else {
 #line 15 "golden/lr/lost_update.c"
     __seqc_t6 = __seqc_site_n[0] + 1u;
@@ -129,7 +130,7 @@ static int __seqc_main(void)
 #line 15 "golden/lr/lost_update.c"
   if (__seqc_site_n[1] >= 1u) {
 #line 15 "golden/lr/lost_update.c"
-    __seqc_r = 2u;
+    __seqc_r = 3u;
   } else {
 #line 15 "golden/lr/lost_update.c"
     __seqc_t7 = __seqc_site_n[1] + 2u;
@@ -153,11 +154,11 @@ static int __seqc_main(void)
 #line 15 "golden/lr/lost_update.c"
   if (__seqc_j8 >= 3u) {
 #line 15 "golden/lr/lost_update.c"
-    __seqc_r = 2u;
+    __seqc_r = 3u;
 #line 15 "golden/lr/lost_update.c"
   } else if (__seqc_mem[__seqc_r]->__seqc_done[__seqc_j8] == 0) {
 #line 15 "golden/lr/lost_update.c"
-    __seqc_r = 2u;
+    __seqc_r = 3u;
   }
   __seqc_cs();
 #line 15 "golden/lr/lost_update.c"
@@ -170,15 +171,15 @@ static int __seqc_main(void)
 #line 15 "golden/lr/lost_update.c"
   if (__seqc_j9 >= 3u) {
 #line 15 "golden/lr/lost_update.c"
-    __seqc_r = 2u;
+    __seqc_r = 3u;
 #line 15 "golden/lr/lost_update.c"
   } else if (__seqc_mem[__seqc_r]->__seqc_done[__seqc_j9] == 0) {
 #line 15 "golden/lr/lost_update.c"
-    __seqc_r = 2u;
+    __seqc_r = 3u;
   }
   __seqc_cs();
 #line 15 "golden/lr/lost_update.c"
-  if (__seqc_r < 2u) {
+  if (__seqc_r < 3u) {
 #line 15 "golden/lr/lost_update.c"
     if (!(__seqc_mem[__seqc_r]->x == 2)) {
 #line 15 "golden/lr/lost_update.c"
@@ -187,7 +188,7 @@ static int __seqc_main(void)
         __seqc_error = 1;
       }
 #line 15 "golden/lr/lost_update.c"
-      __seqc_r = 2u;
+      __seqc_r = 3u;
     }
   }
 #line 15 "golden/lr/lost_update.c"
@@ -199,15 +200,18 @@ static void __seqc_cs(void)
   unsigned int t;
   if (__seqc_atomic == 0) {
     t = __VERIFIER_nondet_uint();
-    if (t >= __seqc_r && t <= 2u) {
+    if (t >= __seqc_r && t <= 3u) {
       __seqc_r = t;
+    }
+    if (__seqc_r == 2u && __seqc_tid != 0u) {
+      __seqc_r = 3u;
     }
   }
 }
 
 int main(void)
 {
-  for (unsigned __seqc_i = 1; __seqc_i <= 2; __seqc_i++) *__seqc_mem[__seqc_i] = __seqc_nondet_shared(); for (unsigned __seqc_i = 0; __seqc_i <= 2; __seqc_i++) __seqc_guess[__seqc_i] = *__seqc_mem[__seqc_i];
+  for (unsigned __seqc_i = 1; __seqc_i <= 3; __seqc_i++) *__seqc_mem[__seqc_i] = __seqc_nondet_shared(); for (unsigned __seqc_i = 0; __seqc_i <= 3; __seqc_i++) __seqc_guess[__seqc_i] = *__seqc_mem[__seqc_i];
   __seqc_r = 0u;
   __seqc_mem[__seqc_r]->__seqc_created[0u] = 1;
   __seqc_main();
@@ -218,12 +222,12 @@ int main(void)
     __seqc_tid = 1u;
     __seqc_atomic = 0;
     start = __VERIFIER_nondet_uint();
-    if (start > 2u) {
-      start = 2u;
+    if (start >= 2u) {
+      start = 3u;
     }
     __seqc_r = start;
     if (__seqc_mem[__seqc_r]->__seqc_created[1u] == 0) {
-      __seqc_r = 2u;
+      __seqc_r = 3u;
     }
     void *rv1;
     rv1 = inc(__seqc_arg[1u]);
@@ -235,12 +239,12 @@ int main(void)
     __seqc_tid = 2u;
     __seqc_atomic = 0;
     start = __VERIFIER_nondet_uint();
-    if (start > 2u) {
-      start = 2u;
+    if (start >= 2u) {
+      start = 3u;
     }
     __seqc_r = start;
     if (__seqc_mem[__seqc_r]->__seqc_created[2u] == 0) {
-      __seqc_r = 2u;
+      __seqc_r = 3u;
     }
     void *rv2;
     rv2 = inc(__seqc_arg[2u]);
@@ -248,7 +252,7 @@ int main(void)
     __seqc_mem[__seqc_r]->__seqc_done[2u] = 1;
     __seqc_mem[__seqc_r]->__seqc_ret[2u] = rv2;
   }
-  for (unsigned __seqc_i = 0; __seqc_i + 1 < 2; __seqc_i++) __VERIFIER_assume(__seqc_consistent(__seqc_i));
+  for (unsigned __seqc_i = 0; __seqc_i + 1 < 3; __seqc_i++) __VERIFIER_assume(__seqc_consistent(__seqc_i));
   assert(__seqc_error == 0);
   return 0;
 }

@@ -21,8 +21,9 @@ struct __seqc_shared {
 static struct __seqc_shared __seqc_mem0 = { .m = 0 };
 static struct __seqc_shared __seqc_mem1;
 static struct __seqc_shared __seqc_mem2;
-static struct __seqc_shared *const __seqc_mem[3] = { &__seqc_mem0, &__seqc_mem1, &__seqc_mem2 };
-static struct __seqc_shared __seqc_guess[3];
+static struct __seqc_shared __seqc_mem3;
+static struct __seqc_shared *const __seqc_mem[4] = { &__seqc_mem0, &__seqc_mem1, &__seqc_mem2, &__seqc_mem3 };
+static struct __seqc_shared __seqc_guess[4];
 extern struct __seqc_shared __seqc_nondet_shared(void);
 static int __seqc_consistent(unsigned i)
 {
@@ -72,7 +73,7 @@ void *worker(void *arg)
 #line 15 "golden/lr/mutex_counter.c"
   if ((*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)&__seqc_mem0.m - (char *)&__seqc_mem0))) != 0) {
 #line 15 "golden/lr/mutex_counter.c"
-    __seqc_r = 2u;
+    __seqc_r = 3u;
   }
 #line 15 "golden/lr/mutex_counter.c"
   (*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)&__seqc_mem0.m - (char *)&__seqc_mem0))) = 1;
@@ -96,7 +97,7 @@ static int __seqc_main(void)
 #line 16 "golden/lr/mutex_counter.c"
   if (__seqc_pool13_n >= 6u) {
 #line 16 "golden/lr/mutex_counter.c"
-    __seqc_r = 2u;
+    __seqc_r = 3u;
 #line 16 "golden/lr/mutex_counter.c"
     t__p5 = &__seqc_mem0.__seqc_pool13[0u];
   } else {
@@ -118,7 +119,7 @@ static int __seqc_main(void)
 #line 16 "golden/lr/mutex_counter.c"
         if (!(__seqc_iter3 < 2u)) {
 #line 16 "golden/lr/mutex_counter.c"
-          __seqc_r = 2u;
+          __seqc_r = 3u;
 #line 16 "golden/lr/mutex_counter.c"
           return 0;
         }
@@ -128,7 +129,7 @@ static int __seqc_main(void)
 #line 16 "golden/lr/mutex_counter.c"
         if (__seqc_site_n[0] >= 3u) {
 #line 16 "golden/lr/mutex_counter.c"
-          __seqc_r = 2u;
+          __seqc_r = 3u;
         } else {
 #line 16 "golden/lr/mutex_counter.c"
           __seqc_t6 = __seqc_site_n[0] + 1u;
@@ -155,7 +156,7 @@ static int __seqc_main(void)
 #line 16 "golden/lr/mutex_counter.c"
         if (!(__seqc_iter4 < 2u)) {
 #line 16 "golden/lr/mutex_counter.c"
-          __seqc_r = 2u;
+          __seqc_r = 3u;
 #line 16 "golden/lr/mutex_counter.c"
           return 0;
         }
@@ -170,18 +171,18 @@ static int __seqc_main(void)
 #line 16 "golden/lr/mutex_counter.c"
         if (__seqc_j7 >= 4u) {
 #line 16 "golden/lr/mutex_counter.c"
-          __seqc_r = 2u;
+          __seqc_r = 3u;
 #line 16 "golden/lr/mutex_counter.c"
         } else if (__seqc_mem[__seqc_r]->__seqc_done[__seqc_j7] == 0) {
 #line 16 "golden/lr/mutex_counter.c"
-          __seqc_r = 2u;
+          __seqc_r = 3u;
         }
       }
     }
   }
   __seqc_cs();
 #line 16 "golden/lr/mutex_counter.c"
-  if (__seqc_r < 2u) {
+  if (__seqc_r < 3u) {
 #line 16 "golden/lr/mutex_counter.c"
     if (!(__seqc_mem[__seqc_r]->count == 2)) {
 #line 16 "golden/lr/mutex_counter.c"
@@ -190,7 +191,7 @@ static int __seqc_main(void)
         __seqc_error = 1;
       }
 #line 16 "golden/lr/mutex_counter.c"
-      __seqc_r = 2u;
+      __seqc_r = 3u;
     }
   }
 #line 16 "golden/lr/mutex_counter.c"
@@ -202,15 +203,18 @@ static void __seqc_cs(void)
   unsigned int t;
   if (__seqc_atomic == 0) {
     t = __VERIFIER_nondet_uint();
-    if (t >= __seqc_r && t <= 2u) {
+    if (t >= __seqc_r && t <= 3u) {
       __seqc_r = t;
+    }
+    if (__seqc_r == 2u && __seqc_tid != 0u) {
+      __seqc_r = 3u;
     }
   }
 }
 
 int main(void)
 {
-  for (unsigned __seqc_i = 1; __seqc_i <= 2; __seqc_i++) *__seqc_mem[__seqc_i] = __seqc_nondet_shared(); for (unsigned __seqc_i = 0; __seqc_i <= 2; __seqc_i++) __seqc_guess[__seqc_i] = *__seqc_mem[__seqc_i];
+  for (unsigned __seqc_i = 1; __seqc_i <= 3; __seqc_i++) *__seqc_mem[__seqc_i] = __seqc_nondet_shared(); for (unsigned __seqc_i = 0; __seqc_i <= 3; __seqc_i++) __seqc_guess[__seqc_i] = *__seqc_mem[__seqc_i];
   __seqc_r = 0u;
   __seqc_mem[__seqc_r]->__seqc_created[0u] = 1;
   __seqc_main();
@@ -221,12 +225,12 @@ int main(void)
     __seqc_tid = 1u;
     __seqc_atomic = 0;
     start = __VERIFIER_nondet_uint();
-    if (start > 2u) {
-      start = 2u;
+    if (start >= 2u) {
+      start = 3u;
     }
     __seqc_r = start;
     if (__seqc_mem[__seqc_r]->__seqc_created[1u] == 0) {
-      __seqc_r = 2u;
+      __seqc_r = 3u;
     }
     void *rv1;
     rv1 = worker(__seqc_arg[1u]);
@@ -238,12 +242,12 @@ int main(void)
     __seqc_tid = 2u;
     __seqc_atomic = 0;
     start = __VERIFIER_nondet_uint();
-    if (start > 2u) {
-      start = 2u;
+    if (start >= 2u) {
+      start = 3u;
     }
     __seqc_r = start;
     if (__seqc_mem[__seqc_r]->__seqc_created[2u] == 0) {
-      __seqc_r = 2u;
+      __seqc_r = 3u;
     }
     void *rv2;
     rv2 = worker(__seqc_arg[2u]);
@@ -255,12 +259,12 @@ int main(void)
     __seqc_tid = 3u;
     __seqc_atomic = 0;
     start = __VERIFIER_nondet_uint();
-    if (start > 2u) {
-      start = 2u;
+    if (start >= 2u) {
+      start = 3u;
     }
     __seqc_r = start;
     if (__seqc_mem[__seqc_r]->__seqc_created[3u] == 0) {
-      __seqc_r = 2u;
+      __seqc_r = 3u;
     }
     void *rv3;
     rv3 = worker(__seqc_arg[3u]);
@@ -268,7 +272,7 @@ int main(void)
     __seqc_mem[__seqc_r]->__seqc_done[3u] = 1;
     __seqc_mem[__seqc_r]->__seqc_ret[3u] = rv3;
   }
-  for (unsigned __seqc_i = 0; __seqc_i + 1 < 2; __seqc_i++) __VERIFIER_assume(__seqc_consistent(__seqc_i));
+  for (unsigned __seqc_i = 0; __seqc_i + 1 < 3; __seqc_i++) __VERIFIER_assume(__seqc_consistent(__seqc_i));
   assert(__seqc_error == 0);
   return 0;
 }

@@ -27,8 +27,9 @@ struct __seqc_shared {
 static struct __seqc_shared __seqc_mem0 = {  };
 static struct __seqc_shared __seqc_mem1;
 static struct __seqc_shared __seqc_mem2;
-static struct __seqc_shared *const __seqc_mem[3] = { &__seqc_mem0, &__seqc_mem1, &__seqc_mem2 };
-static struct __seqc_shared __seqc_guess[3];
+static struct __seqc_shared __seqc_mem3;
+static struct __seqc_shared *const __seqc_mem[4] = { &__seqc_mem0, &__seqc_mem1, &__seqc_mem2, &__seqc_mem3 };
+static struct __seqc_shared __seqc_guess[4];
 extern struct __seqc_shared __seqc_nondet_shared(void);
 static int __seqc_consistent(unsigned i)
 {
@@ -97,7 +98,7 @@ void *work(void *p)
 #line 17 "golden/lr/thread_args_ret.c"
     __seqc_mem[__seqc_r]->__seqc_ret[__seqc_tid] = (void *)1;
 #line 17 "golden/lr/thread_args_ret.c"
-    __seqc_r = 2u;
+    __seqc_r = 3u;
 #line 17 "golden/lr/thread_args_ret.c"
     return (void *)0;
   }
@@ -115,7 +116,7 @@ static int __seqc_main(void)
 #line 18 "golden/lr/thread_args_ret.c"
   if (__seqc_pool11_n >= 6u) {
 #line 18 "golden/lr/thread_args_ret.c"
-    __seqc_r = 2u;
+    __seqc_r = 3u;
 #line 18 "golden/lr/thread_args_ret.c"
     t__p8 = &__seqc_mem0.__seqc_pool11[0u];
   } else {
@@ -127,7 +128,7 @@ static int __seqc_main(void)
 #line 18 "golden/lr/thread_args_ret.c"
   if (__seqc_pool13_n >= 6u) {
 #line 18 "golden/lr/thread_args_ret.c"
-    __seqc_r = 2u;
+    __seqc_r = 3u;
 #line 18 "golden/lr/thread_args_ret.c"
     a__p9 = &__seqc_mem0.__seqc_pool13[0u];
   } else {
@@ -148,7 +149,7 @@ static int __seqc_main(void)
 #line 18 "golden/lr/thread_args_ret.c"
   if (__seqc_pool15_n >= 6u) {
 #line 18 "golden/lr/thread_args_ret.c"
-    __seqc_r = 2u;
+    __seqc_r = 3u;
 #line 18 "golden/lr/thread_args_ret.c"
     r__p10 = &__seqc_mem0.__seqc_pool15[0u];
   } else {
@@ -163,7 +164,7 @@ static int __seqc_main(void)
 #line 18 "golden/lr/thread_args_ret.c"
   if (__seqc_site_n[0] >= 1u) {
 #line 18 "golden/lr/thread_args_ret.c"
-    __seqc_r = 2u;
+    __seqc_r = 3u;
   } else {
 #line 18 "golden/lr/thread_args_ret.c"
     __seqc_t11 = __seqc_site_n[0] + 1u;
@@ -187,11 +188,11 @@ static int __seqc_main(void)
 #line 18 "golden/lr/thread_args_ret.c"
   if (__seqc_j12 >= 2u) {
 #line 18 "golden/lr/thread_args_ret.c"
-    __seqc_r = 2u;
+    __seqc_r = 3u;
 #line 18 "golden/lr/thread_args_ret.c"
   } else if (__seqc_mem[__seqc_r]->__seqc_done[__seqc_j12] == 0) {
 #line 18 "golden/lr/thread_args_ret.c"
-    __seqc_r = 2u;
+    __seqc_r = 3u;
   } else {
 #line 18 "golden/lr/thread_args_ret.c"
     (*(void **)((char *)__seqc_mem[__seqc_r] + ((char *)&*r__p10 - (char *)&__seqc_mem0))) = __seqc_mem[__seqc_r]->__seqc_ret[__seqc_j12];
@@ -213,7 +214,7 @@ static int __seqc_main(void)
     __t4 = 0;
   }
 #line 18 "golden/lr/thread_args_ret.c"
-  if (__seqc_r < 2u) {
+  if (__seqc_r < 3u) {
 #line 18 "golden/lr/thread_args_ret.c"
     if (!__t4) {
 #line 18 "golden/lr/thread_args_ret.c"
@@ -222,7 +223,7 @@ static int __seqc_main(void)
         __seqc_error = 1;
       }
 #line 18 "golden/lr/thread_args_ret.c"
-      __seqc_r = 2u;
+      __seqc_r = 3u;
     }
   }
 #line 18 "golden/lr/thread_args_ret.c"
@@ -234,15 +235,18 @@ static void __seqc_cs(void)
   unsigned int t;
   if (__seqc_atomic == 0) {
     t = __VERIFIER_nondet_uint();
-    if (t >= __seqc_r && t <= 2u) {
+    if (t >= __seqc_r && t <= 3u) {
       __seqc_r = t;
+    }
+    if (__seqc_r == 2u && __seqc_tid != 0u) {
+      __seqc_r = 3u;
     }
   }
 }
 
 int main(void)
 {
-  for (unsigned __seqc_i = 1; __seqc_i <= 2; __seqc_i++) *__seqc_mem[__seqc_i] = __seqc_nondet_shared(); for (unsigned __seqc_i = 0; __seqc_i <= 2; __seqc_i++) __seqc_guess[__seqc_i] = *__seqc_mem[__seqc_i];
+  for (unsigned __seqc_i = 1; __seqc_i <= 3; __seqc_i++) *__seqc_mem[__seqc_i] = __seqc_nondet_shared(); for (unsigned __seqc_i = 0; __seqc_i <= 3; __seqc_i++) __seqc_guess[__seqc_i] = *__seqc_mem[__seqc_i];
   __seqc_r = 0u;
   __seqc_mem[__seqc_r]->__seqc_created[0u] = 1;
   __seqc_main();
@@ -253,12 +257,12 @@ int main(void)
     __seqc_tid = 1u;
     __seqc_atomic = 0;
     start = __VERIFIER_nondet_uint();
-    if (start > 2u) {
-      start = 2u;
+    if (start >= 2u) {
+      start = 3u;
     }
     __seqc_r = start;
     if (__seqc_mem[__seqc_r]->__seqc_created[1u] == 0) {
-      __seqc_r = 2u;
+      __seqc_r = 3u;
     }
     void *rv1;
     rv1 = work(__seqc_arg[1u]);
@@ -266,7 +270,7 @@ int main(void)
     __seqc_mem[__seqc_r]->__seqc_done[1u] = 1;
     __seqc_mem[__seqc_r]->__seqc_ret[1u] = rv1;
   }
-  for (unsigned __seqc_i = 0; __seqc_i + 1 < 2; __seqc_i++) __VERIFIER_assume(__seqc_consistent(__seqc_i));
+  for (unsigned __seqc_i = 0; __seqc_i + 1 < 3; __seqc_i++) __VERIFIER_assume(__seqc_consistent(__seqc_i));
   assert(__seqc_error == 0);
   return 0;
 }

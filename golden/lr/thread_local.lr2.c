@@ -19,8 +19,9 @@ struct __seqc_shared {
 static struct __seqc_shared __seqc_mem0 = {  };
 static struct __seqc_shared __seqc_mem1;
 static struct __seqc_shared __seqc_mem2;
-static struct __seqc_shared *const __seqc_mem[3] = { &__seqc_mem0, &__seqc_mem1, &__seqc_mem2 };
-static struct __seqc_shared __seqc_guess[3];
+static struct __seqc_shared __seqc_mem3;
+static struct __seqc_shared *const __seqc_mem[4] = { &__seqc_mem0, &__seqc_mem1, &__seqc_mem2, &__seqc_mem3 };
+static struct __seqc_shared __seqc_guess[4];
 extern struct __seqc_shared __seqc_nondet_shared(void);
 static int __seqc_consistent(unsigned i)
 {
@@ -70,7 +71,7 @@ static int __seqc_main(void)
 #line 16 "golden/lr/thread_local.c"
   if (__seqc_pool13_n >= 6u) {
 #line 16 "golden/lr/thread_local.c"
-    __seqc_r = 2u;
+    __seqc_r = 3u;
 #line 16 "golden/lr/thread_local.c"
     x__p2 = &__seqc_mem0.__seqc_pool13[0u];
   } else {
@@ -85,7 +86,7 @@ static int __seqc_main(void)
 #line 16 "golden/lr/thread_local.c"
   if (__seqc_site_n[0] >= 1u) {
 #line 16 "golden/lr/thread_local.c"
-    __seqc_r = 2u;
+    __seqc_r = 3u;
   } else {
 #line 16 "golden/lr/thread_local.c"
     __seqc_t3 = __seqc_site_n[0] + 1u;
@@ -109,11 +110,11 @@ static int __seqc_main(void)
 #line 16 "golden/lr/thread_local.c"
   if (__seqc_j4 >= 2u) {
 #line 16 "golden/lr/thread_local.c"
-    __seqc_r = 2u;
+    __seqc_r = 3u;
 #line 16 "golden/lr/thread_local.c"
   } else if (__seqc_mem[__seqc_r]->__seqc_done[__seqc_j4] == 0) {
 #line 16 "golden/lr/thread_local.c"
-    __seqc_r = 2u;
+    __seqc_r = 3u;
   }
 #line 16 "golden/lr/thread_local.c"
   return (int)((unsigned int)tls[__seqc_tid] + (unsigned int)tls2[__seqc_tid]);
@@ -124,15 +125,18 @@ static void __seqc_cs(void)
   unsigned int t;
   if (__seqc_atomic == 0) {
     t = __VERIFIER_nondet_uint();
-    if (t >= __seqc_r && t <= 2u) {
+    if (t >= __seqc_r && t <= 3u) {
       __seqc_r = t;
+    }
+    if (__seqc_r == 2u && __seqc_tid != 0u) {
+      __seqc_r = 3u;
     }
   }
 }
 
 int main(void)
 {
-  for (unsigned __seqc_i = 1; __seqc_i <= 2; __seqc_i++) *__seqc_mem[__seqc_i] = __seqc_nondet_shared(); for (unsigned __seqc_i = 0; __seqc_i <= 2; __seqc_i++) __seqc_guess[__seqc_i] = *__seqc_mem[__seqc_i];
+  for (unsigned __seqc_i = 1; __seqc_i <= 3; __seqc_i++) *__seqc_mem[__seqc_i] = __seqc_nondet_shared(); for (unsigned __seqc_i = 0; __seqc_i <= 3; __seqc_i++) __seqc_guess[__seqc_i] = *__seqc_mem[__seqc_i];
   __seqc_r = 0u;
   __seqc_mem[__seqc_r]->__seqc_created[0u] = 1;
   __seqc_main();
@@ -143,12 +147,12 @@ int main(void)
     __seqc_tid = 1u;
     __seqc_atomic = 0;
     start = __VERIFIER_nondet_uint();
-    if (start > 2u) {
-      start = 2u;
+    if (start >= 2u) {
+      start = 3u;
     }
     __seqc_r = start;
     if (__seqc_mem[__seqc_r]->__seqc_created[1u] == 0) {
-      __seqc_r = 2u;
+      __seqc_r = 3u;
     }
     void *rv1;
     rv1 = t(__seqc_arg[1u]);
@@ -156,7 +160,7 @@ int main(void)
     __seqc_mem[__seqc_r]->__seqc_done[1u] = 1;
     __seqc_mem[__seqc_r]->__seqc_ret[1u] = rv1;
   }
-  for (unsigned __seqc_i = 0; __seqc_i + 1 < 2; __seqc_i++) __VERIFIER_assume(__seqc_consistent(__seqc_i));
+  for (unsigned __seqc_i = 0; __seqc_i + 1 < 3; __seqc_i++) __VERIFIER_assume(__seqc_consistent(__seqc_i));
   assert(__seqc_error == 0);
   return 0;
 }

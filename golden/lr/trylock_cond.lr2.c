@@ -22,8 +22,9 @@ struct __seqc_shared {
 static struct __seqc_shared __seqc_mem0 = {  };
 static struct __seqc_shared __seqc_mem1;
 static struct __seqc_shared __seqc_mem2;
-static struct __seqc_shared *const __seqc_mem[3] = { &__seqc_mem0, &__seqc_mem1, &__seqc_mem2 };
-static struct __seqc_shared __seqc_guess[3];
+static struct __seqc_shared __seqc_mem3;
+static struct __seqc_shared *const __seqc_mem[4] = { &__seqc_mem0, &__seqc_mem1, &__seqc_mem2, &__seqc_mem3 };
+static struct __seqc_shared __seqc_guess[4];
 extern struct __seqc_shared __seqc_nondet_shared(void);
 static int __seqc_consistent(unsigned i)
 {
@@ -62,7 +63,7 @@ void *producer(void *a)
 #line 20 "golden/lr/trylock_cond.c"
   if ((*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)&__seqc_mem0.m - (char *)&__seqc_mem0))) != 0) {
 #line 20 "golden/lr/trylock_cond.c"
-    __seqc_r = 2u;
+    __seqc_r = 3u;
   }
 #line 20 "golden/lr/trylock_cond.c"
   (*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)&__seqc_mem0.m - (char *)&__seqc_mem0))) = 1;
@@ -85,7 +86,7 @@ static int __seqc_main(void)
 #line 21 "golden/lr/trylock_cond.c"
   if (__seqc_pool14_n >= 6u) {
 #line 21 "golden/lr/trylock_cond.c"
-    __seqc_r = 2u;
+    __seqc_r = 3u;
 #line 21 "golden/lr/trylock_cond.c"
     t__p3 = &__seqc_mem0.__seqc_pool14[0u];
   } else {
@@ -106,7 +107,7 @@ static int __seqc_main(void)
 #line 21 "golden/lr/trylock_cond.c"
   if (__seqc_site_n[0] >= 1u) {
 #line 21 "golden/lr/trylock_cond.c"
-    __seqc_r = 2u;
+    __seqc_r = 3u;
   } else {
 #line 21 "golden/lr/trylock_cond.c"
     __seqc_t4 = __seqc_site_n[0] + 1u;
@@ -123,7 +124,7 @@ static int __seqc_main(void)
 #line 21 "golden/lr/trylock_cond.c"
   if ((*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)&__seqc_mem0.m - (char *)&__seqc_mem0))) != 0) {
 #line 21 "golden/lr/trylock_cond.c"
-    __seqc_r = 2u;
+    __seqc_r = 3u;
   }
 #line 21 "golden/lr/trylock_cond.c"
   (*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)&__seqc_mem0.m - (char *)&__seqc_mem0))) = 1;
@@ -138,7 +139,7 @@ static int __seqc_main(void)
 #line 21 "golden/lr/trylock_cond.c"
       if (!(__seqc_iter2 < 2u)) {
 #line 21 "golden/lr/trylock_cond.c"
-        __seqc_r = 2u;
+        __seqc_r = 3u;
 #line 21 "golden/lr/trylock_cond.c"
         return 0;
       }
@@ -149,7 +150,7 @@ static int __seqc_main(void)
 #line 21 "golden/lr/trylock_cond.c"
       if ((*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)&__seqc_mem0.m - (char *)&__seqc_mem0))) != 0) {
 #line 21 "golden/lr/trylock_cond.c"
-        __seqc_r = 2u;
+        __seqc_r = 3u;
       }
 #line 21 "golden/lr/trylock_cond.c"
       (*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)&__seqc_mem0.m - (char *)&__seqc_mem0))) = 1;
@@ -185,15 +186,18 @@ static void __seqc_cs(void)
   unsigned int t;
   if (__seqc_atomic == 0) {
     t = __VERIFIER_nondet_uint();
-    if (t >= __seqc_r && t <= 2u) {
+    if (t >= __seqc_r && t <= 3u) {
       __seqc_r = t;
+    }
+    if (__seqc_r == 2u && __seqc_tid != 0u) {
+      __seqc_r = 3u;
     }
   }
 }
 
 int main(void)
 {
-  for (unsigned __seqc_i = 1; __seqc_i <= 2; __seqc_i++) *__seqc_mem[__seqc_i] = __seqc_nondet_shared(); for (unsigned __seqc_i = 0; __seqc_i <= 2; __seqc_i++) __seqc_guess[__seqc_i] = *__seqc_mem[__seqc_i];
+  for (unsigned __seqc_i = 1; __seqc_i <= 3; __seqc_i++) *__seqc_mem[__seqc_i] = __seqc_nondet_shared(); for (unsigned __seqc_i = 0; __seqc_i <= 3; __seqc_i++) __seqc_guess[__seqc_i] = *__seqc_mem[__seqc_i];
   __seqc_r = 0u;
   __seqc_mem[__seqc_r]->__seqc_created[0u] = 1;
   __seqc_main();
@@ -204,12 +208,12 @@ int main(void)
     __seqc_tid = 1u;
     __seqc_atomic = 0;
     start = __VERIFIER_nondet_uint();
-    if (start > 2u) {
-      start = 2u;
+    if (start >= 2u) {
+      start = 3u;
     }
     __seqc_r = start;
     if (__seqc_mem[__seqc_r]->__seqc_created[1u] == 0) {
-      __seqc_r = 2u;
+      __seqc_r = 3u;
     }
     void *rv1;
     rv1 = producer(__seqc_arg[1u]);
@@ -217,7 +221,7 @@ int main(void)
     __seqc_mem[__seqc_r]->__seqc_done[1u] = 1;
     __seqc_mem[__seqc_r]->__seqc_ret[1u] = rv1;
   }
-  for (unsigned __seqc_i = 0; __seqc_i + 1 < 2; __seqc_i++) __VERIFIER_assume(__seqc_consistent(__seqc_i));
+  for (unsigned __seqc_i = 0; __seqc_i + 1 < 3; __seqc_i++) __VERIFIER_assume(__seqc_consistent(__seqc_i));
   assert(__seqc_error == 0);
   return 0;
 }

@@ -16,11 +16,16 @@ pub(super) fn confirm(
     // written, not as the passes changed it.
     let prog = b.input.as_ref().expect("check keeps the input");
     let info = &b.method;
-    let k = b.prog.rounds.as_ref().map_or(0, |r| r.k);
+    // The sink round of the output, and the `--rounds` it came from.
+    let sink = b.prog.rounds.as_ref().map_or(0, |r| r.k);
+    let k = match info {
+        MethodInfo::LalReps(i) => i.rounds,
+        _ => 0,
+    };
     let made = |guided: bool| {
         match info {
             MethodInfo::LalReps(info) => {
-                crate::replay::schedule(trace, info, k, &prog.files, guided, None)
+                crate::replay::schedule(trace, info, sink, &prog.files, guided, None)
             }
             MethodInfo::Kiss(info) => crate::replay::kiss_schedule(trace, info, prog),
             MethodInfo::None => Err("no sequentialization".to_string()),

@@ -387,8 +387,9 @@ pub fn rules_out(
     };
     let still: std::collections::BTreeSet<&str> = sl2.sliced.iter().map(String::as_str).collect();
     let keep = |f: &str| sl.class_of_havoc(f).is_some_and(|c| still.contains(c));
-    let k = cfg.rounds.max(1);
-    let made = crate::replay::schedule(&report.trace, lr, k, &p.files, true, Some(&keep));
+    // The output's sink round: K rounds and main's final context below it.
+    let sink = lr.rounds + 1;
+    let made = crate::replay::schedule(&report.trace, lr, sink, &p.files, true, Some(&keep));
     let (Ok((sched, _)), Ok(prep)) = (made, crate::oracle::prepare(&p)) else {
         return Ok(None);
     };

@@ -4,8 +4,9 @@
 //!
 //! - `explore`: the verdict, and for each failing assertion a schedule and
 //!   two measures: the fewest round-robin rounds (main first in every round,
-//!   threads in creation order, stuttering allowed) and the fewest context
-//!   switches that reach it.
+//!   threads in creation order, stuttering allowed, and main's final
+//!   context after the last round free, as in Lal–Reps) and the fewest
+//!   context switches that reach it.
 //! - `replay`: run one schedule (segments of thread steps, nondet values
 //!   from a solver's model) and confirm the failure or say why not.
 //!
@@ -173,13 +174,16 @@ impl<'p> Prepared<'p> {
         let targets: HashSet<Loc> = plain.found.keys().copied().collect();
         let (rounds, switches) = match (caps, targets.is_empty()) {
             (Some(c), false) => {
-                let r = search::search(
+                // One layer more than the cap: main's final context after
+                // round K is reached there (`search`).
+                let mut r = search::search(
                     &m,
                     init.clone(),
                     search::Cost::Rounds,
-                    c.rounds - 1,
+                    c.rounds,
                     Some(&targets),
                 );
+                r.found.retain(|_, f| f.cost < c.rounds);
                 let s = search::search(
                     &m,
                     init.clone(),

@@ -4,7 +4,11 @@
 //! verdict). `Rounds`: round-robin with stuttering, main first in every
 //! round, threads in creation order; the search state carries the position
 //! `p` in the round, and the cost is the number of times the round wrapped
-//! (rounds − 1). `Switches`: the state carries the thread that ran last; the
+//! (rounds − 1), where main's turn at the start of a round, before any
+//! other thread runs in it, counts as a final context of the round before
+//! (a failure there costs one less): K rounds are (t0 t1 .. tn)^K t0, as
+//! Lal–Reps gives main a final context. A search with cap C therefore
+//! reports failures of cost up to C, whose rounds are C + 1 or fewer. `Switches`: the state carries the thread that ran last; the
 //! cost is the number of changes of running thread. The search goes layer
 //! by layer in cost (a 0-1 breadth-first search), depth-first inside a
 //! layer, so the first time a state (with its extra component) is seen it
@@ -222,7 +226,11 @@ pub fn search(
                             break 'layers;
                         }
                         StepEnd::Failed(loc, kind) => {
-                            let fc = c + step_cost;
+                            // Main failing at its turn of a round in which
+                            // no other thread has run yet is in main's
+                            // final context after the round before.
+                            let last = cost == Cost::Rounds && t == 0 && c > 0;
+                            let fc = c + step_cost - last as u32;
                             let better = res.found.get(&loc).is_none_or(|f| fc < f.cost);
                             if better {
                                 let mut path = path_of(&paths, n.path);

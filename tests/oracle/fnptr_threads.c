@@ -1,4 +1,4 @@
-// expect: failed 23 rounds=2 switches=2
+// expect: failed 23 rounds=1 switches=2 (main's round 2 below is its final context: free)
 /* Threads started from a function called through a pointer, and workers
    that call a callback through a pointer of another type (a driver's
    shape). The create site must still come after main in the static

@@ -1,4 +1,4 @@
-// expect: failed 17 rounds=2 switches=2
+// expect: failed 17 rounds=1 switches=2 (main's round 2 below is its final context: free)
 /* A global struct whose initialiser holds a string literal (as driver
    tables do: `.name = "nvram"`). The worker renames the device; main
    checks the first letter before the join. The failure: the worker runs

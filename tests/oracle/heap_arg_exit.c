@@ -1,4 +1,4 @@
-// expect: failed 24 rounds=2 switches=2
+// expect: failed 24 rounds=1 switches=2 (main's round 2 below is its final context: free)
 /* A heap struct passed as the thread argument, and pthread_exit's value
    read by the join. The worker adds to s->a through the pointer and exits
    with 5; main checks both after the join. The failure: s->a is 1 after

@@ -1,4 +1,4 @@
-// expect: failed 23 rounds=2 switches=2
+// expect: failed 23 rounds=1 switches=2 (main's round 2 below is its final context: free)
 /* A heap array whose size is known only at run time (n ints, n from 1 to
    4, cleared by memset), shared by its pointer. The worker writes 7 into
    the last element; main reads it before the join. The failure: main reads 7, which needs

@@ -1,4 +1,4 @@
-// expect: failed 16 rounds=3 switches=4
+// expect: failed 16 rounds=2 switches=4 (main's round 3 below is its final context: free)
 /* x++ on a shared x is two steps (read, then write): the same lost update
    as lost_update.c, with the same measures (3 rounds, 4 switches). */
 #include "prelude.h"

@@ -1,4 +1,4 @@
-// expect: failed 20 rounds=2 switches=2
+// expect: failed 20 rounds=1 switches=2 (main's round 2 below is its final context: free)
 /* The twin of key_dtor_runs.c asserting that the destructor has NOT run
    after the join: it always has, so the assertion fails in every run
    that gets past the join. Fewest: main creates the worker (round 1),

@@ -1,4 +1,4 @@
-// expect: failed 22 rounds=3 switches=4
+// expect: failed 22 rounds=2 switches=4 (main's round 3 below is its final context: free)
 /* Two threads increment x through a local: the lost update.
    Rounds: main must create both threads (round 1) and assert after both
    returned; a must read x, then b read and write, then a write; a's two

@@ -1,4 +1,4 @@
-// expect: failed 14 rounds=2 switches=2
+// expect: failed 14 rounds=1 switches=2 (main's round 2 below is its final context: free)
 /* main creates a, a writes x, main then reads it: main's read must come
    after a's write, and main runs first in every round, so 2 rounds;
    switches main -> a -> main = 2. */

@@ -1,4 +1,4 @@
-// expect: failed 22 rounds=2 switches=2
+// expect: failed 22 rounds=1 switches=2 (main's round 2 below is its final context: free)
 /* memcpy and memset on shared structs, each one step. The worker copies
    h into g; main clears h with memset, then reads g.b[1]. The failure:
    main reads 3, so the worker's copy ran after main's create and before

@@ -1,4 +1,4 @@
-// expect: failed 26 rounds=2 switches=2
+// expect: failed 26 rounds=1 switches=2 (main's round 2 below is its final context: free)
 /* The twin of mutex_recursive.c asserting count != 2 after the join: the
    worker's relock succeeds, so both increments happen and the assertion
    fails in every run that reaches it. A model where the holder's relock

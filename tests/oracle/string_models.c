@@ -1,4 +1,4 @@
-// expect: failed 19 rounds=2 switches=2
+// expect: failed 19 rounds=1 switches=2 (main's round 2 below is its final context: free)
 /* strcpy and strlen run as seqc's library models: each character is a
    step of the calling thread. The worker copies "ab" into buf; main
    measures it before the join. The failure: strlen is 1, so main ran

@@ -5,12 +5,20 @@
 use super::*;
 
 /// `void __seqc_cs(void)`: outside atomic code, the round may move
-/// forward to any value up to K (K: the thread stops for good).
+/// forward to any value up to `k` (the sink: the thread stops for good);
+/// round `k - 1`, main's final context, is main's alone.
 pub(super) fn make_cs(p: &mut Program, g: &Globals, k: u32) -> FuncId {
     let loc = Loc::NONE;
     let t = LocalId(0);
     let r = glob(p, g.round, loc);
     let tv = lv_local(t, Ty::UINT, loc);
+    let not_main_final = bin(
+        BinOp::LogAnd,
+        cmp(BinOp::Eq, r.clone(), int(k as i128 - 1, Ty::UINT, loc), loc),
+        cmp(BinOp::Ne, glob(p, g.tid, loc), int(0, Ty::UINT, loc), loc),
+        Ty::INT,
+        loc,
+    );
     let body = vec![if_(
         cmp(BinOp::Eq, glob(p, g.atomic, loc), int(0, Ty::INT, loc), loc),
         vec![
@@ -26,7 +34,13 @@ pub(super) fn make_cs(p: &mut Program, g: &Globals, k: u32) -> FuncId {
                     Ty::INT,
                     loc,
                 ),
-                vec![assign(r, tv, loc)],
+                vec![assign(r.clone(), tv, loc)],
+                vec![],
+                loc,
+            ),
+            if_(
+                not_main_final,
+                vec![assign(r, int(k as i128, Ty::UINT, loc), loc)],
                 vec![],
                 loc,
             ),
@@ -158,8 +172,10 @@ pub(super) fn make_driver(p: &mut Program, rw: &Ctx, user_main: FuncId, nslots: 
             Expr::new(ExprKind::Nondet, Ty::UINT, loc),
             loc,
         ));
+        // Past the threads' last round (main's final context included):
+        // the thread does not run.
         body.push(if_(
-            cmp(BinOp::Gt, sv.clone(), int(k, Ty::UINT, loc), loc),
+            cmp(BinOp::Ge, sv.clone(), int(k - 1, Ty::UINT, loc), loc),
             vec![assign(sv.clone(), int(k, Ty::UINT, loc), loc)],
             vec![],
             loc,

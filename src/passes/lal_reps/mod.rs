@@ -31,9 +31,18 @@
 //! slot), so they are plain globals.
 //!
 //! Steps. A switch point `__seqc_cs()` precedes every visible step outside
-//! atomic code: the round moves forward to any value up to K, and K
-//! means "stopped for good" (its writes land in the sink copy, its
-//! assertions and thread operations are off). Every blocking statement
+//! atomic code: the round moves forward to any value up to K + 1, and
+//! K + 1 means "stopped for good" (its writes land in the sink copy, its
+//! assertions and thread operations are off).
+//!
+//! Main's final context. Round K + 1 (index K) belongs to main alone:
+//! after every thread's K rounds, main runs once more, as in Lazy-CSeq,
+//! so that "join everything, then check" costs no round of its own. A
+//! thread other than main that would move into it, or start in it, stops
+//! instead. Its shared state is one more round copy, chained to the end
+//! of round K like any other; as no other thread runs in it, a run of the
+//! output is the round-robin schedule (t0 t1 .. tn)^K t0 of the input,
+//! which is what the oracle's round measure counts (`oracle::search`). Every blocking statement
 //! (assume, a failed lock or join, a bound cut, exit, abort, an exhausted
 //! pool or thread bound) sets the round to K: it stops the thread, never
 //! the run (rule 4). Assertions record the first failure in
@@ -76,6 +85,8 @@ pub struct LrInfo {
     /// The name of the per-site thread counters (`__seqc_site_n`), whose
     /// writes a trace shows as `name[site]`.
     pub site_n: String,
+    /// `--rounds K`: every thread's rounds (main has one more context).
+    pub rounds: u32,
 }
 
 pub const ROUND: &str = "__seqc_r";
@@ -87,7 +98,6 @@ pub const CS: &str = "__seqc_cs";
 pub const HEAP_CAP: u64 = 16;
 
 pub fn lal_reps(mut p: Program, o: &LrOptions) -> Result<(Program, LrInfo)> {
-    let k = o.rounds.max(1);
     let err = |p: &Program, what: String, loc: Loc| {
         let mut d = Diagnostic::unsupported(what);
         if loc != Loc::NONE {
@@ -99,6 +109,14 @@ pub fn lal_reps(mut p: Program, o: &LrOptions) -> Result<(Program, LrInfo)> {
         return Err(Diagnostic::input("the program has no main function"));
     };
     let site_list = sites::thread_sites(&p).map_err(|(w, l)| err(&p, w, l))?;
+    // K rounds for every thread, then main's final context (a round of
+    // its own, `k - 1`), then the sink `k`. Without a thread to switch
+    // to, one round says all that K would (and costs what K = 1 does).
+    let k = if site_list.is_empty() {
+        1
+    } else {
+        o.rounds.max(1) + 1
+    };
     for s in &site_list {
         if s.start.is_none() {
             return Err(err(
@@ -388,6 +406,7 @@ pub fn lal_reps(mut p: Program, o: &LrOptions) -> Result<(Program, LrInfo)> {
         site_slots: bases,
         switch_points,
         site_n: p.global(cx.g.site_n).name.clone(),
+        rounds: o.rounds.max(1),
     };
     make_driver(&mut p, &cx, user_main, nslots);
     p.thread_id = Some(cx.g.tid);
