@@ -198,7 +198,22 @@ pub fn check_auto(input: &str, cfg: &Config, opts: &CheckOptions, grow: &Grow) -
             timeout: left,
             ..opts.clone()
         };
-        let r = check(input, &b.apply(cfg), &o)?;
+        let r = match check(input, &b.apply(cfg), &o) {
+            Ok(r) => r,
+            // A larger step the encoding refuses (more slots than it
+            // takes, say) ends the search at what was proven; seqc's own
+            // errors never end quietly.
+            Err(d) if answer.is_some() && d.kind != crate::diag::DiagKind::Internal => {
+                steps.push(SearchStep {
+                    bounds: b,
+                    outcome: Outcome::Unknown(d.message.clone()),
+                    backend: opts.backends[0],
+                    seconds: 0.0,
+                });
+                break;
+            }
+            Err(d) => return Err(d),
+        };
         steps.push(SearchStep {
             bounds: b,
             outcome: r.outcome.clone(),
