@@ -656,10 +656,6 @@ fn check(c: &Common) -> ExitCode {
         Ok(cfg) => cfg,
         Err(d) => return fail(&d),
     };
-    let opts = match check_options(c) {
-        Ok(o) => o,
-        Err(d) => return fail(&d),
-    };
     let grow = growth(c);
     // Growing bounds spend a budget: --timeout, or a minute.
     let mut c = c.clone();
@@ -667,9 +663,9 @@ fn check(c: &Common) -> ExitCode {
         c.timeout = Some(seqc::check::AUTO_BUDGET.as_secs());
     }
     let c = &c;
-    let opts = seqc::check::CheckOptions {
-        timeout: c.timeout.map(std::time::Duration::from_secs),
-        ..opts
+    let opts = match check_options(c) {
+        Ok(o) => o,
+        Err(d) => return fail(&d),
     };
     start_clock(c, false);
     let r = match &grow {

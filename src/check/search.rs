@@ -243,19 +243,7 @@ pub fn check_auto(input: &str, cfg: &Config, opts: &CheckOptions, grow: &Grow) -
 /// Whether the input has a `pthread_create` (else only unwind grows).
 fn creates_threads(input: &str, cfg: &Config) -> Result<bool> {
     let p = crate::driver::load(input, cfg)?;
-    let mut found = false;
-    for f in &p.functions {
-        if let Some(b) = &f.body {
-            b.walk(&mut |s| {
-                found |= matches!(
-                    &s.kind,
-                    crate::ir::StmtKind::Op {
-                        op: crate::ir::Op::ThreadCreate,
-                        ..
-                    }
-                );
-            });
-        }
-    }
-    Ok(found)
+    // The sites Lal-Reps gives slots to; when they cannot be listed, the
+    // passes will say why, and every bound grows meanwhile.
+    Ok(crate::ir::sites::thread_sites(&p).map_or(true, |s| !s.is_empty()))
 }
