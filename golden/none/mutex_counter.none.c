@@ -40,7 +40,7 @@ int main(void)
 #line 16 "golden/none/mutex_counter.c"
     i = 0;
 #line 16 "golden/none/mutex_counter.c"
-    for (; i < 2; i = (int)((unsigned int)i + 1u)) {
+    __seqc_loop0_2:for (; i < 2; i = (int)((unsigned int)i + 1u)) {
 #line 16 "golden/none/mutex_counter.c"
       pthread_create(&t[i], (pthread_attr_t *)0, worker, (void *)0);
     }
@@ -52,9 +52,7 @@ int main(void)
 #line 16 "golden/none/mutex_counter.c"
     for (; i < 2; i = (int)((unsigned int)i + 1u)) {
 #line 16 "golden/none/mutex_counter.c"
-      pthread_t __s1 = t[i];
-#line 16 "golden/none/mutex_counter.c"
-      pthread_join(__s1, (void **)0);
+      pthread_join(t[i], (void **)0);
     }
   }
 #line 16 "golden/none/mutex_counter.c"

@@ -33,7 +33,7 @@ pub enum Ins {
     Switch(Expr, Vec<(CaseLabel, usize)>, usize),
     LoopEnter(u32),
     /// Cut the path when the loop has already run U iterations.
-    LoopGuard(u32),
+    LoopGuard(u32, Option<u32>),
     /// Count an iteration and jump back; cut here after U iterations when
     /// the loop has no top exit test (`guarded` false).
     BackEdge(u32, usize, bool),
@@ -163,7 +163,7 @@ impl Cx {
                     self.patch(j, end);
                 }
             }
-            StmtKind::Loop { body, latch } => {
+            StmtKind::Loop { body, latch, trips } => {
                 let id = self.nloops;
                 self.nloops += 1;
                 self.emit(Ins::LoopEnter(id), loc);
@@ -174,7 +174,7 @@ impl Cx {
                 for (i, s) in body.0.iter().enumerate() {
                     self.stmt(s)?;
                     if Some(i) == test {
-                        self.emit(Ins::LoopGuard(id), s.loc);
+                        self.emit(Ins::LoopGuard(id, *trips), s.loc);
                     }
                 }
                 let latch_pc = self.pc();

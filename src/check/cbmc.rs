@@ -56,12 +56,28 @@ pub(super) fn check_cbmc(
         }
         // CBMC counts recursion past the first frame: N active frames
         // are allowed by a limit of N - 1.
-        let limits: Vec<String> = p
+        let mut limits: Vec<String> = p
             .frame_limits
             .iter()
             .map(|&(f, n)| format!("{}:{}", p.func(f).name, n.saturating_sub(1)))
             .collect();
+        // A counted loop that creates threads runs its trip count.
+        let counted = crate::ir::loops::labels(&q);
+        limits.extend(
+            counted
+                .iter()
+                .map(|(f, l, n)| format!("{}.{l}:{}", q.func(*f).name, (n + 2).max(b.cbmc_unwind))),
+        );
         let limits = limits.join(",");
+        // The id array a creation loop fills is written at constant
+        // indices: field sensitivity makes each cell a variable of its own,
+        // where CBMC's array theory runs out of memory on thousands of
+        // writes. Arrays up to the longest trip count get it.
+        let longest = counted.iter().map(|c| c.2).max().unwrap_or(0);
+        let fields = longest.to_string();
+        if longest > 64 {
+            args.extend(["--max-field-sensitivity-array-size", fields.as_str()]);
+        }
         if !limits.is_empty() {
             args.extend(["--unwindset", limits.as_str()]);
         }
@@ -90,6 +106,15 @@ pub(super) fn check_cbmc(
         }
         if let Some(why) = out.killed("cbmc") {
             return Ok((Outcome::Unknown(why), Vec::new()));
+        }
+        if out
+            .stdout
+            .contains("provided with unwindset does not match any loop")
+        {
+            // CBMC would cut that loop at --unwind: a silent bound.
+            return Err(Diagnostic::internal(
+                "cbmc did not find a counted loop's label; its --unwindset would not apply",
+            ));
         }
         let site_n = match &b.method {
             MethodInfo::LalReps(i) => Some(i.site_n.as_str()),

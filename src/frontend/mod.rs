@@ -113,7 +113,8 @@ fn parse_and_lower(path: &str, text: String, dm: DataModel) -> Result<(Program, 
     };
     let parsed = t.elapsed();
     let t = Instant::now();
-    let p = lower::lower(&parse.unit, &parse.source, map, dm)?;
+    let mut p = lower::lower(&parse.unit, &parse.source, map, dm)?;
+    crate::ir::loops::mark(&mut p);
     let lowered = t.elapsed();
     crate::par::drop_later(parse);
     Ok((

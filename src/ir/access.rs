@@ -233,21 +233,47 @@ pub fn escaping_locals(f: &Function) -> HashSet<LocalId> {
     f.body.as_ref().map(escaping_in).unwrap_or_default()
 }
 
-/// `escaping_locals` of a function body.
+/// `escaping_locals` of a function body. `&t` as the id argument of
+/// `pthread_create` does not make `t` escape: only the creator writes
+/// the id there, in its own step (the sequentializations write `t`
+/// directly, `create_id_place`).
 pub fn escaping_in(b: &Block) -> HashSet<LocalId> {
     let mut out = HashSet::new();
-    b.walk(&mut |s| {
-        s.each_expr(&mut |e| {
-            e.walk(&mut |x| {
-                if let ExprKind::AddrOf(a) | ExprKind::Decay(a) = &x.kind
-                    && let Some(v) = base_local(a)
-                {
-                    out.insert(v);
+    let mut note = |e: &Expr| {
+        e.walk(&mut |x| {
+            if let ExprKind::AddrOf(a) | ExprKind::Decay(a) = &x.kind
+                && let Some(v) = base_local(a)
+            {
+                out.insert(v);
+            }
+        })
+    };
+    b.walk(&mut |s| match &s.kind {
+        StmtKind::Op {
+            op: Op::ThreadCreate,
+            dest,
+            args,
+        } => {
+            dest.iter().for_each(&mut note);
+            for (i, a) in args.iter().enumerate() {
+                match (i, &a.kind) {
+                    (0, ExprKind::AddrOf(lv)) if base_local(lv).is_some() => note(lv),
+                    _ => note(a),
                 }
-            });
-        });
+            }
+        }
+        _ => s.each_expr(&mut note),
     });
     out
+}
+
+/// Where `pthread_create` writes the new id: `t` for an argument `&t`
+/// (so that `t` need not live in memory), else `*arg`.
+pub fn create_id_place(arg: &Expr, loc: Loc) -> Expr {
+    match &arg.kind {
+        ExprKind::AddrOf(lv) if base_local(lv).is_some() => (**lv).clone(),
+        _ => super::build::deref(arg.clone(), loc),
+    }
 }
 
 /// The local an lvalue lives in, if it is not reached through a pointer.

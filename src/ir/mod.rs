@@ -14,6 +14,7 @@
 pub mod access;
 pub mod build;
 pub mod layout;
+pub mod loops;
 pub mod regions;
 pub mod regions_report;
 pub mod sites;
@@ -237,6 +238,10 @@ pub enum StmtKind {
     Loop {
         body: Block,
         latch: Block,
+        /// Set on a counted loop that creates threads (`ir::loops`): it
+        /// runs at most this many times, and `--unwind` does not cut it
+        /// before that.
+        trips: Option<u32>,
     },
     Break,
     Continue,
@@ -584,7 +589,7 @@ impl Stmt {
                 a.walk(f);
                 b.walk(f);
             }
-            StmtKind::Loop { body, latch } => {
+            StmtKind::Loop { body, latch, .. } => {
                 body.walk(f);
                 latch.walk(f);
             }
@@ -933,7 +938,7 @@ impl Stmt {
                 a.walk_exprs_mut(f);
                 b.walk_exprs_mut(f);
             }
-            StmtKind::Loop { body, latch } => {
+            StmtKind::Loop { body, latch, .. } => {
                 body.walk_exprs_mut(f);
                 latch.walk_exprs_mut(f);
             }

@@ -109,7 +109,7 @@ fn walk(b: &Block, f: &mut impl FnMut(&Stmt)) {
                 walk(a, f);
                 walk(c, f);
             }
-            StmtKind::Loop { body, latch } => {
+            StmtKind::Loop { body, latch, .. } => {
                 walk(body, f);
                 walk(latch, f);
             }

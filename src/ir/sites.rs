@@ -289,7 +289,7 @@ fn scan(b: &Block, in_loop: bool, f: &mut impl FnMut(&Stmt, bool)) {
                 scan(a, in_loop, f);
                 scan(c, in_loop, f);
             }
-            StmtKind::Loop { body, latch } => {
+            StmtKind::Loop { body, latch, .. } => {
                 scan(body, true, f);
                 scan(latch, true, f);
             }

@@ -78,7 +78,7 @@ fn normalized_block(
                 normalized_block(p, sh, a)?;
                 normalized_block(p, sh, b)?;
             }
-            StmtKind::Loop { body, latch } => {
+            StmtKind::Loop { body, latch, .. } => {
                 normalized_block(p, sh, body)?;
                 normalized_block(p, sh, latch)?;
             }
@@ -122,7 +122,7 @@ impl Cx<'_> {
                 self.block(a)?;
                 self.block(b)?;
             }
-            StmtKind::Loop { body, latch } => {
+            StmtKind::Loop { body, latch, .. } => {
                 self.loops += 1;
                 self.block(body)?;
                 self.block(latch)?;

@@ -52,8 +52,9 @@ pub enum Mop {
     BackEdge(u32, u32, bool),
     /// Just past a top exit test: cut the thread if the loop has already
     /// run U iterations (so a body runs at most U times and a loop of
-    /// exactly U iterations still exits normally).
-    LoopGuard(u32),
+    /// exactly U iterations still exits normally). A counted loop that
+    /// creates threads (`ir::loops`) runs its trip count.
+    LoopGuard(u32, Option<u32>),
     Call(Option<Reg>, E, Vec<E>, Vec<Ty>),
     Ret(Option<E>),
     Op(Option<Reg>, Op, Vec<E>, Vec<Ty>),
@@ -329,7 +330,7 @@ impl<'a> FnCompiler<'a> {
                     self.patch(j, end);
                 }
             }
-            StmtKind::Loop { body, latch } => {
+            StmtKind::Loop { body, latch, trips } => {
                 let id = self.nloops;
                 self.nloops += 1;
                 self.emit(Mop::LoopEnter(id), loc);
@@ -340,7 +341,7 @@ impl<'a> FnCompiler<'a> {
                 for (i, s) in body.0.iter().enumerate() {
                     self.stmt(s)?;
                     if Some(i) == test {
-                        self.emit(Mop::LoopGuard(id), s.loc);
+                        self.emit(Mop::LoopGuard(id, *trips), s.loc);
                     }
                 }
                 let latch_pc = self.pc();

@@ -122,7 +122,23 @@ pub fn render_races(prog: &Program, x: &RaceExploration, json: bool) -> String {
 pub fn render_trace(prog: &Program, trace: &[Step], names: &BTreeMap<u32, String>) -> String {
     let mut s = String::new();
     let mut last: Option<(u32, u32)> = None;
+    // A run of threads created past the bound at one place, shown as one
+    // line: (where, first id, last id, the rest of the text).
+    let mut run: Option<(String, u64, u64, String)> = None;
+    let flush = |s: &mut String, run: &mut Option<(String, u64, u64, String)>| {
+        if let Some((at, a, b, rest)) = run.take() {
+            let what = if a == b {
+                format!("create thread {a}{rest}")
+            } else {
+                format!("create threads {a} to {b}{rest}")
+            };
+            s.push_str(&format!("      {at:<24} {what}\n"));
+        }
+    };
     for st in trace {
+        if last != Some((st.round, st.thread)) {
+            flush(&mut s, &mut run);
+        }
         if last.map(|l| l.0) != Some(st.round) {
             s.push_str(&format!("  round {}\n", st.round));
         }
@@ -140,9 +156,31 @@ pub fn render_trace(prog: &Program, trace: &[Step], names: &BTreeMap<u32, String
             } else {
                 format!("{}:{}", prog.file_name(e.loc.file), e.loc.line)
             };
-            s.push_str(&format!("      {at:<24} {}\n", e.what));
+            let unscheduled = e
+                .what
+                .strip_prefix("create thread ")
+                .and_then(|r| r.split_once(", never scheduled"))
+                .and_then(|(id, rest)| Some((id.parse::<u64>().ok()?, rest)));
+            match (unscheduled, &mut run) {
+                (Some((id, rest)), Some((a, _, b, r)))
+                    if *a == at
+                        && *b + 1 == id
+                        && r.strip_prefix(", never scheduled") == Some(rest) =>
+                {
+                    *b = id
+                }
+                (Some((id, rest)), _) => {
+                    flush(&mut s, &mut run);
+                    run = Some((at, id, id, format!(", never scheduled{rest}")));
+                }
+                (None, _) => {
+                    flush(&mut s, &mut run);
+                    s.push_str(&format!("      {at:<24} {}\n", e.what));
+                }
+            }
         }
     }
+    flush(&mut s, &mut run);
     s
 }
 

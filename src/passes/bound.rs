@@ -185,8 +185,9 @@ impl Bounder<'_> {
         self.seen += 1;
         let loc = s.loc.generated();
         match s.kind {
-            StmtKind::Loop { body, latch } => {
+            StmtKind::Loop { body, latch, trips } => {
                 let test = top_exit_test(&body);
+                let limit = crate::ir::loops::limit(trips, self.unwind);
                 let v = self.counter(loc);
                 let cnt = Expr::new(ExprKind::Local(v), Ty::UINT, loc);
                 let mut nb = Vec::new();
@@ -195,13 +196,13 @@ impl Bounder<'_> {
                     if Some(i) == test {
                         // The loop's own line, so that a checker's trace of a
                         // cut leads back to the loop.
-                        nb.push(check(self.cut, lt(cnt.clone(), self.unwind, loc), s.loc));
+                        nb.push(check(self.cut, lt(cnt.clone(), limit, loc), s.loc));
                     }
                 }
                 let mut nl = self.block(latch).0;
                 nl.push(add(cnt.clone(), 1, loc));
                 if test.is_none() {
-                    nl.push(check(self.cut, lt(cnt.clone(), self.unwind, loc), s.loc));
+                    nl.push(check(self.cut, lt(cnt.clone(), limit, loc), s.loc));
                 }
                 let decl = Stmt {
                     kind: StmtKind::Decl(v, Some(Init::Expr(Expr::int(0, Ty::UINT, loc)))),
@@ -211,6 +212,7 @@ impl Bounder<'_> {
                     kind: StmtKind::Loop {
                         body: Block(nb),
                         latch: Block(nl),
+                        trips,
                     },
                     loc: s.loc,
                 };

@@ -379,9 +379,10 @@ impl Normalizer<'_> {
                 let c = self.maybe_split(c, &mut budget, out);
                 StmtKind::Switch(c, self.block(b))
             }
-            StmtKind::Loop { body, latch } => StmtKind::Loop {
+            StmtKind::Loop { body, latch, trips } => StmtKind::Loop {
                 body: self.block(body),
                 latch: self.block(latch),
+                trips,
             },
             StmtKind::Block(b) => StmtKind::Block(self.block(b)),
             StmtKind::Return(Some(e)) => {

@@ -134,7 +134,7 @@ fn fix_decl_inits(comps: &[CompDef], b: &mut Block, locals: &[Local]) {
                 fix_decl_inits(comps, a, locals);
                 fix_decl_inits(comps, c, locals);
             }
-            StmtKind::Loop { body, latch } => {
+            StmtKind::Loop { body, latch, .. } => {
                 fix_decl_inits(comps, body, locals);
                 fix_decl_inits(comps, latch, locals);
             }

@@ -546,7 +546,7 @@ impl Rewriter {
                     self.retarget(a, keep);
                     self.retarget(c, keep);
                 }
-                StmtKind::Loop { body, latch } => {
+                StmtKind::Loop { body, latch, .. } => {
                     self.retarget(body, keep);
                     self.retarget(latch, keep);
                 }
@@ -685,7 +685,7 @@ impl Rewriter {
             StmtKind::Assert(c, _) | StmtKind::Assume(c) | StmtKind::Return(Some(c)) => {
                 self.reads(cx, c, &mut pre)
             }
-            StmtKind::Loop { body, latch } => {
+            StmtKind::Loop { body, latch, .. } => {
                 let outer = std::mem::take(&mut self.touched);
                 *body = self.block(cx, std::mem::take(body));
                 *latch = self.block(cx, std::mem::take(latch));

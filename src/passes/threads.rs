@@ -389,6 +389,66 @@ pub(crate) fn has_atomic_code(p: &Program) -> bool {
     })
 }
 
+/// Unscheduled ids a site may hand out; past this the creator stops (a
+/// bound cut), so that ids never wrap around into each other.
+const UNSCHEDULED_MAX: i128 = 1 << 20;
+
+/// A `pthread_create` past its site's thread bound (`cap`; `n` is the
+/// site's counter): the thread exists but does not run before the end of
+/// the bounded run, which is a real prefix of a real execution, so the
+/// creator goes on (`ir::loops`). Its id is fresh and at least `nslots`
+/// (`nslots + (n - cap) * nsites + site`): no other thread has it,
+/// `pthread_equal` tells it apart, and a join of it blocks as a join of
+/// any id without a slot does. Its attributes do not matter: the model
+/// never reads them again.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn unscheduled(
+    m: &mut impl Method,
+    p: &Program,
+    (site, nsites): (usize, usize),
+    cap: u32,
+    n: &Expr,
+    pt: &Expr,
+    loc: Loc,
+) -> Vec<Stmt> {
+    let b = m.book();
+    let ul = Ty::ULONG;
+    let past = bin(
+        BinOp::Sub,
+        cast(n.clone(), ul.clone(), loc),
+        int(cap as i128, ul.clone(), loc),
+        ul.clone(),
+        loc,
+    );
+    let id = bin(
+        BinOp::Add,
+        bin(
+            BinOp::Mul,
+            past.clone(),
+            int(nsites.max(1) as i128, ul.clone(), loc),
+            ul.clone(),
+            loc,
+        ),
+        int(b.nslots as i128 + site as i128, ul.clone(), loc),
+        ul.clone(),
+        loc,
+    );
+    let u = Ty::UINT;
+    let mut out = vec![m.stop_if(
+        p,
+        cmp(BinOp::Ge, past, int(UNSCHEDULED_MAX, ul.clone(), loc), loc),
+        loc,
+    )];
+    let target = crate::ir::access::create_id_place(pt, loc);
+    out.extend(if_nonnull(pt, vec![assign(target, id, loc)], loc));
+    out.push(assign(
+        n.clone(),
+        bin(BinOp::Add, n.clone(), int(1, u.clone(), loc), u, loc),
+        loc,
+    ));
+    out
+}
+
 /// The bookkeeping of a new thread `t` created with attributes `attr`.
 pub(crate) fn on_create(p: &Program, b: &Book, t: &Expr, attr: &Expr, loc: Loc) -> Vec<Stmt> {
     let Some(d) = b.detached else {

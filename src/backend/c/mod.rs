@@ -184,6 +184,8 @@ struct Emitter<'p> {
     /// For each enclosing loop: the label `continue` must jump to, if any.
     cont_labels: Vec<Option<String>>,
     cont_count: u32,
+    /// Counted loops labelled so far in this function (`ir::loops`).
+    counted: u32,
     func: Option<&'p Function>,
     /// Printing an lvalue whose address is taken (Lal-Reps: copy 0).
     addr_mode: bool,
@@ -222,6 +224,7 @@ impl<'p> Emitter<'p> {
             uses_atomic_begin: false,
             cont_labels: Vec::new(),
             cont_count: 0,
+            counted: 0,
             func: None,
             addr_mode: false,
             out: String::new(),
@@ -521,6 +524,7 @@ impl<'p> Emitter<'p> {
         let Some(body) = &f.body else { return };
         self.func = Some(f);
         self.cont_count = 0;
+        self.counted = 0;
         let s = if f.is_static { "static " } else { "" };
         let params: Vec<String> = f
             .params

@@ -164,7 +164,17 @@ impl<'p> Emitter<'p> {
                     }
                 }
             }
-            StmtKind::Loop { body, latch } => self.loop_stmt(loc, body, latch),
+            StmtKind::Loop { body, latch, trips } => {
+                if let Some(n) = trips {
+                    // A checker's unwinding bound for this loop must be
+                    // its trip count: the label names it for CBMC's
+                    // `--unwindset F.label:N` (`crate::ir::loops::labels`).
+                    let l = crate::ir::loops::label(self.counted, *n);
+                    self.counted += 1;
+                    self.line(loc, &format!("{l}:"));
+                }
+                self.loop_stmt(loc, body, latch)
+            }
             StmtKind::Break => self.line(loc, "break;"),
             StmtKind::Continue => match self.cont_labels.last().cloned().flatten() {
                 Some(l) => self.line(loc, &format!("goto {l};")),

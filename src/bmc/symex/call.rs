@@ -266,8 +266,8 @@ impl<'p> Symex<'p> {
                     s.loops[*id as usize] = 0;
                     cur = Some(s);
                 }
-                Ins::LoopGuard(id) => {
-                    if s.loops[*id as usize] >= self.unwind {
+                Ins::LoopGuard(id, trips) => {
+                    if s.loops[*id as usize] >= crate::ir::loops::limit(*trips, self.unwind) {
                         self.cut(&s, loc);
                     } else {
                         cur = Some(s);

@@ -74,6 +74,7 @@ impl<'a> Lowerer<'a> {
                     StmtKind::Loop {
                         body,
                         latch: Block::default(),
+                        trips: None,
                     },
                     loc,
                 );
@@ -82,7 +83,14 @@ impl<'a> Lowerer<'a> {
                 let body = self.loop_body(&d.node.statement)?;
                 let (mut latch, c) = self.collect(|me| me.cond_expr(&d.node.expression))?;
                 latch.0.push(self.exit_unless(c, loc));
-                self.emit(StmtKind::Loop { body, latch }, loc);
+                self.emit(
+                    StmtKind::Loop {
+                        body,
+                        latch,
+                        trips: None,
+                    },
+                    loc,
+                );
             }
             ast::Statement::For(f) => {
                 let (b, ()) = self.collect(|me| {
@@ -257,7 +265,14 @@ impl<'a> Lowerer<'a> {
             Some(st) => self.collect(|me| me.expr(st, Want::Effect))?.0,
             None => Block::default(),
         };
-        self.emit(StmtKind::Loop { body, latch }, loc);
+        self.emit(
+            StmtKind::Loop {
+                body,
+                latch,
+                trips: None,
+            },
+            loc,
+        );
         Ok(())
     }
 }

@@ -160,9 +160,9 @@ impl<'p> Machine<'p> {
             Mop::LoopEnter(id) => {
                 st.threads[t as usize].frames.last_mut().unwrap().loops[*id as usize] = 0;
             }
-            Mop::LoopGuard(id) => {
+            Mop::LoopGuard(id, trips) => {
                 let f = st.threads[t as usize].frames.last_mut().unwrap();
-                if f.loops[*id as usize] >= self.b.unwind {
+                if f.loops[*id as usize] >= crate::ir::loops::limit(*trips, self.b.unwind) {
                     let why = format!("loop unwinding bound {} reached", self.b.unwind);
                     self.stop(st, t, why, loc, ev);
                     return Ok(());

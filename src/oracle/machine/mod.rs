@@ -25,7 +25,7 @@
 
 use super::compile::{Code, E, Mop, Reg};
 use crate::ir::*;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -157,6 +157,11 @@ pub struct State {
     pub threads: Vec<Thread>,
     pub objects: BTreeMap<u32, Rc<Object>>,
     pub site_counts: BTreeMap<(u32, u32, u32), u32>,
+    /// Threads created past the thread bound: they exist, but this run
+    /// ends before they are scheduled. Their ids are `UNSCHEDULED` and
+    /// up, in creation order; the set holds the detached ones.
+    pub unscheduled: u32,
+    pub unscheduled_detached: BTreeSet<u32>,
     pub next_key: u32,
     /// Live keys that have a destructor, and its function.
     pub key_dtors: BTreeMap<u32, u32>,
@@ -282,6 +287,8 @@ impl<'p> Machine<'p> {
             threads: Vec::new(),
             objects: BTreeMap::new(),
             site_counts: BTreeMap::new(),
+            unscheduled: 0,
+            unscheduled_detached: BTreeSet::new(),
             next_key: 1,
             key_dtors: BTreeMap::new(),
         };
@@ -530,6 +537,17 @@ impl<'p> Machine<'p> {
                     }
                     _ => true,
                 }
+            }
+            // A create past the thread bound makes a thread that never
+            // runs and writes only its id: not a scheduling point (the
+            // sequentializations place none there either).
+            Mop::Op(_, Op::ThreadCreate, _, _)
+                if st
+                    .site_counts
+                    .get(&(loc.file.0, loc.line, loc.col))
+                    .is_some_and(|&n| n >= self.b.threads) =>
+            {
+                false
             }
             Mop::Op(_, op, _, _) => op_visible(*op),
             Mop::Relock(..) => true,

@@ -5,6 +5,10 @@
 
 use super::*;
 
+/// The first id of a thread created past the thread bound (far above any
+/// id of a thread that runs).
+pub const UNSCHEDULED: u32 = 1 << 24;
+
 impl<'p> Machine<'p> {
     /// The program ends (`exit` inside atomic code, or main's return
     /// there): no thread takes another step.
@@ -211,18 +215,40 @@ impl<'p> Machine<'p> {
             Op::ThreadCreate => {
                 let key = (loc.file.0, loc.line, loc.col);
                 let n = st.site_counts.get(&key).copied().unwrap_or(0);
-                if n >= self.b.threads {
-                    let why = format!(
-                        "thread bound {} reached at this pthread_create",
-                        self.b.threads
-                    );
-                    if self.trace {
-                        say(format!("thread stops: {why}"));
-                    }
-                    st.threads[t as usize].status = Status::Stopped(why);
-                    return Ok(None);
-                }
                 st.site_counts.insert(key, n + 1);
+                if n >= self.b.threads {
+                    // Past the thread bound the thread is made but never
+                    // scheduled: the run ends before its first step.
+                    let Value::Func(_) = s(2)? else {
+                        return unsup(
+                            "pthread_create with a start routine that is not a function",
+                            loc,
+                        );
+                    };
+                    let id = UNSCHEDULED + st.unscheduled;
+                    st.unscheduled += 1;
+                    let attr = s(1)?;
+                    if attr != Value::Ptr(0, 0) && self.word(st, attr, 0, loc)? & 1 != 0 {
+                        st.unscheduled_detached.insert(id);
+                    }
+                    let pt = s(0)?;
+                    if pt != Value::Ptr(0, 0) {
+                        self.write(
+                            st,
+                            pt,
+                            &Ty::Pthread(PthreadTy::Thread),
+                            RVal::S(Value::Int(id as i128)),
+                            loc,
+                        )?;
+                    }
+                    if self.trace {
+                        say(format!(
+                            "create thread {id}, never scheduled (thread bound {} reached here)",
+                            self.b.threads
+                        ));
+                    }
+                    return Ok(int(0));
+                }
                 let Value::Func(f) = s(2)? else {
                     return unsup(
                         "pthread_create with a start routine that is not a function",
@@ -269,7 +295,10 @@ impl<'p> Machine<'p> {
                 let Value::Int(id) = s(0)? else {
                     return unsup("pthread_join of a value that is not a thread id", loc);
                 };
-                if st.threads.get(id as usize).is_some_and(|th| th.detached) {
+                let detached_unscheduled =
+                    u32::try_from(id).is_ok_and(|i| st.unscheduled_detached.contains(&i));
+                if detached_unscheduled || st.threads.get(id as usize).is_some_and(|th| th.detached)
+                {
                     // glibc; joining a detached thread is undefined in POSIX.
                     if self.trace {
                         say(format!("join thread {id}: detached (EINVAL)"));
@@ -306,7 +335,16 @@ impl<'p> Machine<'p> {
                 let Value::Int(id) = s(0)? else {
                     return unsup("pthread_detach of a value that is not a thread id", loc);
                 };
+                let unscheduled =
+                    (UNSCHEDULED as i128..(UNSCHEDULED + st.unscheduled) as i128).contains(&id);
                 match st.threads.get_mut(id as usize) {
+                    None if unscheduled => {
+                        if st.unscheduled_detached.insert(id as u32) {
+                            int(0)
+                        } else {
+                            int(EINVAL)
+                        }
+                    }
                     None => int(ESRCH),
                     Some(th) if th.detached => int(EINVAL),
                     Some(th) => {

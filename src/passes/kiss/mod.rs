@@ -166,6 +166,7 @@ pub fn kiss(mut p: Program, o: &KissOptions) -> Result<(Program, KissInfo)> {
     // A site that runs at most once needs one slot, which keeps the
     // nesting a checker must inline small.
     let caps = sites::slot_caps(&p, &site_list, threads);
+    let once = sites::single_shot(&p, &site_list);
     let nslots = 1 + caps.iter().map(|&c| c as u64).sum::<u64>();
     if nslots > 4096 {
         return Err(unsupported(&p, format!("{nslots} thread slots"), Loc::NONE));
@@ -265,6 +266,7 @@ pub fn kiss(mut p: Program, o: &KissOptions) -> Result<(Program, KissInfo)> {
         run_f,
         max,
         caps,
+        once,
         nslots,
         sites: site_list.clone(),
         shared,
@@ -469,6 +471,8 @@ struct Rewriter {
     max: u32,
     /// Threads each site may make.
     caps: Vec<u32>,
+    /// Sites that run at most once (never past their bound).
+    once: Vec<bool>,
     nslots: u64,
     sites: Vec<Site>,
     /// Per input global: shared between threads.

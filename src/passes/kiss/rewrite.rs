@@ -64,6 +64,33 @@ impl Rewriter {
         if_(self.raised(p, loc), l, vec![], loc)
     }
 
+    /// For a `pthread_create`: "its site is below the thread bound".
+    fn unscheduled_test(&self, p: &Program, s: &Stmt) -> Option<Expr> {
+        let StmtKind::Op {
+            op: Op::ThreadCreate,
+            ..
+        } = s.kind
+        else {
+            return None;
+        };
+        let loc = s.loc;
+        let si = self.sites.iter().position(|x| x.loc == loc)?;
+        if self.once[si] {
+            return None;
+        }
+        let n = index(
+            glob(p, self.g.site_n, loc),
+            int(si as i128, Ty::INT, loc),
+            loc,
+        );
+        Some(cmp(
+            BinOp::Lt,
+            n,
+            int(self.caps[si] as i128, Ty::UINT, loc),
+            loc,
+        ))
+    }
+
     pub(super) fn step(&mut self, p: &Program, loc: Loc) -> Vec<Stmt> {
         let l = loc.generated();
         vec![
@@ -141,7 +168,13 @@ impl Rewriter {
             return;
         }
         if self.visible(&s) {
-            out.extend(self.step(p, loc));
+            let step = self.step(p, loc);
+            match self.unscheduled_test(p, &s) {
+                // A create past the thread bound only writes the new id:
+                // no schedule point before it (fewer runs, never more).
+                Some(sched) => out.push(if_(sched, step, vec![], loc)),
+                None => out.extend(step),
+            }
             if self.race.is_some() {
                 for (lv, write) in self.data_accesses(p, &s) {
                     let r = self.race_choice(p, lv, write, loc);
@@ -155,10 +188,10 @@ impl Rewriter {
                 let b = self.block(p, b);
                 out.push(st(StmtKind::If(c, a, b), loc));
             }
-            StmtKind::Loop { body, latch } => {
+            StmtKind::Loop { body, latch, trips } => {
                 let body = self.block(p, body);
                 let latch = self.block(p, latch);
-                out.push(st(StmtKind::Loop { body, latch }, loc));
+                out.push(st(StmtKind::Loop { body, latch, trips }, loc));
             }
             StmtKind::Switch(c, b) => {
                 let b = self.block(p, b);
@@ -244,29 +277,39 @@ impl Rewriter {
                     int(self.caps[si] as i128, u.clone(), loc),
                     loc,
                 );
-                out.push(self.raise_if(p, full, loc));
+                let mut made = Vec::new();
                 let t = self.temp("__seqc_t", u.clone());
                 let tv = lv_local(t, u.clone(), loc);
                 let nthr = glob(p, g.nthr, loc);
-                out.push(st(StmtKind::Decl(t, None), loc));
-                out.push(assign(tv.clone(), nthr.clone(), loc));
-                out.push(assign(
+                made.push(st(StmtKind::Decl(t, None), loc));
+                made.push(assign(tv.clone(), nthr.clone(), loc));
+                made.push(assign(
                     nthr.clone(),
                     bin(BinOp::Add, nthr, int(1, u.clone(), loc), u.clone(), loc),
                     loc,
                 ));
-                out.push(assign(
+                made.push(assign(
                     n.clone(),
-                    bin(BinOp::Add, n, int(1, u.clone(), loc), u.clone(), loc),
+                    bin(
+                        BinOp::Add,
+                        n.clone(),
+                        int(1, u.clone(), loc),
+                        u.clone(),
+                        loc,
+                    ),
                     loc,
                 ));
                 let book = threads::Method::book(self);
-                out.extend(threads::on_create(p, &book, &tv, &arg(1), loc));
+                made.extend(threads::on_create(p, &book, &tv, &arg(1), loc));
                 let pt = arg(0);
                 let ptd = cast(tv.clone(), Ty::ULONG, loc);
-                out.extend(if_nonnull(
+                made.extend(if_nonnull(
                     &pt,
-                    vec![assign(deref(pt.clone(), loc), ptd, loc)],
+                    vec![assign(
+                        crate::ir::access::create_id_place(&pt, loc),
+                        ptd,
+                        loc,
+                    )],
                     loc,
                 ));
                 let tsn = glob(p, g.ts_n, loc);
@@ -320,7 +363,7 @@ impl Rewriter {
                         loc.generated(),
                     ),
                 ];
-                out.push(if_(
+                made.push(if_(
                     cmp(
                         BinOp::Lt,
                         tsn.clone(),
@@ -331,6 +374,24 @@ impl Rewriter {
                     now,
                     loc,
                 ));
+                // Past the thread bound: a thread that never runs (`ir::loops`).
+                let pt = arg(0);
+                if self.once[si] {
+                    // A site that runs once never gets past its bound.
+                    out.push(self.raise_if(p, full, loc));
+                    out.extend(made);
+                } else {
+                    let unscheduled = threads::unscheduled(
+                        self,
+                        p,
+                        (si, self.sites.len()),
+                        self.caps[si],
+                        &n,
+                        &pt,
+                        loc,
+                    );
+                    out.push(if_(full, unscheduled, made, loc));
+                }
                 set_dest(out, zero);
             }
             Op::ThreadJoin

@@ -129,6 +129,7 @@ pub fn lal_reps(mut p: Program, o: &LrOptions) -> Result<(Program, LrInfo)> {
     // A site that runs at most once needs one slot: fewer slots are a
     // smaller program for the checker and lose no run.
     let caps = sites::slot_caps(&p, &site_list, o.threads);
+    let once = sites::single_shot(&p, &site_list);
     let bases: Vec<u32> = caps
         .iter()
         .scan(1u32, |next, &c| {
@@ -248,6 +249,7 @@ pub fn lal_reps(mut p: Program, o: &LrOptions) -> Result<(Program, LrInfo)> {
         cs,
         sites: site_list.clone(),
         caps: caps.clone(),
+        once,
         bases: bases.clone(),
         slots: o.unwind.max(1) as u64 * o.threads.max(1) as u64,
         nslots,
@@ -477,6 +479,8 @@ struct Ctx {
     sites: Vec<Site>,
     /// Slots per site, and the first slot of each.
     caps: Vec<u32>,
+    /// Sites that run at most once (never past their bound).
+    once: Vec<bool>,
     bases: Vec<u32>,
     /// Pool slots per allocation site.
     slots: u64,

@@ -5,6 +5,33 @@
 use super::*;
 
 impl Rewriter<'_> {
+    /// For a `pthread_create`: "its site is below the thread bound".
+    pub(super) fn unscheduled_test(&self, p: &Program, s: &Stmt) -> Option<Expr> {
+        let StmtKind::Op {
+            op: Op::ThreadCreate,
+            ..
+        } = s.kind
+        else {
+            return None;
+        };
+        let loc = s.loc;
+        let si = self.sites.iter().position(|x| x.loc == loc)?;
+        if self.once[si] {
+            return None;
+        }
+        let n = index(
+            glob(p, self.g.site_n, loc),
+            int(si as i128, Ty::INT, loc),
+            loc,
+        );
+        Some(cmp(
+            BinOp::Lt,
+            n,
+            int(self.caps[si] as i128, Ty::UINT, loc),
+            loc,
+        ))
+    }
+
     #[allow(clippy::too_many_arguments)]
     pub(super) fn op(
         &mut self,
@@ -66,12 +93,30 @@ impl Rewriter<'_> {
                 let pt = arg(0);
                 made.extend(if_nonnull(
                     &pt,
-                    vec![assign(deref(pt.clone(), loc), tv.clone(), loc)],
+                    vec![assign(
+                        crate::ir::access::create_id_place(&pt, loc),
+                        tv.clone(),
+                        loc,
+                    )],
                     loc,
                 ));
+                // A site that runs once never gets past its bound.
+                let unscheduled = if self.once[si] {
+                    vec![self.stop(p, loc)]
+                } else {
+                    threads::unscheduled(
+                        self,
+                        p,
+                        (si, self.sites.len()),
+                        self.caps[si],
+                        &n,
+                        &pt,
+                        loc,
+                    )
+                };
                 let mut body = vec![if_(
                     cmp(BinOp::Ge, n, int(self.caps[si] as i128, Ty::UINT, loc), loc),
-                    vec![self.stop(p, loc)],
+                    unscheduled,
                     made,
                     loc,
                 )];

@@ -135,7 +135,14 @@ impl Rewriter<'_> {
         }
         let vis = self.visible(&s);
         if vis {
-            out.push(self.cs_call(loc));
+            let cs = self.cs_call(loc);
+            out.push(match self.unscheduled_test(p, &s) {
+                // A create past the thread bound only writes the new id:
+                // no switch point before it (fewer runs, never more), so
+                // that a creation loop of thousands costs little.
+                Some(sched) => if_(sched, vec![cs], vec![], loc),
+                None => cs,
+            });
         }
         match s.kind {
             StmtKind::Decl(v, init) if self.esc_ptr.contains_key(&v) => {
@@ -162,10 +169,10 @@ impl Rewriter<'_> {
                 let b = self.block(p, b, false);
                 out.push(st(StmtKind::If(c, a, b), loc));
             }
-            StmtKind::Loop { body, latch } => {
+            StmtKind::Loop { body, latch, trips } => {
                 let body = self.block(p, body, false);
                 let latch = self.block(p, latch, false);
-                out.push(st(StmtKind::Loop { body, latch }, loc));
+                out.push(st(StmtKind::Loop { body, latch, trips }, loc));
             }
             StmtKind::Switch(c, b) => {
                 let b = self.block(p, b, false);
