@@ -54,6 +54,8 @@ pub const FEATURES: &[&str] = &[
     "mutex_recursive",
     "mutex_errorcheck",
     "detached",
+    "creation_loop",
+    "join_loop",
 ];
 
 pub struct Generated {
@@ -579,6 +581,39 @@ pub fn generate(seed: u64) -> Generated {
         let _ = writeln!(s, "  assert(s->a <= {});", 1 + g.small());
     }
     s.push_str("  return 0;\n}\n");
+    // Drawn last, so that programs without it stay as they were: a
+    // counted loop of creates, often past the thread bound (ir::loops),
+    // right after main's own creates, and sometimes a loop joining them
+    // before main's assertions.
+    if g.r.chance(15) {
+        g.mark("creation_loop");
+        let n = 2 + g.r.below(4);
+        g.tmp = 0;
+        let mut w = String::from("void *lworker(void *arg) {\n  int id = (int)(long)arg;\n");
+        g.stmt(&mut w, "  ", false, 1);
+        w.push_str("  return 0;\n}\n\n");
+        let at = s.find("int main(void) {\n").unwrap();
+        s.insert_str(at, &w);
+        let lp = format!(
+            "  pthread_t ltid[{n}];\n  for (int ci = 0; ci < {n}; ci++)\n    \
+             pthread_create(&ltid[ci], 0, lworker, (void *)(long)ci);\n"
+        );
+        let after = s
+            .rfind("  pthread_create(&tid[")
+            .map(|i| i + s[i..].find('\n').unwrap() + 1)
+            .unwrap();
+        s.insert_str(after, &lp);
+        if g.r.chance(40) {
+            g.mark("join_loop");
+            let jl =
+                format!("  for (int cj = 0; cj < {n}; cj++)\n    pthread_join(ltid[cj], 0);\n");
+            let main = s.find("int main(void) {\n").unwrap();
+            let at = s[main..]
+                .find("  assert(")
+                .map_or(s.rfind("  return 0;").unwrap(), |i| main + i);
+            s.insert_str(at, &jl);
+        }
+    }
     Generated {
         text: s,
         features: g.f,

@@ -15,9 +15,12 @@
 //! both values); a SAFE answer is "safe for those values" and says so.
 //! Thread ids are creation order in the run (main is 0). Bounds of its own:
 //! loop back edges (`--unwind` U: the back edge is taken at most U−1 times,
-//! as CBMC's `--unwind U` does), active frames of one function per thread
-//! (U), `pthread_create` executions per site (`--threads`), visible steps
-//! per thread, and states (`--max-states`). A cut stops that thread, never
+//! as CBMC's `--unwind U` does; a counted loop that creates threads,
+//! `ir::loops`, runs its trip count), active frames of one function per
+//! thread (U), `pthread_create` executions per site (`--threads`: later
+//! ones make a thread that exists but is never scheduled, with an id from
+//! `UNSCHEDULED` up, and are no scheduling point), visible steps per
+//! thread, and states (`--max-states`). A cut stops that thread, never
 //! the run; over the state budget the answer is UNKNOWN, never SAFE.
 
 mod compile;

@@ -12,10 +12,11 @@
 //! set (a test after each call), down to the `__seqc_run` that started
 //! the thread, which clears it. `pthread_create` puts (site, argument, id)
 //! into the bounded multiset `ts`, or runs the thread at once when `ts` is
-//! full. Every blocking statement (assume, a held lock, a join of a thread
-//! that has not returned, a bound cut, exit, abort, a create past the
-//! thread bound) stops the running thread in the same way, never the run
-//! (rule 4). After main, the pending threads may still run.
+//! full; past the thread bound it makes a thread that never runs
+//! (`threads::unscheduled`). Every blocking statement (assume, a held
+//! lock, a join of a thread that has not returned, a bound cut, exit,
+//! abort) stops the running thread in the same way, never the run (rule
+//! 4). After main, the pending threads may still run.
 //!
 //! Why every path is a real run (rule 1): the steps the sequential program
 //! executes, read in order and tagged by `__seqc_tid`, are an interleaving

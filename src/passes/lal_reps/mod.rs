@@ -20,7 +20,8 @@
 //! in per-site pools of round-copied globals, so that "the same object in
 //! another round" is a fixed distance away in both back ends.
 //!
-//! Threads. Each `pthread_create` site owns `--threads` slots in the
+//! Threads. Each `pthread_create` site owns `--threads` slots (creates
+//! past them make threads that never run, `threads::unscheduled`) in the
 //! static order of `ir::sites` (parents below children), or one slot when
 //! it runs at most once (`sites::single_shot`); thread 0 is
 //! main. Threads run to completion one after another in slot order. The
@@ -44,7 +45,7 @@
 //! output is the round-robin schedule (t0 t1 .. tn)^K t0 of the input,
 //! which is what the oracle's round measure counts (`oracle::search`). Every blocking statement
 //! (assume, a failed lock or join, a bound cut, exit, abort, an exhausted
-//! pool or thread bound) sets the round to K: it stops the thread, never
+//! pool) sets the round to K: it stops the thread, never
 //! the run (rule 4). Assertions record the first failure in
 //! `__seqc_error`, checked after the consistency assumptions (rule 5),
 //! and stop the failing thread: what it did after a failure is no run.
