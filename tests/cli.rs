@@ -211,6 +211,7 @@ fn emit_regions_lists_regions_and_accesses() {
     assert_eq!(
         String::from_utf8_lossy(&out.stdout),
         "region          reads  writes  aliases\n\
+         main::h             1       0  with *pthread_t\n\
          struct pair.a       0       3\n\
          struct pair.b       1       2\n"
     );
@@ -536,7 +537,7 @@ fn standard_input_is_read_once() {
         assert_eq!(out.status.code(), Some(0), "{input}");
         assert!(c.contains("assert(x == 2);"), "{input}: {c}");
         let shown = if input == "-" { "<stdin>" } else { input };
-        assert!(c.contains(&format!("#line 4 \"{shown}\"")), "{input}: {c}");
+        assert!(c.contains(&format!("#line 10 \"{shown}\"")), "{input}: {c}");
         // Lal-Reps replays the counterexample on the input: a second load.
         let out = seqc()
             .args(["check", "--rounds", "3", input])
@@ -976,7 +977,7 @@ fn options_text_round_trips() {
             "--dialect",
             "cbmc",
         ],
-        &["--method", "lal-reps", "--track", "x"],
+        &["--method", "lal-reps", "--track", "x,main::a"],
         &["--method", "kiss", "--int"],
     ];
     // The text splits like a shell line: words, and '...' quoted ones.

@@ -107,15 +107,15 @@ static int __seqc_main(void)
     return 0;
   }
 #line 18 "golden/kiss/atomic_sections_ts2.c"
-  unsigned int __seqc_t3;
+  unsigned int __seqc_t4;
 #line 18 "golden/kiss/atomic_sections_ts2.c"
-  __seqc_t3 = __seqc_nthr;
+  __seqc_t4 = __seqc_nthr;
 #line 18 "golden/kiss/atomic_sections_ts2.c"
   __seqc_nthr = __seqc_nthr + 1u;
 #line 18 "golden/kiss/atomic_sections_ts2.c"
   __seqc_site_n[0] = __seqc_site_n[0] + 1u;
 #line 18 "golden/kiss/atomic_sections_ts2.c"
-  t = (unsigned long)__seqc_t3;
+  t = (unsigned long)__seqc_t4;
 #line 18 "golden/kiss/atomic_sections_ts2.c"
   if (__seqc_ts_n < 1u) {
 #line 18 "golden/kiss/atomic_sections_ts2.c"
@@ -125,7 +125,7 @@ static int __seqc_main(void)
 #line 18 "golden/kiss/atomic_sections_ts2.c"
       __seqc_ts0_arg = (void *)0;
 #line 18 "golden/kiss/atomic_sections_ts2.c"
-      __seqc_ts0_id = __seqc_t3;
+      __seqc_ts0_id = __seqc_t4;
     }
 #line 18 "golden/kiss/atomic_sections_ts2.c"
     __seqc_ts_n = __seqc_ts_n + 1u;
@@ -137,7 +137,7 @@ static int __seqc_main(void)
 #line 18 "golden/kiss/atomic_sections_ts2.c"
       return 0;
     }
-    __seqc_run(0u, (void *)0, __seqc_t3);
+    __seqc_run(0u, (void *)0, __seqc_t4);
   }
   __seqc_step();
   if (__seqc_raise != 0) {
@@ -158,18 +158,24 @@ static int __seqc_main(void)
     return 0;
   }
 #line 18 "golden/kiss/atomic_sections_ts2.c"
-  unsigned int __seqc_j4;
+  unsigned long __s3 = t;
+  __seqc_step();
+  if (__seqc_raise != 0) {
+    return 0;
+  }
 #line 18 "golden/kiss/atomic_sections_ts2.c"
-  __seqc_j4 = (unsigned int)t;
+  unsigned int __seqc_j5;
 #line 18 "golden/kiss/atomic_sections_ts2.c"
-  if (__seqc_j4 >= 2u) {
+  __seqc_j5 = (unsigned int)__s3;
+#line 18 "golden/kiss/atomic_sections_ts2.c"
+  if (__seqc_j5 >= 2u) {
 #line 18 "golden/kiss/atomic_sections_ts2.c"
     __seqc_raise = 1;
 #line 18 "golden/kiss/atomic_sections_ts2.c"
     return 0;
   }
 #line 18 "golden/kiss/atomic_sections_ts2.c"
-  if (__seqc_done[__seqc_j4] == 0) {
+  if (__seqc_done[__seqc_j5] == 0) {
 #line 18 "golden/kiss/atomic_sections_ts2.c"
     __seqc_raise = 1;
 #line 18 "golden/kiss/atomic_sections_ts2.c"

@@ -107,15 +107,15 @@ static int __seqc_main(void)
     return 0;
   }
 #line 18 "golden/kiss/c11_atomics.c"
-  unsigned int __seqc_t1;
+  unsigned int __seqc_t2;
 #line 18 "golden/kiss/c11_atomics.c"
-  __seqc_t1 = __seqc_nthr;
+  __seqc_t2 = __seqc_nthr;
 #line 18 "golden/kiss/c11_atomics.c"
   __seqc_nthr = __seqc_nthr + 1u;
 #line 18 "golden/kiss/c11_atomics.c"
   __seqc_site_n[0] = __seqc_site_n[0] + 1u;
 #line 18 "golden/kiss/c11_atomics.c"
-  x = (unsigned long)__seqc_t1;
+  x = (unsigned long)__seqc_t2;
 #line 18 "golden/kiss/c11_atomics.c"
   if (__seqc_ts_n < 1u) {
 #line 18 "golden/kiss/c11_atomics.c"
@@ -125,7 +125,7 @@ static int __seqc_main(void)
 #line 18 "golden/kiss/c11_atomics.c"
       __seqc_ts0_arg = (void *)0;
 #line 18 "golden/kiss/c11_atomics.c"
-      __seqc_ts0_id = __seqc_t1;
+      __seqc_ts0_id = __seqc_t2;
     }
 #line 18 "golden/kiss/c11_atomics.c"
     __seqc_ts_n = __seqc_ts_n + 1u;
@@ -137,25 +137,31 @@ static int __seqc_main(void)
 #line 18 "golden/kiss/c11_atomics.c"
       return 0;
     }
-    __seqc_run(0u, (void *)0, __seqc_t1);
+    __seqc_run(0u, (void *)0, __seqc_t2);
   }
   __seqc_step();
   if (__seqc_raise != 0) {
     return 0;
   }
 #line 18 "golden/kiss/c11_atomics.c"
-  unsigned int __seqc_j2;
+  unsigned long __s1 = x;
+  __seqc_step();
+  if (__seqc_raise != 0) {
+    return 0;
+  }
 #line 18 "golden/kiss/c11_atomics.c"
-  __seqc_j2 = (unsigned int)x;
+  unsigned int __seqc_j3;
 #line 18 "golden/kiss/c11_atomics.c"
-  if (__seqc_j2 >= 2u) {
+  __seqc_j3 = (unsigned int)__s1;
+#line 18 "golden/kiss/c11_atomics.c"
+  if (__seqc_j3 >= 2u) {
 #line 18 "golden/kiss/c11_atomics.c"
     __seqc_raise = 1;
 #line 18 "golden/kiss/c11_atomics.c"
     return 0;
   }
 #line 18 "golden/kiss/c11_atomics.c"
-  if (__seqc_done[__seqc_j2] == 0) {
+  if (__seqc_done[__seqc_j3] == 0) {
 #line 18 "golden/kiss/c11_atomics.c"
     __seqc_raise = 1;
 #line 18 "golden/kiss/c11_atomics.c"

@@ -73,15 +73,15 @@ static int __seqc_main(void)
     return 0;
   }
 #line 14 "golden/kiss/escaping_local.c"
-  unsigned int __seqc_t4;
+  unsigned int __seqc_t5;
 #line 14 "golden/kiss/escaping_local.c"
-  __seqc_t4 = __seqc_nthr;
+  __seqc_t5 = __seqc_nthr;
 #line 14 "golden/kiss/escaping_local.c"
   __seqc_nthr = __seqc_nthr + 1u;
 #line 14 "golden/kiss/escaping_local.c"
   __seqc_site_n[0] = __seqc_site_n[0] + 1u;
 #line 14 "golden/kiss/escaping_local.c"
-  x = (unsigned long)__seqc_t4;
+  x = (unsigned long)__seqc_t5;
 #line 14 "golden/kiss/escaping_local.c"
   if (__seqc_ts_n < 1u) {
 #line 14 "golden/kiss/escaping_local.c"
@@ -91,7 +91,7 @@ static int __seqc_main(void)
 #line 14 "golden/kiss/escaping_local.c"
       __seqc_ts0_arg = (void *)&shared;
 #line 14 "golden/kiss/escaping_local.c"
-      __seqc_ts0_id = __seqc_t4;
+      __seqc_ts0_id = __seqc_t5;
     }
 #line 14 "golden/kiss/escaping_local.c"
     __seqc_ts_n = __seqc_ts_n + 1u;
@@ -103,7 +103,7 @@ static int __seqc_main(void)
 #line 14 "golden/kiss/escaping_local.c"
       return 0;
     }
-    __seqc_run(0u, (void *)&shared, __seqc_t4);
+    __seqc_run(0u, (void *)&shared, __seqc_t5);
   }
 #line 14 "golden/kiss/escaping_local.c"
   private = (int)((unsigned int)private + 1u);
@@ -124,18 +124,24 @@ static int __seqc_main(void)
     return 0;
   }
 #line 14 "golden/kiss/escaping_local.c"
-  unsigned int __seqc_j5;
+  unsigned long __s2 = x;
+  __seqc_step();
+  if (__seqc_raise != 0) {
+    return 0;
+  }
 #line 14 "golden/kiss/escaping_local.c"
-  __seqc_j5 = (unsigned int)x;
+  unsigned int __seqc_j6;
 #line 14 "golden/kiss/escaping_local.c"
-  if (__seqc_j5 >= 2u) {
+  __seqc_j6 = (unsigned int)__s2;
+#line 14 "golden/kiss/escaping_local.c"
+  if (__seqc_j6 >= 2u) {
 #line 14 "golden/kiss/escaping_local.c"
     __seqc_raise = 1;
 #line 14 "golden/kiss/escaping_local.c"
     return 0;
   }
 #line 14 "golden/kiss/escaping_local.c"
-  if (__seqc_done[__seqc_j5] == 0) {
+  if (__seqc_done[__seqc_j6] == 0) {
 #line 14 "golden/kiss/escaping_local.c"
     __seqc_raise = 1;
 #line 14 "golden/kiss/escaping_local.c"

@@ -250,15 +250,15 @@ static int __seqc_main(void)
     return 0;
   }
 #line 34 "golden/kiss/keys_memset_heap.c"
-  unsigned int __seqc_t12;
+  unsigned int __seqc_t13;
 #line 34 "golden/kiss/keys_memset_heap.c"
-  __seqc_t12 = __seqc_nthr;
+  __seqc_t13 = __seqc_nthr;
 #line 34 "golden/kiss/keys_memset_heap.c"
   __seqc_nthr = __seqc_nthr + 1u;
 #line 34 "golden/kiss/keys_memset_heap.c"
   __seqc_site_n[0] = __seqc_site_n[0] + 1u;
 #line 34 "golden/kiss/keys_memset_heap.c"
-  t = (unsigned long)__seqc_t12;
+  t = (unsigned long)__seqc_t13;
 #line 34 "golden/kiss/keys_memset_heap.c"
   if (__seqc_ts_n < 1u) {
 #line 34 "golden/kiss/keys_memset_heap.c"
@@ -268,7 +268,7 @@ static int __seqc_main(void)
 #line 34 "golden/kiss/keys_memset_heap.c"
       __seqc_ts0_arg = (void *)&g;
 #line 34 "golden/kiss/keys_memset_heap.c"
-      __seqc_ts0_id = __seqc_t12;
+      __seqc_ts0_id = __seqc_t13;
     }
 #line 34 "golden/kiss/keys_memset_heap.c"
     __seqc_ts_n = __seqc_ts_n + 1u;
@@ -280,7 +280,7 @@ static int __seqc_main(void)
 #line 34 "golden/kiss/keys_memset_heap.c"
       return 0;
     }
-    __seqc_run(0u, (void *)&g, __seqc_t12);
+    __seqc_run(0u, (void *)&g, __seqc_t13);
   }
   __seqc_step();
   if (__seqc_raise != 0) {
@@ -294,25 +294,31 @@ static int __seqc_main(void)
     return 0;
   }
 #line 37 "golden/kiss/keys_memset_heap.c"
-  unsigned int __seqc_j13;
+  unsigned long __s7 = t;
+  __seqc_step();
+  if (__seqc_raise != 0) {
+    return 0;
+  }
 #line 37 "golden/kiss/keys_memset_heap.c"
-  __seqc_j13 = (unsigned int)t;
+  unsigned int __seqc_j14;
 #line 37 "golden/kiss/keys_memset_heap.c"
-  if (__seqc_j13 >= 2u) {
+  __seqc_j14 = (unsigned int)__s7;
+#line 37 "golden/kiss/keys_memset_heap.c"
+  if (__seqc_j14 >= 2u) {
 #line 37 "golden/kiss/keys_memset_heap.c"
     __seqc_raise = 1;
 #line 37 "golden/kiss/keys_memset_heap.c"
     return 0;
   }
 #line 37 "golden/kiss/keys_memset_heap.c"
-  if (__seqc_done[__seqc_j13] == 0) {
+  if (__seqc_done[__seqc_j14] == 0) {
 #line 37 "golden/kiss/keys_memset_heap.c"
     __seqc_raise = 1;
 #line 37 "golden/kiss/keys_memset_heap.c"
     return 0;
   }
 #line 37 "golden/kiss/keys_memset_heap.c"
-  *&r = __seqc_ret[__seqc_j13];
+  *&r = __seqc_ret[__seqc_j14];
   __seqc_step();
   if (__seqc_raise != 0) {
     return 0;
@@ -324,21 +330,21 @@ static int __seqc_main(void)
     return 0;
   }
 #line 39 "golden/kiss/keys_memset_heap.c"
-  int *__s7 = buf;
+  int *__s8 = buf;
   __seqc_step();
   if (__seqc_raise != 0) {
     return 0;
   }
 #line 39 "golden/kiss/keys_memset_heap.c"
-  int __s8 = n;
+  int __s9 = n;
   __seqc_step();
   if (__seqc_raise != 0) {
     return 0;
   }
 #line 39 "golden/kiss/keys_memset_heap.c"
-  int __s9 = __s7[(int)((unsigned int)__s8 - 1u)];
+  int __s10 = __s8[(int)((unsigned int)__s9 - 1u)];
 #line 39 "golden/kiss/keys_memset_heap.c"
-  assert(__s9 != 2);
+  assert(__s10 != 2);
   return 0;
 }
 

@@ -71,15 +71,15 @@ static int __seqc_main(void)
     return 0;
   }
 #line 15 "golden/kiss/lost_update.c"
-  unsigned int __seqc_t2;
+  unsigned int __seqc_t4;
 #line 15 "golden/kiss/lost_update.c"
-  __seqc_t2 = __seqc_nthr;
+  __seqc_t4 = __seqc_nthr;
 #line 15 "golden/kiss/lost_update.c"
   __seqc_nthr = __seqc_nthr + 1u;
 #line 15 "golden/kiss/lost_update.c"
   __seqc_site_n[0] = __seqc_site_n[0] + 1u;
 #line 15 "golden/kiss/lost_update.c"
-  a = (unsigned long)__seqc_t2;
+  a = (unsigned long)__seqc_t4;
 #line 15 "golden/kiss/lost_update.c"
   if (__seqc_ts_n < 1u) {
 #line 15 "golden/kiss/lost_update.c"
@@ -89,7 +89,7 @@ static int __seqc_main(void)
 #line 15 "golden/kiss/lost_update.c"
       __seqc_ts0_arg = (void *)0;
 #line 15 "golden/kiss/lost_update.c"
-      __seqc_ts0_id = __seqc_t2;
+      __seqc_ts0_id = __seqc_t4;
     }
 #line 15 "golden/kiss/lost_update.c"
     __seqc_ts_n = __seqc_ts_n + 1u;
@@ -101,7 +101,7 @@ static int __seqc_main(void)
 #line 15 "golden/kiss/lost_update.c"
       return 0;
     }
-    __seqc_run(0u, (void *)0, __seqc_t2);
+    __seqc_run(0u, (void *)0, __seqc_t4);
   }
   __seqc_step();
   if (__seqc_raise != 0) {
@@ -115,15 +115,15 @@ static int __seqc_main(void)
     return 0;
   }
 #line 15 "golden/kiss/lost_update.c"
-  unsigned int __seqc_t3;
+  unsigned int __seqc_t5;
 #line 15 "golden/kiss/lost_update.c"
-  __seqc_t3 = __seqc_nthr;
+  __seqc_t5 = __seqc_nthr;
 #line 15 "golden/kiss/lost_update.c"
   __seqc_nthr = __seqc_nthr + 1u;
 #line 15 "golden/kiss/lost_update.c"
   __seqc_site_n[1] = __seqc_site_n[1] + 1u;
 #line 15 "golden/kiss/lost_update.c"
-  b = (unsigned long)__seqc_t3;
+  b = (unsigned long)__seqc_t5;
 #line 15 "golden/kiss/lost_update.c"
   if (__seqc_ts_n < 1u) {
 #line 15 "golden/kiss/lost_update.c"
@@ -133,7 +133,7 @@ static int __seqc_main(void)
 #line 15 "golden/kiss/lost_update.c"
       __seqc_ts0_arg = (void *)0;
 #line 15 "golden/kiss/lost_update.c"
-      __seqc_ts0_id = __seqc_t3;
+      __seqc_ts0_id = __seqc_t5;
     }
 #line 15 "golden/kiss/lost_update.c"
     __seqc_ts_n = __seqc_ts_n + 1u;
@@ -145,25 +145,31 @@ static int __seqc_main(void)
 #line 15 "golden/kiss/lost_update.c"
       return 0;
     }
-    __seqc_run(1u, (void *)0, __seqc_t3);
+    __seqc_run(1u, (void *)0, __seqc_t5);
   }
   __seqc_step();
   if (__seqc_raise != 0) {
     return 0;
   }
 #line 15 "golden/kiss/lost_update.c"
-  unsigned int __seqc_j4;
+  unsigned long __s1 = a;
+  __seqc_step();
+  if (__seqc_raise != 0) {
+    return 0;
+  }
 #line 15 "golden/kiss/lost_update.c"
-  __seqc_j4 = (unsigned int)a;
+  unsigned int __seqc_j6;
 #line 15 "golden/kiss/lost_update.c"
-  if (__seqc_j4 >= 3u) {
+  __seqc_j6 = (unsigned int)__s1;
+#line 15 "golden/kiss/lost_update.c"
+  if (__seqc_j6 >= 3u) {
 #line 15 "golden/kiss/lost_update.c"
     __seqc_raise = 1;
 #line 15 "golden/kiss/lost_update.c"
     return 0;
   }
 #line 15 "golden/kiss/lost_update.c"
-  if (__seqc_done[__seqc_j4] == 0) {
+  if (__seqc_done[__seqc_j6] == 0) {
 #line 15 "golden/kiss/lost_update.c"
     __seqc_raise = 1;
 #line 15 "golden/kiss/lost_update.c"
@@ -174,18 +180,24 @@ static int __seqc_main(void)
     return 0;
   }
 #line 15 "golden/kiss/lost_update.c"
-  unsigned int __seqc_j5;
+  unsigned long __s2 = b;
+  __seqc_step();
+  if (__seqc_raise != 0) {
+    return 0;
+  }
 #line 15 "golden/kiss/lost_update.c"
-  __seqc_j5 = (unsigned int)b;
+  unsigned int __seqc_j7;
 #line 15 "golden/kiss/lost_update.c"
-  if (__seqc_j5 >= 3u) {
+  __seqc_j7 = (unsigned int)__s2;
+#line 15 "golden/kiss/lost_update.c"
+  if (__seqc_j7 >= 3u) {
 #line 15 "golden/kiss/lost_update.c"
     __seqc_raise = 1;
 #line 15 "golden/kiss/lost_update.c"
     return 0;
   }
 #line 15 "golden/kiss/lost_update.c"
-  if (__seqc_done[__seqc_j5] == 0) {
+  if (__seqc_done[__seqc_j7] == 0) {
 #line 15 "golden/kiss/lost_update.c"
     __seqc_raise = 1;
 #line 15 "golden/kiss/lost_update.c"

@@ -84,11 +84,11 @@ static int __seqc_main(void)
 #line 16 "golden/kiss/mutex_counter.c"
     i = 0;
     {
-      unsigned int __seqc_iter2 = 0u;
+      unsigned int __seqc_iter3 = 0u;
 #line 16 "golden/kiss/mutex_counter.c"
-      __seqc_loop0_2:for (; i < 2; i = (int)((unsigned int)i + 1u), __seqc_iter2 = __seqc_iter2 + 1u) {
+      __seqc_loop0_2:for (; i < 2; i = (int)((unsigned int)i + 1u), __seqc_iter3 = __seqc_iter3 + 1u) {
 #line 16 "golden/kiss/mutex_counter.c"
-        if (!(__seqc_iter2 < 2u)) {
+        if (!(__seqc_iter3 < 2u)) {
 #line 16 "golden/kiss/mutex_counter.c"
           __seqc_raise = 1;
 #line 16 "golden/kiss/mutex_counter.c"
@@ -116,15 +116,15 @@ static int __seqc_main(void)
           __seqc_site_n[0] = __seqc_site_n[0] + 1u;
         } else {
 #line 16 "golden/kiss/mutex_counter.c"
-          unsigned int __seqc_t4;
+          unsigned int __seqc_t5;
 #line 16 "golden/kiss/mutex_counter.c"
-          __seqc_t4 = __seqc_nthr;
+          __seqc_t5 = __seqc_nthr;
 #line 16 "golden/kiss/mutex_counter.c"
           __seqc_nthr = __seqc_nthr + 1u;
 #line 16 "golden/kiss/mutex_counter.c"
           __seqc_site_n[0] = __seqc_site_n[0] + 1u;
 #line 16 "golden/kiss/mutex_counter.c"
-          t[i] = (unsigned long)__seqc_t4;
+          t[i] = (unsigned long)__seqc_t5;
 #line 16 "golden/kiss/mutex_counter.c"
           if (__seqc_ts_n < 1u) {
 #line 16 "golden/kiss/mutex_counter.c"
@@ -134,7 +134,7 @@ static int __seqc_main(void)
 #line 16 "golden/kiss/mutex_counter.c"
               __seqc_ts0_arg = (void *)0;
 #line 16 "golden/kiss/mutex_counter.c"
-              __seqc_ts0_id = __seqc_t4;
+              __seqc_ts0_id = __seqc_t5;
             }
 #line 16 "golden/kiss/mutex_counter.c"
             __seqc_ts_n = __seqc_ts_n + 1u;
@@ -146,7 +146,7 @@ static int __seqc_main(void)
 #line 16 "golden/kiss/mutex_counter.c"
               return 0;
             }
-            __seqc_run(0u, (void *)0, __seqc_t4);
+            __seqc_run(0u, (void *)0, __seqc_t5);
           }
         }
       }
@@ -157,11 +157,11 @@ static int __seqc_main(void)
 #line 16 "golden/kiss/mutex_counter.c"
     i = 0;
     {
-      unsigned int __seqc_iter3 = 0u;
+      unsigned int __seqc_iter4 = 0u;
 #line 16 "golden/kiss/mutex_counter.c"
-      for (; i < 2; i = (int)((unsigned int)i + 1u), __seqc_iter3 = __seqc_iter3 + 1u) {
+      for (; i < 2; i = (int)((unsigned int)i + 1u), __seqc_iter4 = __seqc_iter4 + 1u) {
 #line 16 "golden/kiss/mutex_counter.c"
-        if (!(__seqc_iter3 < 2u)) {
+        if (!(__seqc_iter4 < 2u)) {
 #line 16 "golden/kiss/mutex_counter.c"
           __seqc_raise = 1;
 #line 16 "golden/kiss/mutex_counter.c"
@@ -172,18 +172,24 @@ static int __seqc_main(void)
           return 0;
         }
 #line 16 "golden/kiss/mutex_counter.c"
-        unsigned int __seqc_j5;
+        unsigned long __s1 = t[i];
+        __seqc_step();
+        if (__seqc_raise != 0) {
+          return 0;
+        }
 #line 16 "golden/kiss/mutex_counter.c"
-        __seqc_j5 = (unsigned int)t[i];
+        unsigned int __seqc_j6;
 #line 16 "golden/kiss/mutex_counter.c"
-        if (__seqc_j5 >= 4u) {
+        __seqc_j6 = (unsigned int)__s1;
+#line 16 "golden/kiss/mutex_counter.c"
+        if (__seqc_j6 >= 4u) {
 #line 16 "golden/kiss/mutex_counter.c"
           __seqc_raise = 1;
 #line 16 "golden/kiss/mutex_counter.c"
           return 0;
         }
 #line 16 "golden/kiss/mutex_counter.c"
-        if (__seqc_done[__seqc_j5] == 0) {
+        if (__seqc_done[__seqc_j6] == 0) {
 #line 16 "golden/kiss/mutex_counter.c"
           __seqc_raise = 1;
 #line 16 "golden/kiss/mutex_counter.c"

@@ -239,15 +239,15 @@ static int __seqc_main(void)
     return 0;
   }
 #line 18 "golden/kiss/race_fields.c"
-  unsigned int __seqc_t3;
+  unsigned int __seqc_t4;
 #line 18 "golden/kiss/race_fields.c"
-  __seqc_t3 = __seqc_nthr;
+  __seqc_t4 = __seqc_nthr;
 #line 18 "golden/kiss/race_fields.c"
   __seqc_nthr = __seqc_nthr + 1u;
 #line 18 "golden/kiss/race_fields.c"
   __seqc_site_n[0] = __seqc_site_n[0] + 1u;
 #line 18 "golden/kiss/race_fields.c"
-  x = (unsigned long)__seqc_t3;
+  x = (unsigned long)__seqc_t4;
 #line 18 "golden/kiss/race_fields.c"
   if (__seqc_ts_n < 1u) {
 #line 18 "golden/kiss/race_fields.c"
@@ -257,7 +257,7 @@ static int __seqc_main(void)
 #line 18 "golden/kiss/race_fields.c"
       __seqc_ts0_arg = (void *)&pr;
 #line 18 "golden/kiss/race_fields.c"
-      __seqc_ts0_id = __seqc_t3;
+      __seqc_ts0_id = __seqc_t4;
     }
 #line 18 "golden/kiss/race_fields.c"
     __seqc_ts_n = __seqc_ts_n + 1u;
@@ -269,17 +269,17 @@ static int __seqc_main(void)
 #line 18 "golden/kiss/race_fields.c"
       return 0;
     }
-    __seqc_run(0u, (void *)&pr, __seqc_t3);
+    __seqc_run(0u, (void *)&pr, __seqc_t4);
   }
   __seqc_step();
   if (__seqc_raise != 0) {
     return 0;
   }
-  int __seqc_was_atomic4 = __seqc_atomic;
+  int __seqc_was_atomic5 = __seqc_atomic;
   __seqc_atomic = 1;
 #line 18 "golden/kiss/race_fields.c"
   __VERIFIER_atomic_bump();
-  __seqc_atomic = __seqc_was_atomic4;
+  __seqc_atomic = __seqc_was_atomic5;
   if (__seqc_raise != 0) {
     return 0;
   }
@@ -301,9 +301,9 @@ static int __seqc_main(void)
     return 0;
   }
   {
-    int __seqc_pick5;
-    __seqc_pick5 = __seqc_race_pick();
-    if (__seqc_pick5 != 0) {
+    int __seqc_pick6;
+    __seqc_pick6 = __seqc_race_pick();
+    if (__seqc_pick6 != 0) {
 #line 18 "golden/kiss/race_fields.c"
       if (__seqc_race_acc != 0) {
 #line 18 "golden/kiss/race_fields.c"
@@ -335,9 +335,9 @@ static int __seqc_main(void)
     return 0;
   }
   {
-    int __seqc_pick6;
-    __seqc_pick6 = __seqc_race_pick();
-    if (__seqc_pick6 != 0) {
+    int __seqc_pick7;
+    __seqc_pick7 = __seqc_race_pick();
+    if (__seqc_pick7 != 0) {
 #line 18 "golden/kiss/race_fields.c"
       if (__seqc_race_acc != 0) {
 #line 18 "golden/kiss/race_fields.c"
@@ -362,19 +362,47 @@ static int __seqc_main(void)
   if (__seqc_raise != 0) {
     return 0;
   }
+  {
+    int __seqc_pick8;
+    __seqc_pick8 = __seqc_race_pick();
+    if (__seqc_pick8 != 0) {
 #line 18 "golden/kiss/race_fields.c"
-  unsigned int __seqc_j7;
+      if (__seqc_race_acc != 0) {
 #line 18 "golden/kiss/race_fields.c"
-  __seqc_j7 = (unsigned int)x;
+        assert(!((void *)&x == __seqc_race_addr && __seqc_race_acc == 2));
+      } else {
 #line 18 "golden/kiss/race_fields.c"
-  if (__seqc_j7 >= 2u) {
+        __seqc_race_addr = (void *)&x;
+#line 18 "golden/kiss/race_fields.c"
+        __seqc_race_acc = 1;
+#line 18 "golden/kiss/race_fields.c"
+        __seqc_race_site = 8u;
+      }
+#line 18 "golden/kiss/race_fields.c"
+      __seqc_raise = 1;
+#line 18 "golden/kiss/race_fields.c"
+      return 0;
+    }
+  }
+#line 18 "golden/kiss/race_fields.c"
+  unsigned long __s1 = x;
+  __seqc_step();
+  if (__seqc_raise != 0) {
+    return 0;
+  }
+#line 18 "golden/kiss/race_fields.c"
+  unsigned int __seqc_j9;
+#line 18 "golden/kiss/race_fields.c"
+  __seqc_j9 = (unsigned int)__s1;
+#line 18 "golden/kiss/race_fields.c"
+  if (__seqc_j9 >= 2u) {
 #line 18 "golden/kiss/race_fields.c"
     __seqc_raise = 1;
 #line 18 "golden/kiss/race_fields.c"
     return 0;
   }
 #line 18 "golden/kiss/race_fields.c"
-  if (__seqc_done[__seqc_j7] == 0) {
+  if (__seqc_done[__seqc_j9] == 0) {
 #line 18 "golden/kiss/race_fields.c"
     __seqc_raise = 1;
 #line 18 "golden/kiss/race_fields.c"

@@ -102,15 +102,15 @@ static int __seqc_main(void)
     return 0;
   }
 #line 18 "golden/kiss/thread_args_ret.c"
-  unsigned int __seqc_t7;
+  unsigned int __seqc_t8;
 #line 18 "golden/kiss/thread_args_ret.c"
-  __seqc_t7 = __seqc_nthr;
+  __seqc_t8 = __seqc_nthr;
 #line 18 "golden/kiss/thread_args_ret.c"
   __seqc_nthr = __seqc_nthr + 1u;
 #line 18 "golden/kiss/thread_args_ret.c"
   __seqc_site_n[0] = __seqc_site_n[0] + 1u;
 #line 18 "golden/kiss/thread_args_ret.c"
-  t = (unsigned long)__seqc_t7;
+  t = (unsigned long)__seqc_t8;
 #line 18 "golden/kiss/thread_args_ret.c"
   if (__seqc_ts_n < 1u) {
 #line 18 "golden/kiss/thread_args_ret.c"
@@ -120,7 +120,7 @@ static int __seqc_main(void)
 #line 18 "golden/kiss/thread_args_ret.c"
       __seqc_ts0_arg = (void *)&a;
 #line 18 "golden/kiss/thread_args_ret.c"
-      __seqc_ts0_id = __seqc_t7;
+      __seqc_ts0_id = __seqc_t8;
     }
 #line 18 "golden/kiss/thread_args_ret.c"
     __seqc_ts_n = __seqc_ts_n + 1u;
@@ -132,32 +132,38 @@ static int __seqc_main(void)
 #line 18 "golden/kiss/thread_args_ret.c"
       return 0;
     }
-    __seqc_run(0u, (void *)&a, __seqc_t7);
+    __seqc_run(0u, (void *)&a, __seqc_t8);
   }
   __seqc_step();
   if (__seqc_raise != 0) {
     return 0;
   }
 #line 18 "golden/kiss/thread_args_ret.c"
-  unsigned int __seqc_j8;
+  unsigned long __s1 = t;
+  __seqc_step();
+  if (__seqc_raise != 0) {
+    return 0;
+  }
 #line 18 "golden/kiss/thread_args_ret.c"
-  __seqc_j8 = (unsigned int)t;
+  unsigned int __seqc_j9;
 #line 18 "golden/kiss/thread_args_ret.c"
-  if (__seqc_j8 >= 2u) {
+  __seqc_j9 = (unsigned int)__s1;
+#line 18 "golden/kiss/thread_args_ret.c"
+  if (__seqc_j9 >= 2u) {
 #line 18 "golden/kiss/thread_args_ret.c"
     __seqc_raise = 1;
 #line 18 "golden/kiss/thread_args_ret.c"
     return 0;
   }
 #line 18 "golden/kiss/thread_args_ret.c"
-  if (__seqc_done[__seqc_j8] == 0) {
+  if (__seqc_done[__seqc_j9] == 0) {
 #line 18 "golden/kiss/thread_args_ret.c"
     __seqc_raise = 1;
 #line 18 "golden/kiss/thread_args_ret.c"
     return 0;
   }
 #line 18 "golden/kiss/thread_args_ret.c"
-  *&r = __seqc_ret[__seqc_j8];
+  *&r = __seqc_ret[__seqc_j9];
   int __t4;
   __seqc_step();
   if (__seqc_raise != 0) {

@@ -17,6 +17,7 @@ struct __seqc_shared {
   int __seqc_created[2];
   int __seqc_done[2];
   void *__seqc_ret[2];
+  unsigned long __seqc_pool13[6];
 };
 static struct __seqc_shared __seqc_mem0 = {  };
 static struct __seqc_shared __seqc_mem1;
@@ -35,6 +36,12 @@ static int __seqc_consistent(unsigned i)
   if (!(__seqc_mem[i]->__seqc_done[1] == __seqc_guess[i + 1].__seqc_done[1])) return 0;
   if (!(__seqc_mem[i]->__seqc_ret[0] == __seqc_guess[i + 1].__seqc_ret[0])) return 0;
   if (!(__seqc_mem[i]->__seqc_ret[1] == __seqc_guess[i + 1].__seqc_ret[1])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool13[0] == __seqc_guess[i + 1].__seqc_pool13[0])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool13[1] == __seqc_guess[i + 1].__seqc_pool13[1])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool13[2] == __seqc_guess[i + 1].__seqc_pool13[2])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool13[3] == __seqc_guess[i + 1].__seqc_pool13[3])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool13[4] == __seqc_guess[i + 1].__seqc_pool13[4])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool13[5] == __seqc_guess[i + 1].__seqc_pool13[5])) return 0;
   return 1;
 }
 static unsigned int __seqc_r;
@@ -45,6 +52,7 @@ static void *__seqc_arg[2];
 static unsigned int __seqc_site_n[1];
 static unsigned int __seqc_key_n;
 static void *__seqc_keys[16];
+static unsigned int __seqc_pool13_n;
 
 
 #line 16 "golden/lr/atomic_sections.c"
@@ -86,26 +94,37 @@ void *t1(void *a)
 #line 18 "golden/lr/atomic_sections.c"
 static int __seqc_main(void)
 {
+  unsigned long *t__p4;
 #line 18 "golden/lr/atomic_sections.c"
-  unsigned long t;
+  if (__seqc_pool13_n >= 6u) {
+#line 18 "golden/lr/atomic_sections.c"
+    __seqc_r = 3u;
+#line 18 "golden/lr/atomic_sections.c"
+    t__p4 = &__seqc_mem0.__seqc_pool13[0u];
+  } else {
+#line 18 "golden/lr/atomic_sections.c"
+    t__p4 = &__seqc_mem0.__seqc_pool13[__seqc_pool13_n * 1u];
+#line 18 "golden/lr/atomic_sections.c"
+    __seqc_pool13_n = __seqc_pool13_n + 1u;
+  }
   __seqc_cs();
 #line 18 "golden/lr/atomic_sections.c"
-  unsigned int __seqc_t3;
+  unsigned int __seqc_t5;
 #line 18 "golden/lr/atomic_sections.c"
   if (__seqc_site_n[0] >= 1u) {
 #line 18 "golden/lr/atomic_sections.c"
     __seqc_r = 3u;
   } else {
 #line 18 "golden/lr/atomic_sections.c"
-    __seqc_t3 = __seqc_site_n[0] + 1u;
+    __seqc_t5 = __seqc_site_n[0] + 1u;
 #line 18 "golden/lr/atomic_sections.c"
     __seqc_site_n[0] = __seqc_site_n[0] + 1u;
 #line 18 "golden/lr/atomic_sections.c"
-    __seqc_arg[__seqc_t3] = (void *)0;
+    __seqc_arg[__seqc_t5] = (void *)0;
 #line 18 "golden/lr/atomic_sections.c"
-    __seqc_mem[__seqc_r]->__seqc_created[__seqc_t3] = 1;
+    __seqc_mem[__seqc_r]->__seqc_created[__seqc_t5] = 1;
 #line 18 "golden/lr/atomic_sections.c"
-    t = (unsigned long)__seqc_t3;
+    (*(unsigned long *)((char *)__seqc_mem[__seqc_r] + ((char *)&*t__p4 - (char *)&__seqc_mem0))) = (unsigned long)__seqc_t5;
   }
   __seqc_cs();
 #line 18 "golden/lr/atomic_sections.c"
@@ -128,15 +147,18 @@ static int __seqc_main(void)
   }
   __seqc_cs();
 #line 18 "golden/lr/atomic_sections.c"
-  unsigned int __seqc_j4;
+  unsigned long __s3 = (*(unsigned long *)((char *)__seqc_mem[__seqc_r] + ((char *)t__p4 - (char *)&__seqc_mem0)));
+  __seqc_cs();
 #line 18 "golden/lr/atomic_sections.c"
-  __seqc_j4 = (unsigned int)t;
+  unsigned int __seqc_j6;
 #line 18 "golden/lr/atomic_sections.c"
-  if (__seqc_j4 >= 2u) {
+  __seqc_j6 = (unsigned int)__s3;
+#line 18 "golden/lr/atomic_sections.c"
+  if (__seqc_j6 >= 2u) {
 #line 18 "golden/lr/atomic_sections.c"
     __seqc_r = 3u;
 #line 18 "golden/lr/atomic_sections.c"
-  } else if (__seqc_mem[__seqc_r]->__seqc_done[__seqc_j4] == 0) {
+  } else if (__seqc_mem[__seqc_r]->__seqc_done[__seqc_j6] == 0) {
 #line 18 "golden/lr/atomic_sections.c"
     __seqc_r = 3u;
   }

@@ -18,6 +18,7 @@ struct __seqc_shared {
   int __seqc_done[2];
   void *__seqc_ret[2];
   int __seqc_pool14[6];
+  unsigned long __seqc_pool16[6];
 };
 static struct __seqc_shared __seqc_mem0 = {  };
 static struct __seqc_shared __seqc_mem1;
@@ -43,6 +44,12 @@ static int __seqc_consistent(unsigned i)
   if (!(__seqc_mem[i]->__seqc_pool14[3] == __seqc_guess[i + 1].__seqc_pool14[3])) return 0;
   if (!(__seqc_mem[i]->__seqc_pool14[4] == __seqc_guess[i + 1].__seqc_pool14[4])) return 0;
   if (!(__seqc_mem[i]->__seqc_pool14[5] == __seqc_guess[i + 1].__seqc_pool14[5])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool16[0] == __seqc_guess[i + 1].__seqc_pool16[0])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool16[1] == __seqc_guess[i + 1].__seqc_pool16[1])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool16[2] == __seqc_guess[i + 1].__seqc_pool16[2])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool16[3] == __seqc_guess[i + 1].__seqc_pool16[3])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool16[4] == __seqc_guess[i + 1].__seqc_pool16[4])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool16[5] == __seqc_guess[i + 1].__seqc_pool16[5])) return 0;
   return 1;
 }
 static unsigned int __seqc_r;
@@ -54,6 +61,7 @@ static unsigned int __seqc_site_n[1];
 static unsigned int __seqc_key_n;
 static void *__seqc_keys[16];
 static unsigned int __seqc_pool14_n;
+static unsigned int __seqc_pool16_n;
 
 
 #line 17 "golden/lr/c11_atomics.c"
@@ -135,38 +143,52 @@ void *t(void *a)
 #line 18 "golden/lr/c11_atomics.c"
 static int __seqc_main(void)
 {
+  unsigned long *x__p2;
 #line 18 "golden/lr/c11_atomics.c"
-  unsigned long x;
+  if (__seqc_pool16_n >= 6u) {
+#line 18 "golden/lr/c11_atomics.c"
+    __seqc_r = 3u;
+#line 18 "golden/lr/c11_atomics.c"
+    x__p2 = &__seqc_mem0.__seqc_pool16[0u];
+  } else {
+#line 18 "golden/lr/c11_atomics.c"
+    x__p2 = &__seqc_mem0.__seqc_pool16[__seqc_pool16_n * 1u];
+#line 18 "golden/lr/c11_atomics.c"
+    __seqc_pool16_n = __seqc_pool16_n + 1u;
+  }
   __seqc_cs();
 #line 18 "golden/lr/c11_atomics.c"
-  unsigned int __seqc_t1;
+  unsigned int __seqc_t3;
 #line 18 "golden/lr/c11_atomics.c"
   if (__seqc_site_n[0] >= 1u) {
 #line 18 "golden/lr/c11_atomics.c"
     __seqc_r = 3u;
   } else {
 #line 18 "golden/lr/c11_atomics.c"
-    __seqc_t1 = __seqc_site_n[0] + 1u;
+    __seqc_t3 = __seqc_site_n[0] + 1u;
 #line 18 "golden/lr/c11_atomics.c"
     __seqc_site_n[0] = __seqc_site_n[0] + 1u;
 #line 18 "golden/lr/c11_atomics.c"
-    __seqc_arg[__seqc_t1] = (void *)0;
+    __seqc_arg[__seqc_t3] = (void *)0;
 #line 18 "golden/lr/c11_atomics.c"
-    __seqc_mem[__seqc_r]->__seqc_created[__seqc_t1] = 1;
+    __seqc_mem[__seqc_r]->__seqc_created[__seqc_t3] = 1;
 #line 18 "golden/lr/c11_atomics.c"
-    x = (unsigned long)__seqc_t1;
+    (*(unsigned long *)((char *)__seqc_mem[__seqc_r] + ((char *)&*x__p2 - (char *)&__seqc_mem0))) = (unsigned long)__seqc_t3;
   }
   __seqc_cs();
 #line 18 "golden/lr/c11_atomics.c"
-  unsigned int __seqc_j2;
+  unsigned long __s1 = (*(unsigned long *)((char *)__seqc_mem[__seqc_r] + ((char *)x__p2 - (char *)&__seqc_mem0)));
+  __seqc_cs();
 #line 18 "golden/lr/c11_atomics.c"
-  __seqc_j2 = (unsigned int)x;
+  unsigned int __seqc_j4;
 #line 18 "golden/lr/c11_atomics.c"
-  if (__seqc_j2 >= 2u) {
+  __seqc_j4 = (unsigned int)__s1;
+#line 18 "golden/lr/c11_atomics.c"
+  if (__seqc_j4 >= 2u) {
 #line 18 "golden/lr/c11_atomics.c"
     __seqc_r = 3u;
 #line 18 "golden/lr/c11_atomics.c"
-  } else if (__seqc_mem[__seqc_r]->__seqc_done[__seqc_j2] == 0) {
+  } else if (__seqc_mem[__seqc_r]->__seqc_done[__seqc_j4] == 0) {
 #line 18 "golden/lr/c11_atomics.c"
     __seqc_r = 3u;
   }

@@ -15,6 +15,7 @@ struct __seqc_shared {
   int __seqc_done[2];
   void *__seqc_ret[2];
   int __seqc_pool11[6];
+  unsigned long __seqc_pool13[6];
 };
 static struct __seqc_shared __seqc_mem0 = {  };
 static struct __seqc_shared __seqc_mem1;
@@ -37,6 +38,12 @@ static int __seqc_consistent(unsigned i)
   if (!(__seqc_mem[i]->__seqc_pool11[3] == __seqc_guess[i + 1].__seqc_pool11[3])) return 0;
   if (!(__seqc_mem[i]->__seqc_pool11[4] == __seqc_guess[i + 1].__seqc_pool11[4])) return 0;
   if (!(__seqc_mem[i]->__seqc_pool11[5] == __seqc_guess[i + 1].__seqc_pool11[5])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool13[0] == __seqc_guess[i + 1].__seqc_pool13[0])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool13[1] == __seqc_guess[i + 1].__seqc_pool13[1])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool13[2] == __seqc_guess[i + 1].__seqc_pool13[2])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool13[3] == __seqc_guess[i + 1].__seqc_pool13[3])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool13[4] == __seqc_guess[i + 1].__seqc_pool13[4])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool13[5] == __seqc_guess[i + 1].__seqc_pool13[5])) return 0;
   return 1;
 }
 static unsigned int __seqc_r;
@@ -48,6 +55,7 @@ static unsigned int __seqc_site_n[1];
 static unsigned int __seqc_key_n;
 static void *__seqc_keys[16];
 static unsigned int __seqc_pool11_n;
+static unsigned int __seqc_pool13_n;
 
 
 #line 13 "golden/lr/escaping_local.c"
@@ -68,16 +76,17 @@ void *t(void *a)
 #line 14 "golden/lr/escaping_local.c"
 static int __seqc_main(void)
 {
-  int *shared__p4;
+  int *shared__p5;
+  unsigned long *x__p6;
 #line 14 "golden/lr/escaping_local.c"
   if (__seqc_pool11_n >= 6u) {
 #line 14 "golden/lr/escaping_local.c"
     __seqc_r = 3u;
 #line 14 "golden/lr/escaping_local.c"
-    shared__p4 = &__seqc_mem0.__seqc_pool11[0u];
+    shared__p5 = &__seqc_mem0.__seqc_pool11[0u];
   } else {
 #line 14 "golden/lr/escaping_local.c"
-    shared__p4 = &__seqc_mem0.__seqc_pool11[__seqc_pool11_n * 1u];
+    shared__p5 = &__seqc_mem0.__seqc_pool11[__seqc_pool11_n * 1u];
 #line 14 "golden/lr/escaping_local.c"
     __seqc_pool11_n = __seqc_pool11_n + 1u;
   }
@@ -85,57 +94,70 @@ static int __seqc_main(void)
 #line 14 "golden/lr/escaping_local.c"
   __seqc_atomic = 1;
 #line 14 "golden/lr/escaping_local.c"
-  (*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)shared__p4 - (char *)&__seqc_mem0))) = 0;
+  (*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)shared__p5 - (char *)&__seqc_mem0))) = 0;
 #line 14 "golden/lr/escaping_local.c"
   __seqc_atomic = 0;
 #line 14 "golden/lr/escaping_local.c"
   int private = 1;
 #line 14 "golden/lr/escaping_local.c"
-  unsigned long x;
+  if (__seqc_pool13_n >= 6u) {
+#line 14 "golden/lr/escaping_local.c"
+    __seqc_r = 3u;
+#line 14 "golden/lr/escaping_local.c"
+    x__p6 = &__seqc_mem0.__seqc_pool13[0u];
+  } else {
+#line 14 "golden/lr/escaping_local.c"
+    x__p6 = &__seqc_mem0.__seqc_pool13[__seqc_pool13_n * 1u];
+#line 14 "golden/lr/escaping_local.c"
+    __seqc_pool13_n = __seqc_pool13_n + 1u;
+  }
   __seqc_cs();
 #line 14 "golden/lr/escaping_local.c"
-  unsigned int __seqc_t5;
+  unsigned int __seqc_t7;
 #line 14 "golden/lr/escaping_local.c"
   if (__seqc_site_n[0] >= 1u) {
 #line 14 "golden/lr/escaping_local.c"
     __seqc_r = 3u;
   } else {
 #line 14 "golden/lr/escaping_local.c"
-    __seqc_t5 = __seqc_site_n[0] + 1u;
+    __seqc_t7 = __seqc_site_n[0] + 1u;
 #line 14 "golden/lr/escaping_local.c"
     __seqc_site_n[0] = __seqc_site_n[0] + 1u;
 #line 14 "golden/lr/escaping_local.c"
-    __seqc_arg[__seqc_t5] = (void *)&*shared__p4;
+    __seqc_arg[__seqc_t7] = (void *)&*shared__p5;
 #line 14 "golden/lr/escaping_local.c"
-    __seqc_mem[__seqc_r]->__seqc_created[__seqc_t5] = 1;
+    __seqc_mem[__seqc_r]->__seqc_created[__seqc_t7] = 1;
 #line 14 "golden/lr/escaping_local.c"
-    x = (unsigned long)__seqc_t5;
+    (*(unsigned long *)((char *)__seqc_mem[__seqc_r] + ((char *)&*x__p6 - (char *)&__seqc_mem0))) = (unsigned long)__seqc_t7;
   }
 #line 14 "golden/lr/escaping_local.c"
   private = (int)((unsigned int)private + 1u);
   __seqc_cs();
 #line 14 "golden/lr/escaping_local.c"
-  int __s1 = (*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)shared__p4 - (char *)&__seqc_mem0)));
+  int __s1 = (*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)shared__p5 - (char *)&__seqc_mem0)));
   __seqc_cs();
 #line 14 "golden/lr/escaping_local.c"
-  (*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)shared__p4 - (char *)&__seqc_mem0))) = (int)((unsigned int)__s1 + (unsigned int)private);
+  (*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)shared__p5 - (char *)&__seqc_mem0))) = (int)((unsigned int)__s1 + (unsigned int)private);
   __seqc_cs();
 #line 14 "golden/lr/escaping_local.c"
-  unsigned int __seqc_j6;
+  unsigned long __s2 = (*(unsigned long *)((char *)__seqc_mem[__seqc_r] + ((char *)x__p6 - (char *)&__seqc_mem0)));
+  __seqc_cs();
 #line 14 "golden/lr/escaping_local.c"
-  __seqc_j6 = (unsigned int)x;
+  unsigned int __seqc_j8;
 #line 14 "golden/lr/escaping_local.c"
-  if (__seqc_j6 >= 2u) {
+  __seqc_j8 = (unsigned int)__s2;
+#line 14 "golden/lr/escaping_local.c"
+  if (__seqc_j8 >= 2u) {
 #line 14 "golden/lr/escaping_local.c"
     __seqc_r = 3u;
 #line 14 "golden/lr/escaping_local.c"
-  } else if (__seqc_mem[__seqc_r]->__seqc_done[__seqc_j6] == 0) {
+  } else if (__seqc_mem[__seqc_r]->__seqc_done[__seqc_j8] == 0) {
 #line 14 "golden/lr/escaping_local.c"
     __seqc_r = 3u;
   }
   __seqc_cs();
 #line 14 "golden/lr/escaping_local.c"
-  return (*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)shared__p4 - (char *)&__seqc_mem0)));
+  return (*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)shared__p5 - (char *)&__seqc_mem0)));
 }
 
 static void __seqc_cs(void)

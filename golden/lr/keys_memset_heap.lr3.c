@@ -28,7 +28,8 @@ struct __seqc_shared {
   void *__seqc_ret[2];
   struct S __seqc_pool15[6];
   int __seqc_pool17[96];
-  void *__seqc_pool19[6];
+  unsigned long __seqc_pool19[6];
+  void *__seqc_pool21[6];
 };
 static struct __seqc_shared __seqc_mem0 = { .g = { 1, "ab" } };
 static struct __seqc_shared __seqc_mem1;
@@ -186,6 +187,12 @@ static int __seqc_consistent(unsigned i)
   if (!(__seqc_mem[i]->__seqc_pool19[3] == __seqc_guess[i + 1].__seqc_pool19[3])) return 0;
   if (!(__seqc_mem[i]->__seqc_pool19[4] == __seqc_guess[i + 1].__seqc_pool19[4])) return 0;
   if (!(__seqc_mem[i]->__seqc_pool19[5] == __seqc_guess[i + 1].__seqc_pool19[5])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool21[0] == __seqc_guess[i + 1].__seqc_pool21[0])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool21[1] == __seqc_guess[i + 1].__seqc_pool21[1])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool21[2] == __seqc_guess[i + 1].__seqc_pool21[2])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool21[3] == __seqc_guess[i + 1].__seqc_pool21[3])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool21[4] == __seqc_guess[i + 1].__seqc_pool21[4])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool21[5] == __seqc_guess[i + 1].__seqc_pool21[5])) return 0;
   return 1;
 }
 static unsigned int __seqc_r;
@@ -199,6 +206,7 @@ static void *__seqc_keys[16];
 static unsigned int __seqc_pool15_n;
 static unsigned int __seqc_pool17_n;
 static unsigned int __seqc_pool19_n;
+static unsigned int __seqc_pool21_n;
 
 
 #line 2 "<seqc library models>"
@@ -290,7 +298,8 @@ void *worker(void *arg)
 #line 27 "golden/lr/keys_memset_heap.c"
 static int __seqc_main(void)
 {
-  void **r__p12;
+  unsigned long *t__p13;
+  void **r__p14;
   __seqc_cs();
 #line 28 "golden/lr/keys_memset_heap.c"
   __seqc_mem[__seqc_r]->n = __VERIFIER_nondet_int();
@@ -320,21 +329,21 @@ static int __seqc_main(void)
     __seqc_r = 4u;
   }
 #line 30 "golden/lr/keys_memset_heap.c"
-  int *__seqc_obj13;
+  int *__seqc_obj15;
 #line 30 "golden/lr/keys_memset_heap.c"
   if (__seqc_pool17_n >= 6u) {
 #line 30 "golden/lr/keys_memset_heap.c"
     __seqc_r = 4u;
 #line 30 "golden/lr/keys_memset_heap.c"
-    __seqc_obj13 = &__seqc_mem0.__seqc_pool17[0u];
+    __seqc_obj15 = &__seqc_mem0.__seqc_pool17[0u];
   } else {
 #line 30 "golden/lr/keys_memset_heap.c"
-    __seqc_obj13 = &__seqc_mem0.__seqc_pool17[__seqc_pool17_n * 16u];
+    __seqc_obj15 = &__seqc_mem0.__seqc_pool17[__seqc_pool17_n * 16u];
 #line 30 "golden/lr/keys_memset_heap.c"
     __seqc_pool17_n = __seqc_pool17_n + 1u;
   }
 #line 30 "golden/lr/keys_memset_heap.c"
-  __t1 = (void *)__seqc_obj13;
+  __t1 = (void *)__seqc_obj15;
   __seqc_cs();
 #line 30 "golden/lr/keys_memset_heap.c"
   __seqc_mem[__seqc_r]->buf = (int *)__t1;
@@ -440,25 +449,35 @@ static int __seqc_main(void)
   (*(unsigned int *)((char *)__seqc_mem[__seqc_r] + ((char *)(unsigned int *)&__seqc_mem0.key - (char *)&__seqc_mem0))) = __seqc_key_n;
 #line 32 "golden/lr/keys_memset_heap.c"
   __seqc_key_n = __seqc_key_n + 1u;
-  unsigned long t;
+  if (__seqc_pool19_n >= 6u) {
+#line 33 "golden/lr/keys_memset_heap.c"
+    __seqc_r = 4u;
+#line 33 "golden/lr/keys_memset_heap.c"
+    t__p13 = &__seqc_mem0.__seqc_pool19[0u];
+  } else {
+#line 33 "golden/lr/keys_memset_heap.c"
+    t__p13 = &__seqc_mem0.__seqc_pool19[__seqc_pool19_n * 1u];
+#line 33 "golden/lr/keys_memset_heap.c"
+    __seqc_pool19_n = __seqc_pool19_n + 1u;
+  }
   __seqc_cs();
 #line 34 "golden/lr/keys_memset_heap.c"
-  unsigned int __seqc_t14;
+  unsigned int __seqc_t16;
 #line 34 "golden/lr/keys_memset_heap.c"
   if (__seqc_site_n[0] >= 1u) {
 #line 34 "golden/lr/keys_memset_heap.c"
     __seqc_r = 4u;
   } else {
 #line 34 "golden/lr/keys_memset_heap.c"
-    __seqc_t14 = __seqc_site_n[0] + 1u;
+    __seqc_t16 = __seqc_site_n[0] + 1u;
 #line 34 "golden/lr/keys_memset_heap.c"
     __seqc_site_n[0] = __seqc_site_n[0] + 1u;
 #line 34 "golden/lr/keys_memset_heap.c"
-    __seqc_arg[__seqc_t14] = (void *)&__seqc_mem0.g;
+    __seqc_arg[__seqc_t16] = (void *)&__seqc_mem0.g;
 #line 34 "golden/lr/keys_memset_heap.c"
-    __seqc_mem[__seqc_r]->__seqc_created[__seqc_t14] = 1;
+    __seqc_mem[__seqc_r]->__seqc_created[__seqc_t16] = 1;
 #line 34 "golden/lr/keys_memset_heap.c"
-    t = (unsigned long)__seqc_t14;
+    (*(unsigned long *)((char *)__seqc_mem[__seqc_r] + ((char *)&*t__p13 - (char *)&__seqc_mem0))) = (unsigned long)__seqc_t16;
   }
   __seqc_cs();
 #line 35 "golden/lr/keys_memset_heap.c"
@@ -471,39 +490,42 @@ static int __seqc_main(void)
   (*(struct S *)((char *)__seqc_mem[__seqc_r] + ((char *)(&__seqc_mem0.g + 0l) - (char *)&__seqc_mem0))).name[2l] = (char)0ull;
 #line 35 "golden/lr/keys_memset_heap.c"
   (*(struct S *)((char *)__seqc_mem[__seqc_r] + ((char *)(&__seqc_mem0.g + 0l) - (char *)&__seqc_mem0))).name[3l] = (char)0ull;
-  if (__seqc_pool19_n >= 6u) {
+  if (__seqc_pool21_n >= 6u) {
 #line 36 "golden/lr/keys_memset_heap.c"
     __seqc_r = 4u;
 #line 36 "golden/lr/keys_memset_heap.c"
-    r__p12 = &__seqc_mem0.__seqc_pool19[0u];
+    r__p14 = &__seqc_mem0.__seqc_pool21[0u];
   } else {
 #line 36 "golden/lr/keys_memset_heap.c"
-    r__p12 = &__seqc_mem0.__seqc_pool19[__seqc_pool19_n * 1u];
+    r__p14 = &__seqc_mem0.__seqc_pool21[__seqc_pool21_n * 1u];
 #line 36 "golden/lr/keys_memset_heap.c"
-    __seqc_pool19_n = __seqc_pool19_n + 1u;
+    __seqc_pool21_n = __seqc_pool21_n + 1u;
   }
   __seqc_cs();
 #line 37 "golden/lr/keys_memset_heap.c"
-  unsigned int __seqc_j15;
+  unsigned long __s7 = (*(unsigned long *)((char *)__seqc_mem[__seqc_r] + ((char *)t__p13 - (char *)&__seqc_mem0)));
+  __seqc_cs();
 #line 37 "golden/lr/keys_memset_heap.c"
-  __seqc_j15 = (unsigned int)t;
+  unsigned int __seqc_j17;
 #line 37 "golden/lr/keys_memset_heap.c"
-  if (__seqc_j15 >= 2u) {
+  __seqc_j17 = (unsigned int)__s7;
+#line 37 "golden/lr/keys_memset_heap.c"
+  if (__seqc_j17 >= 2u) {
 #line 37 "golden/lr/keys_memset_heap.c"
     __seqc_r = 4u;
 #line 37 "golden/lr/keys_memset_heap.c"
-  } else if (__seqc_mem[__seqc_r]->__seqc_done[__seqc_j15] == 0) {
+  } else if (__seqc_mem[__seqc_r]->__seqc_done[__seqc_j17] == 0) {
 #line 37 "golden/lr/keys_memset_heap.c"
     __seqc_r = 4u;
   } else {
 #line 37 "golden/lr/keys_memset_heap.c"
-    (*(void **)((char *)__seqc_mem[__seqc_r] + ((char *)&*r__p12 - (char *)&__seqc_mem0))) = __seqc_mem[__seqc_r]->__seqc_ret[__seqc_j15];
+    (*(void **)((char *)__seqc_mem[__seqc_r] + ((char *)&*r__p14 - (char *)&__seqc_mem0))) = __seqc_mem[__seqc_r]->__seqc_ret[__seqc_j17];
   }
   __seqc_cs();
 #line 38 "golden/lr/keys_memset_heap.c"
   if (__seqc_r < 4u) {
 #line 38 "golden/lr/keys_memset_heap.c"
-    if (!((*(void **)((char *)__seqc_mem[__seqc_r] + ((char *)r__p12 - (char *)&__seqc_mem0))) == (void *)&__seqc_mem0.g)) {
+    if (!((*(void **)((char *)__seqc_mem[__seqc_r] + ((char *)r__p14 - (char *)&__seqc_mem0))) == (void *)&__seqc_mem0.g)) {
 #line 38 "golden/lr/keys_memset_heap.c"
       if (__seqc_error == 0) {
 #line 38 "golden/lr/keys_memset_heap.c"
@@ -515,17 +537,17 @@ static int __seqc_main(void)
   }
   __seqc_cs();
 #line 39 "golden/lr/keys_memset_heap.c"
-  int *__s7 = __seqc_mem[__seqc_r]->buf;
+  int *__s8 = __seqc_mem[__seqc_r]->buf;
   __seqc_cs();
 #line 39 "golden/lr/keys_memset_heap.c"
-  int __s8 = __seqc_mem[__seqc_r]->n;
+  int __s9 = __seqc_mem[__seqc_r]->n;
   __seqc_cs();
 #line 39 "golden/lr/keys_memset_heap.c"
-  int __s9 = (*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)(__s7 + (int)((unsigned int)__s8 - 1u)) - (char *)&__seqc_mem0)));
+  int __s10 = (*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)(__s8 + (int)((unsigned int)__s9 - 1u)) - (char *)&__seqc_mem0)));
 #line 39 "golden/lr/keys_memset_heap.c"
   if (__seqc_r < 4u) {
 #line 39 "golden/lr/keys_memset_heap.c"
-    if (!(__s9 != 2)) {
+    if (!(__s10 != 2)) {
 #line 39 "golden/lr/keys_memset_heap.c"
       if (__seqc_error == 0) {
 #line 39 "golden/lr/keys_memset_heap.c"

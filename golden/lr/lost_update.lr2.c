@@ -15,6 +15,8 @@ struct __seqc_shared {
   int __seqc_created[3];
   int __seqc_done[3];
   void *__seqc_ret[3];
+  unsigned long __seqc_pool12[6];
+  unsigned long __seqc_pool14[6];
 };
 static struct __seqc_shared __seqc_mem0 = {  };
 static struct __seqc_shared __seqc_mem1;
@@ -35,6 +37,18 @@ static int __seqc_consistent(unsigned i)
   if (!(__seqc_mem[i]->__seqc_ret[0] == __seqc_guess[i + 1].__seqc_ret[0])) return 0;
   if (!(__seqc_mem[i]->__seqc_ret[1] == __seqc_guess[i + 1].__seqc_ret[1])) return 0;
   if (!(__seqc_mem[i]->__seqc_ret[2] == __seqc_guess[i + 1].__seqc_ret[2])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool12[0] == __seqc_guess[i + 1].__seqc_pool12[0])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool12[1] == __seqc_guess[i + 1].__seqc_pool12[1])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool12[2] == __seqc_guess[i + 1].__seqc_pool12[2])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool12[3] == __seqc_guess[i + 1].__seqc_pool12[3])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool12[4] == __seqc_guess[i + 1].__seqc_pool12[4])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool12[5] == __seqc_guess[i + 1].__seqc_pool12[5])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool14[0] == __seqc_guess[i + 1].__seqc_pool14[0])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool14[1] == __seqc_guess[i + 1].__seqc_pool14[1])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool14[2] == __seqc_guess[i + 1].__seqc_pool14[2])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool14[3] == __seqc_guess[i + 1].__seqc_pool14[3])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool14[4] == __seqc_guess[i + 1].__seqc_pool14[4])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool14[5] == __seqc_guess[i + 1].__seqc_pool14[5])) return 0;
   return 1;
 }
 static unsigned int __seqc_r;
@@ -45,6 +59,8 @@ static void *__seqc_arg[3];
 static unsigned int __seqc_site_n[2];
 static unsigned int __seqc_key_n;
 static void *__seqc_keys[24];
+static unsigned int __seqc_pool12_n;
+static unsigned int __seqc_pool14_n;
 
 
 #line 14 "golden/lr/lost_update.c"
@@ -63,73 +79,101 @@ void *inc(void *arg)
 #line 15 "golden/lr/lost_update.c"
 static int __seqc_main(void)
 {
+  unsigned long *a__p4;
+  unsigned long *b__p5;
 #line 15 "golden/lr/lost_update.c"
-  unsigned long a;
+  if (__seqc_pool12_n >= 6u) {
 #line 15 "golden/lr/lost_update.c"
-  unsigned long b;
+    __seqc_r = 3u;
+#line 15 "golden/lr/lost_update.c"
+    a__p4 = &__seqc_mem0.__seqc_pool12[0u];
+  } else {
+#line 15 "golden/lr/lost_update.c"
+    a__p4 = &__seqc_mem0.__seqc_pool12[__seqc_pool12_n * 1u];
+#line 15 "golden/lr/lost_update.c"
+    __seqc_pool12_n = __seqc_pool12_n + 1u;
+  }
+#line 15 "golden/lr/lost_update.c"
+  if (__seqc_pool14_n >= 6u) {
+#line 15 "golden/lr/lost_update.c"
+    __seqc_r = 3u;
+#line 15 "golden/lr/lost_update.c"
+    b__p5 = &__seqc_mem0.__seqc_pool14[0u];
+  } else {
+#line 15 "golden/lr/lost_update.c"
+    b__p5 = &__seqc_mem0.__seqc_pool14[__seqc_pool14_n * 1u];
+#line 15 "golden/lr/lost_update.c"
+    __seqc_pool14_n = __seqc_pool14_n + 1u;
+  }
   __seqc_cs();
 #line 15 "golden/lr/lost_update.c"
-  unsigned int __seqc_t2;
+  unsigned int __seqc_t6;
 #line 15 "golden/lr/lost_update.c"
   if (__seqc_site_n[0] >= 1u) {
 #line 15 "golden/lr/lost_update.c"
     __seqc_r = 3u;
   } else {
 #line 15 "golden/lr/lost_update.c"
-    __seqc_t2 = __seqc_site_n[0] + 1u;
+    __seqc_t6 = __seqc_site_n[0] + 1u;
 #line 15 "golden/lr/lost_update.c"
     __seqc_site_n[0] = __seqc_site_n[0] + 1u;
 #line 15 "golden/lr/lost_update.c"
-    __seqc_arg[__seqc_t2] = (void *)0;
+    __seqc_arg[__seqc_t6] = (void *)0;
 #line 15 "golden/lr/lost_update.c"
-    __seqc_mem[__seqc_r]->__seqc_created[__seqc_t2] = 1;
+    __seqc_mem[__seqc_r]->__seqc_created[__seqc_t6] = 1;
 #line 15 "golden/lr/lost_update.c"
-    a = (unsigned long)__seqc_t2;
+    (*(unsigned long *)((char *)__seqc_mem[__seqc_r] + ((char *)&*a__p4 - (char *)&__seqc_mem0))) = (unsigned long)__seqc_t6;
   }
   __seqc_cs();
 #line 15 "golden/lr/lost_update.c"
-  unsigned int __seqc_t3;
+  unsigned int __seqc_t7;
 #line 15 "golden/lr/lost_update.c"
   if (__seqc_site_n[1] >= 1u) {
 #line 15 "golden/lr/lost_update.c"
     __seqc_r = 3u;
   } else {
 #line 15 "golden/lr/lost_update.c"
-    __seqc_t3 = __seqc_site_n[1] + 2u;
+    __seqc_t7 = __seqc_site_n[1] + 2u;
 #line 15 "golden/lr/lost_update.c"
     __seqc_site_n[1] = __seqc_site_n[1] + 1u;
 #line 15 "golden/lr/lost_update.c"
-    __seqc_arg[__seqc_t3] = (void *)0;
+    __seqc_arg[__seqc_t7] = (void *)0;
 #line 15 "golden/lr/lost_update.c"
-    __seqc_mem[__seqc_r]->__seqc_created[__seqc_t3] = 1;
+    __seqc_mem[__seqc_r]->__seqc_created[__seqc_t7] = 1;
 #line 15 "golden/lr/lost_update.c"
-    b = (unsigned long)__seqc_t3;
+    (*(unsigned long *)((char *)__seqc_mem[__seqc_r] + ((char *)&*b__p5 - (char *)&__seqc_mem0))) = (unsigned long)__seqc_t7;
   }
   __seqc_cs();
 #line 15 "golden/lr/lost_update.c"
-  unsigned int __seqc_j4;
+  unsigned long __s1 = (*(unsigned long *)((char *)__seqc_mem[__seqc_r] + ((char *)a__p4 - (char *)&__seqc_mem0)));
+  __seqc_cs();
 #line 15 "golden/lr/lost_update.c"
-  __seqc_j4 = (unsigned int)a;
+  unsigned int __seqc_j8;
 #line 15 "golden/lr/lost_update.c"
-  if (__seqc_j4 >= 3u) {
+  __seqc_j8 = (unsigned int)__s1;
+#line 15 "golden/lr/lost_update.c"
+  if (__seqc_j8 >= 3u) {
 #line 15 "golden/lr/lost_update.c"
     __seqc_r = 3u;
 #line 15 "golden/lr/lost_update.c"
-  } else if (__seqc_mem[__seqc_r]->__seqc_done[__seqc_j4] == 0) {
+  } else if (__seqc_mem[__seqc_r]->__seqc_done[__seqc_j8] == 0) {
 #line 15 "golden/lr/lost_update.c"
     __seqc_r = 3u;
   }
   __seqc_cs();
 #line 15 "golden/lr/lost_update.c"
-  unsigned int __seqc_j5;
+  unsigned long __s2 = (*(unsigned long *)((char *)__seqc_mem[__seqc_r] + ((char *)b__p5 - (char *)&__seqc_mem0)));
+  __seqc_cs();
 #line 15 "golden/lr/lost_update.c"
-  __seqc_j5 = (unsigned int)b;
+  unsigned int __seqc_j9;
 #line 15 "golden/lr/lost_update.c"
-  if (__seqc_j5 >= 3u) {
+  __seqc_j9 = (unsigned int)__s2;
+#line 15 "golden/lr/lost_update.c"
+  if (__seqc_j9 >= 3u) {
 #line 15 "golden/lr/lost_update.c"
     __seqc_r = 3u;
 #line 15 "golden/lr/lost_update.c"
-  } else if (__seqc_mem[__seqc_r]->__seqc_done[__seqc_j5] == 0) {
+  } else if (__seqc_mem[__seqc_r]->__seqc_done[__seqc_j9] == 0) {
 #line 15 "golden/lr/lost_update.c"
     __seqc_r = 3u;
   }

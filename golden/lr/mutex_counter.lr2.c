@@ -16,6 +16,7 @@ struct __seqc_shared {
   int __seqc_created[4];
   int __seqc_done[4];
   void *__seqc_ret[4];
+  unsigned long __seqc_pool13[6][2];
 };
 static struct __seqc_shared __seqc_mem0 = { .m = 0 };
 static struct __seqc_shared __seqc_mem1;
@@ -40,6 +41,18 @@ static int __seqc_consistent(unsigned i)
   if (!(__seqc_mem[i]->__seqc_ret[1] == __seqc_guess[i + 1].__seqc_ret[1])) return 0;
   if (!(__seqc_mem[i]->__seqc_ret[2] == __seqc_guess[i + 1].__seqc_ret[2])) return 0;
   if (!(__seqc_mem[i]->__seqc_ret[3] == __seqc_guess[i + 1].__seqc_ret[3])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool13[0][0] == __seqc_guess[i + 1].__seqc_pool13[0][0])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool13[0][1] == __seqc_guess[i + 1].__seqc_pool13[0][1])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool13[1][0] == __seqc_guess[i + 1].__seqc_pool13[1][0])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool13[1][1] == __seqc_guess[i + 1].__seqc_pool13[1][1])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool13[2][0] == __seqc_guess[i + 1].__seqc_pool13[2][0])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool13[2][1] == __seqc_guess[i + 1].__seqc_pool13[2][1])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool13[3][0] == __seqc_guess[i + 1].__seqc_pool13[3][0])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool13[3][1] == __seqc_guess[i + 1].__seqc_pool13[3][1])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool13[4][0] == __seqc_guess[i + 1].__seqc_pool13[4][0])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool13[4][1] == __seqc_guess[i + 1].__seqc_pool13[4][1])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool13[5][0] == __seqc_guess[i + 1].__seqc_pool13[5][0])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool13[5][1] == __seqc_guess[i + 1].__seqc_pool13[5][1])) return 0;
   return 1;
 }
 static unsigned int __seqc_r;
@@ -50,6 +63,7 @@ static void *__seqc_arg[4];
 static unsigned int __seqc_site_n[1];
 static unsigned int __seqc_key_n;
 static void *__seqc_keys[32];
+static unsigned int __seqc_pool13_n;
 
 
 #line 15 "golden/lr/mutex_counter.c"
@@ -79,8 +93,19 @@ void *worker(void *arg)
 #line 16 "golden/lr/mutex_counter.c"
 static int __seqc_main(void)
 {
+  unsigned long (*t__p5)[2];
 #line 16 "golden/lr/mutex_counter.c"
-  unsigned long t[2];
+  if (__seqc_pool13_n >= 6u) {
+#line 16 "golden/lr/mutex_counter.c"
+    __seqc_r = 3u;
+#line 16 "golden/lr/mutex_counter.c"
+    t__p5 = &__seqc_mem0.__seqc_pool13[0u];
+  } else {
+#line 16 "golden/lr/mutex_counter.c"
+    t__p5 = &__seqc_mem0.__seqc_pool13[__seqc_pool13_n * 1u];
+#line 16 "golden/lr/mutex_counter.c"
+    __seqc_pool13_n = __seqc_pool13_n + 1u;
+  }
 #line 16 "golden/lr/mutex_counter.c"
   int i;
 #line 16 "golden/lr/mutex_counter.c"
@@ -88,11 +113,11 @@ static int __seqc_main(void)
 #line 16 "golden/lr/mutex_counter.c"
     i = 0;
     {
-      unsigned int __seqc_iter2 = 0u;
+      unsigned int __seqc_iter3 = 0u;
 #line 16 "golden/lr/mutex_counter.c"
-      __seqc_loop0_2:for (; i < 2; i = (int)((unsigned int)i + 1u), __seqc_iter2 = __seqc_iter2 + 1u) {
+      __seqc_loop0_2:for (; i < 2; i = (int)((unsigned int)i + 1u), __seqc_iter3 = __seqc_iter3 + 1u) {
 #line 16 "golden/lr/mutex_counter.c"
-        if (!(__seqc_iter2 < 2u)) {
+        if (!(__seqc_iter3 < 2u)) {
 #line 16 "golden/lr/mutex_counter.c"
           __seqc_r = 3u;
 #line 16 "golden/lr/mutex_counter.c"
@@ -103,7 +128,7 @@ static int __seqc_main(void)
           __seqc_cs();
         }
 #line 16 "golden/lr/mutex_counter.c"
-        unsigned int __seqc_t4;
+        unsigned int __seqc_t6;
 #line 16 "golden/lr/mutex_counter.c"
         if (__seqc_site_n[0] >= 3u) {
 #line 16 "golden/lr/mutex_counter.c"
@@ -112,20 +137,20 @@ static int __seqc_main(void)
             __seqc_r = 3u;
           }
 #line 16 "golden/lr/mutex_counter.c"
-          t[i] = ((unsigned long)__seqc_site_n[0] - 3ul) * 1ul + 4ul;
+          (*(unsigned long *)((char *)__seqc_mem[__seqc_r] + ((char *)&(*t__p5)[i] - (char *)&__seqc_mem0))) = ((unsigned long)__seqc_site_n[0] - 3ul) * 1ul + 4ul;
 #line 16 "golden/lr/mutex_counter.c"
           __seqc_site_n[0] = __seqc_site_n[0] + 1u;
         } else {
 #line 16 "golden/lr/mutex_counter.c"
-          __seqc_t4 = __seqc_site_n[0] + 1u;
+          __seqc_t6 = __seqc_site_n[0] + 1u;
 #line 16 "golden/lr/mutex_counter.c"
           __seqc_site_n[0] = __seqc_site_n[0] + 1u;
 #line 16 "golden/lr/mutex_counter.c"
-          __seqc_arg[__seqc_t4] = (void *)0;
+          __seqc_arg[__seqc_t6] = (void *)0;
 #line 16 "golden/lr/mutex_counter.c"
-          __seqc_mem[__seqc_r]->__seqc_created[__seqc_t4] = 1;
+          __seqc_mem[__seqc_r]->__seqc_created[__seqc_t6] = 1;
 #line 16 "golden/lr/mutex_counter.c"
-          t[i] = (unsigned long)__seqc_t4;
+          (*(unsigned long *)((char *)__seqc_mem[__seqc_r] + ((char *)&(*t__p5)[i] - (char *)&__seqc_mem0))) = (unsigned long)__seqc_t6;
         }
       }
     }
@@ -135,11 +160,11 @@ static int __seqc_main(void)
 #line 16 "golden/lr/mutex_counter.c"
     i = 0;
     {
-      unsigned int __seqc_iter3 = 0u;
+      unsigned int __seqc_iter4 = 0u;
 #line 16 "golden/lr/mutex_counter.c"
-      for (; i < 2; i = (int)((unsigned int)i + 1u), __seqc_iter3 = __seqc_iter3 + 1u) {
+      for (; i < 2; i = (int)((unsigned int)i + 1u), __seqc_iter4 = __seqc_iter4 + 1u) {
 #line 16 "golden/lr/mutex_counter.c"
-        if (!(__seqc_iter3 < 2u)) {
+        if (!(__seqc_iter4 < 2u)) {
 #line 16 "golden/lr/mutex_counter.c"
           __seqc_r = 3u;
 #line 16 "golden/lr/mutex_counter.c"
@@ -147,15 +172,18 @@ static int __seqc_main(void)
         }
         __seqc_cs();
 #line 16 "golden/lr/mutex_counter.c"
-        unsigned int __seqc_j5;
+        unsigned long __s1 = (*(unsigned long (*)[2])((char *)__seqc_mem[__seqc_r] + ((char *)t__p5 - (char *)&__seqc_mem0)))[i];
+        __seqc_cs();
 #line 16 "golden/lr/mutex_counter.c"
-        __seqc_j5 = (unsigned int)t[i];
+        unsigned int __seqc_j7;
 #line 16 "golden/lr/mutex_counter.c"
-        if (__seqc_j5 >= 4u) {
+        __seqc_j7 = (unsigned int)__s1;
+#line 16 "golden/lr/mutex_counter.c"
+        if (__seqc_j7 >= 4u) {
 #line 16 "golden/lr/mutex_counter.c"
           __seqc_r = 3u;
 #line 16 "golden/lr/mutex_counter.c"
-        } else if (__seqc_mem[__seqc_r]->__seqc_done[__seqc_j5] == 0) {
+        } else if (__seqc_mem[__seqc_r]->__seqc_done[__seqc_j7] == 0) {
 #line 16 "golden/lr/mutex_counter.c"
           __seqc_r = 3u;
         }

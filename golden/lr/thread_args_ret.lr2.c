@@ -20,8 +20,9 @@ struct __seqc_shared {
   int __seqc_created[2];
   int __seqc_done[2];
   void *__seqc_ret[2];
-  struct arg __seqc_pool11[6];
-  void *__seqc_pool13[6];
+  unsigned long __seqc_pool11[6];
+  struct arg __seqc_pool13[6];
+  void *__seqc_pool15[6];
 };
 static struct __seqc_shared __seqc_mem0 = {  };
 static struct __seqc_shared __seqc_mem1;
@@ -38,24 +39,30 @@ static int __seqc_consistent(unsigned i)
   if (!(__seqc_mem[i]->__seqc_done[1] == __seqc_guess[i + 1].__seqc_done[1])) return 0;
   if (!(__seqc_mem[i]->__seqc_ret[0] == __seqc_guess[i + 1].__seqc_ret[0])) return 0;
   if (!(__seqc_mem[i]->__seqc_ret[1] == __seqc_guess[i + 1].__seqc_ret[1])) return 0;
-  if (!(__seqc_mem[i]->__seqc_pool11[0].in == __seqc_guess[i + 1].__seqc_pool11[0].in)) return 0;
-  if (!(__seqc_mem[i]->__seqc_pool11[0].out == __seqc_guess[i + 1].__seqc_pool11[0].out)) return 0;
-  if (!(__seqc_mem[i]->__seqc_pool11[1].in == __seqc_guess[i + 1].__seqc_pool11[1].in)) return 0;
-  if (!(__seqc_mem[i]->__seqc_pool11[1].out == __seqc_guess[i + 1].__seqc_pool11[1].out)) return 0;
-  if (!(__seqc_mem[i]->__seqc_pool11[2].in == __seqc_guess[i + 1].__seqc_pool11[2].in)) return 0;
-  if (!(__seqc_mem[i]->__seqc_pool11[2].out == __seqc_guess[i + 1].__seqc_pool11[2].out)) return 0;
-  if (!(__seqc_mem[i]->__seqc_pool11[3].in == __seqc_guess[i + 1].__seqc_pool11[3].in)) return 0;
-  if (!(__seqc_mem[i]->__seqc_pool11[3].out == __seqc_guess[i + 1].__seqc_pool11[3].out)) return 0;
-  if (!(__seqc_mem[i]->__seqc_pool11[4].in == __seqc_guess[i + 1].__seqc_pool11[4].in)) return 0;
-  if (!(__seqc_mem[i]->__seqc_pool11[4].out == __seqc_guess[i + 1].__seqc_pool11[4].out)) return 0;
-  if (!(__seqc_mem[i]->__seqc_pool11[5].in == __seqc_guess[i + 1].__seqc_pool11[5].in)) return 0;
-  if (!(__seqc_mem[i]->__seqc_pool11[5].out == __seqc_guess[i + 1].__seqc_pool11[5].out)) return 0;
-  if (!(__seqc_mem[i]->__seqc_pool13[0] == __seqc_guess[i + 1].__seqc_pool13[0])) return 0;
-  if (!(__seqc_mem[i]->__seqc_pool13[1] == __seqc_guess[i + 1].__seqc_pool13[1])) return 0;
-  if (!(__seqc_mem[i]->__seqc_pool13[2] == __seqc_guess[i + 1].__seqc_pool13[2])) return 0;
-  if (!(__seqc_mem[i]->__seqc_pool13[3] == __seqc_guess[i + 1].__seqc_pool13[3])) return 0;
-  if (!(__seqc_mem[i]->__seqc_pool13[4] == __seqc_guess[i + 1].__seqc_pool13[4])) return 0;
-  if (!(__seqc_mem[i]->__seqc_pool13[5] == __seqc_guess[i + 1].__seqc_pool13[5])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool11[0] == __seqc_guess[i + 1].__seqc_pool11[0])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool11[1] == __seqc_guess[i + 1].__seqc_pool11[1])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool11[2] == __seqc_guess[i + 1].__seqc_pool11[2])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool11[3] == __seqc_guess[i + 1].__seqc_pool11[3])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool11[4] == __seqc_guess[i + 1].__seqc_pool11[4])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool11[5] == __seqc_guess[i + 1].__seqc_pool11[5])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool13[0].in == __seqc_guess[i + 1].__seqc_pool13[0].in)) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool13[0].out == __seqc_guess[i + 1].__seqc_pool13[0].out)) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool13[1].in == __seqc_guess[i + 1].__seqc_pool13[1].in)) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool13[1].out == __seqc_guess[i + 1].__seqc_pool13[1].out)) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool13[2].in == __seqc_guess[i + 1].__seqc_pool13[2].in)) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool13[2].out == __seqc_guess[i + 1].__seqc_pool13[2].out)) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool13[3].in == __seqc_guess[i + 1].__seqc_pool13[3].in)) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool13[3].out == __seqc_guess[i + 1].__seqc_pool13[3].out)) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool13[4].in == __seqc_guess[i + 1].__seqc_pool13[4].in)) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool13[4].out == __seqc_guess[i + 1].__seqc_pool13[4].out)) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool13[5].in == __seqc_guess[i + 1].__seqc_pool13[5].in)) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool13[5].out == __seqc_guess[i + 1].__seqc_pool13[5].out)) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool15[0] == __seqc_guess[i + 1].__seqc_pool15[0])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool15[1] == __seqc_guess[i + 1].__seqc_pool15[1])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool15[2] == __seqc_guess[i + 1].__seqc_pool15[2])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool15[3] == __seqc_guess[i + 1].__seqc_pool15[3])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool15[4] == __seqc_guess[i + 1].__seqc_pool15[4])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool15[5] == __seqc_guess[i + 1].__seqc_pool15[5])) return 0;
   return 1;
 }
 static unsigned int __seqc_r;
@@ -68,6 +75,7 @@ static unsigned int __seqc_key_n;
 static void *__seqc_keys[16];
 static unsigned int __seqc_pool11_n;
 static unsigned int __seqc_pool13_n;
+static unsigned int __seqc_pool15_n;
 
 
 #line 17 "golden/lr/thread_args_ret.c"
@@ -102,82 +110,96 @@ void *work(void *p)
 #line 18 "golden/lr/thread_args_ret.c"
 static int __seqc_main(void)
 {
-  struct arg *a__p7;
-  void **r__p8;
-#line 18 "golden/lr/thread_args_ret.c"
-  unsigned long t;
+  unsigned long *t__p8;
+  struct arg *a__p9;
+  void **r__p10;
 #line 18 "golden/lr/thread_args_ret.c"
   if (__seqc_pool11_n >= 6u) {
 #line 18 "golden/lr/thread_args_ret.c"
     __seqc_r = 3u;
 #line 18 "golden/lr/thread_args_ret.c"
-    a__p7 = &__seqc_mem0.__seqc_pool11[0u];
+    t__p8 = &__seqc_mem0.__seqc_pool11[0u];
   } else {
 #line 18 "golden/lr/thread_args_ret.c"
-    a__p7 = &__seqc_mem0.__seqc_pool11[__seqc_pool11_n * 1u];
+    t__p8 = &__seqc_mem0.__seqc_pool11[__seqc_pool11_n * 1u];
 #line 18 "golden/lr/thread_args_ret.c"
     __seqc_pool11_n = __seqc_pool11_n + 1u;
   }
-  __seqc_cs();
-#line 18 "golden/lr/thread_args_ret.c"
-  __seqc_atomic = 1;
-#line 18 "golden/lr/thread_args_ret.c"
-  (*(struct arg *)((char *)__seqc_mem[__seqc_r] + ((char *)a__p7 - (char *)&__seqc_mem0))).in = 21;
-#line 18 "golden/lr/thread_args_ret.c"
-  (*(struct arg *)((char *)__seqc_mem[__seqc_r] + ((char *)a__p7 - (char *)&__seqc_mem0))).out = 0;
-#line 18 "golden/lr/thread_args_ret.c"
-  __seqc_atomic = 0;
 #line 18 "golden/lr/thread_args_ret.c"
   if (__seqc_pool13_n >= 6u) {
 #line 18 "golden/lr/thread_args_ret.c"
     __seqc_r = 3u;
 #line 18 "golden/lr/thread_args_ret.c"
-    r__p8 = &__seqc_mem0.__seqc_pool13[0u];
+    a__p9 = &__seqc_mem0.__seqc_pool13[0u];
   } else {
 #line 18 "golden/lr/thread_args_ret.c"
-    r__p8 = &__seqc_mem0.__seqc_pool13[__seqc_pool13_n * 1u];
+    a__p9 = &__seqc_mem0.__seqc_pool13[__seqc_pool13_n * 1u];
 #line 18 "golden/lr/thread_args_ret.c"
     __seqc_pool13_n = __seqc_pool13_n + 1u;
   }
   __seqc_cs();
 #line 18 "golden/lr/thread_args_ret.c"
-  unsigned int __seqc_t9;
+  __seqc_atomic = 1;
+#line 18 "golden/lr/thread_args_ret.c"
+  (*(struct arg *)((char *)__seqc_mem[__seqc_r] + ((char *)a__p9 - (char *)&__seqc_mem0))).in = 21;
+#line 18 "golden/lr/thread_args_ret.c"
+  (*(struct arg *)((char *)__seqc_mem[__seqc_r] + ((char *)a__p9 - (char *)&__seqc_mem0))).out = 0;
+#line 18 "golden/lr/thread_args_ret.c"
+  __seqc_atomic = 0;
+#line 18 "golden/lr/thread_args_ret.c"
+  if (__seqc_pool15_n >= 6u) {
+#line 18 "golden/lr/thread_args_ret.c"
+    __seqc_r = 3u;
+#line 18 "golden/lr/thread_args_ret.c"
+    r__p10 = &__seqc_mem0.__seqc_pool15[0u];
+  } else {
+#line 18 "golden/lr/thread_args_ret.c"
+    r__p10 = &__seqc_mem0.__seqc_pool15[__seqc_pool15_n * 1u];
+#line 18 "golden/lr/thread_args_ret.c"
+    __seqc_pool15_n = __seqc_pool15_n + 1u;
+  }
+  __seqc_cs();
+#line 18 "golden/lr/thread_args_ret.c"
+  unsigned int __seqc_t11;
 #line 18 "golden/lr/thread_args_ret.c"
   if (__seqc_site_n[0] >= 1u) {
 #line 18 "golden/lr/thread_args_ret.c"
     __seqc_r = 3u;
   } else {
 #line 18 "golden/lr/thread_args_ret.c"
-    __seqc_t9 = __seqc_site_n[0] + 1u;
+    __seqc_t11 = __seqc_site_n[0] + 1u;
 #line 18 "golden/lr/thread_args_ret.c"
     __seqc_site_n[0] = __seqc_site_n[0] + 1u;
 #line 18 "golden/lr/thread_args_ret.c"
-    __seqc_arg[__seqc_t9] = (void *)&*a__p7;
+    __seqc_arg[__seqc_t11] = (void *)&*a__p9;
 #line 18 "golden/lr/thread_args_ret.c"
-    __seqc_mem[__seqc_r]->__seqc_created[__seqc_t9] = 1;
+    __seqc_mem[__seqc_r]->__seqc_created[__seqc_t11] = 1;
 #line 18 "golden/lr/thread_args_ret.c"
-    t = (unsigned long)__seqc_t9;
+    (*(unsigned long *)((char *)__seqc_mem[__seqc_r] + ((char *)&*t__p8 - (char *)&__seqc_mem0))) = (unsigned long)__seqc_t11;
   }
   __seqc_cs();
 #line 18 "golden/lr/thread_args_ret.c"
-  unsigned int __seqc_j10;
+  unsigned long __s1 = (*(unsigned long *)((char *)__seqc_mem[__seqc_r] + ((char *)t__p8 - (char *)&__seqc_mem0)));
+  __seqc_cs();
 #line 18 "golden/lr/thread_args_ret.c"
-  __seqc_j10 = (unsigned int)t;
+  unsigned int __seqc_j12;
 #line 18 "golden/lr/thread_args_ret.c"
-  if (__seqc_j10 >= 2u) {
+  __seqc_j12 = (unsigned int)__s1;
+#line 18 "golden/lr/thread_args_ret.c"
+  if (__seqc_j12 >= 2u) {
 #line 18 "golden/lr/thread_args_ret.c"
     __seqc_r = 3u;
 #line 18 "golden/lr/thread_args_ret.c"
-  } else if (__seqc_mem[__seqc_r]->__seqc_done[__seqc_j10] == 0) {
+  } else if (__seqc_mem[__seqc_r]->__seqc_done[__seqc_j12] == 0) {
 #line 18 "golden/lr/thread_args_ret.c"
     __seqc_r = 3u;
   } else {
 #line 18 "golden/lr/thread_args_ret.c"
-    (*(void **)((char *)__seqc_mem[__seqc_r] + ((char *)&*r__p8 - (char *)&__seqc_mem0))) = __seqc_mem[__seqc_r]->__seqc_ret[__seqc_j10];
+    (*(void **)((char *)__seqc_mem[__seqc_r] + ((char *)&*r__p10 - (char *)&__seqc_mem0))) = __seqc_mem[__seqc_r]->__seqc_ret[__seqc_j12];
   }
   int __t4;
   __seqc_cs();
-  if ((long)(*(void **)((char *)__seqc_mem[__seqc_r] + ((char *)r__p8 - (char *)&__seqc_mem0))) == 42l) {
+  if ((long)(*(void **)((char *)__seqc_mem[__seqc_r] + ((char *)r__p10 - (char *)&__seqc_mem0))) == 42l) {
     unsigned long __t1;
 #line 18 "golden/lr/thread_args_ret.c"
     __t1 = (unsigned long)__seqc_tid;

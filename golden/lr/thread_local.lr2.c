@@ -14,6 +14,7 @@ struct __seqc_shared {
   int __seqc_created[2];
   int __seqc_done[2];
   void *__seqc_ret[2];
+  unsigned long __seqc_pool13[6];
 };
 static struct __seqc_shared __seqc_mem0 = {  };
 static struct __seqc_shared __seqc_mem1;
@@ -30,6 +31,12 @@ static int __seqc_consistent(unsigned i)
   if (!(__seqc_mem[i]->__seqc_done[1] == __seqc_guess[i + 1].__seqc_done[1])) return 0;
   if (!(__seqc_mem[i]->__seqc_ret[0] == __seqc_guess[i + 1].__seqc_ret[0])) return 0;
   if (!(__seqc_mem[i]->__seqc_ret[1] == __seqc_guess[i + 1].__seqc_ret[1])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool13[0] == __seqc_guess[i + 1].__seqc_pool13[0])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool13[1] == __seqc_guess[i + 1].__seqc_pool13[1])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool13[2] == __seqc_guess[i + 1].__seqc_pool13[2])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool13[3] == __seqc_guess[i + 1].__seqc_pool13[3])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool13[4] == __seqc_guess[i + 1].__seqc_pool13[4])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool13[5] == __seqc_guess[i + 1].__seqc_pool13[5])) return 0;
   return 1;
 }
 #line 13 "golden/lr/thread_local.c"
@@ -43,6 +50,7 @@ static void *__seqc_arg[2];
 static unsigned int __seqc_site_n[1];
 static unsigned int __seqc_key_n;
 static void *__seqc_keys[16];
+static unsigned int __seqc_pool13_n;
 
 
 #line 15 "golden/lr/thread_local.c"
@@ -59,38 +67,52 @@ void *t(void *a)
 #line 16 "golden/lr/thread_local.c"
 static int __seqc_main(void)
 {
+  unsigned long *x__p2;
 #line 16 "golden/lr/thread_local.c"
-  unsigned long x;
+  if (__seqc_pool13_n >= 6u) {
+#line 16 "golden/lr/thread_local.c"
+    __seqc_r = 3u;
+#line 16 "golden/lr/thread_local.c"
+    x__p2 = &__seqc_mem0.__seqc_pool13[0u];
+  } else {
+#line 16 "golden/lr/thread_local.c"
+    x__p2 = &__seqc_mem0.__seqc_pool13[__seqc_pool13_n * 1u];
+#line 16 "golden/lr/thread_local.c"
+    __seqc_pool13_n = __seqc_pool13_n + 1u;
+  }
   __seqc_cs();
 #line 16 "golden/lr/thread_local.c"
-  unsigned int __seqc_t1;
+  unsigned int __seqc_t3;
 #line 16 "golden/lr/thread_local.c"
   if (__seqc_site_n[0] >= 1u) {
 #line 16 "golden/lr/thread_local.c"
     __seqc_r = 3u;
   } else {
 #line 16 "golden/lr/thread_local.c"
-    __seqc_t1 = __seqc_site_n[0] + 1u;
+    __seqc_t3 = __seqc_site_n[0] + 1u;
 #line 16 "golden/lr/thread_local.c"
     __seqc_site_n[0] = __seqc_site_n[0] + 1u;
 #line 16 "golden/lr/thread_local.c"
-    __seqc_arg[__seqc_t1] = (void *)0;
+    __seqc_arg[__seqc_t3] = (void *)0;
 #line 16 "golden/lr/thread_local.c"
-    __seqc_mem[__seqc_r]->__seqc_created[__seqc_t1] = 1;
+    __seqc_mem[__seqc_r]->__seqc_created[__seqc_t3] = 1;
 #line 16 "golden/lr/thread_local.c"
-    x = (unsigned long)__seqc_t1;
+    (*(unsigned long *)((char *)__seqc_mem[__seqc_r] + ((char *)&*x__p2 - (char *)&__seqc_mem0))) = (unsigned long)__seqc_t3;
   }
   __seqc_cs();
 #line 16 "golden/lr/thread_local.c"
-  unsigned int __seqc_j2;
+  unsigned long __s1 = (*(unsigned long *)((char *)__seqc_mem[__seqc_r] + ((char *)x__p2 - (char *)&__seqc_mem0)));
+  __seqc_cs();
 #line 16 "golden/lr/thread_local.c"
-  __seqc_j2 = (unsigned int)x;
+  unsigned int __seqc_j4;
 #line 16 "golden/lr/thread_local.c"
-  if (__seqc_j2 >= 2u) {
+  __seqc_j4 = (unsigned int)__s1;
+#line 16 "golden/lr/thread_local.c"
+  if (__seqc_j4 >= 2u) {
 #line 16 "golden/lr/thread_local.c"
     __seqc_r = 3u;
 #line 16 "golden/lr/thread_local.c"
-  } else if (__seqc_mem[__seqc_r]->__seqc_done[__seqc_j2] == 0) {
+  } else if (__seqc_mem[__seqc_r]->__seqc_done[__seqc_j4] == 0) {
 #line 16 "golden/lr/thread_local.c"
     __seqc_r = 3u;
   }

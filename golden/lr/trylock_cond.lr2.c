@@ -17,6 +17,7 @@ struct __seqc_shared {
   int __seqc_created[2];
   int __seqc_done[2];
   void *__seqc_ret[2];
+  unsigned long __seqc_pool14[6];
 };
 static struct __seqc_shared __seqc_mem0 = {  };
 static struct __seqc_shared __seqc_mem1;
@@ -36,6 +37,12 @@ static int __seqc_consistent(unsigned i)
   if (!(__seqc_mem[i]->__seqc_done[1] == __seqc_guess[i + 1].__seqc_done[1])) return 0;
   if (!(__seqc_mem[i]->__seqc_ret[0] == __seqc_guess[i + 1].__seqc_ret[0])) return 0;
   if (!(__seqc_mem[i]->__seqc_ret[1] == __seqc_guess[i + 1].__seqc_ret[1])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool14[0] == __seqc_guess[i + 1].__seqc_pool14[0])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool14[1] == __seqc_guess[i + 1].__seqc_pool14[1])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool14[2] == __seqc_guess[i + 1].__seqc_pool14[2])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool14[3] == __seqc_guess[i + 1].__seqc_pool14[3])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool14[4] == __seqc_guess[i + 1].__seqc_pool14[4])) return 0;
+  if (!(__seqc_mem[i]->__seqc_pool14[5] == __seqc_guess[i + 1].__seqc_pool14[5])) return 0;
   return 1;
 }
 static unsigned int __seqc_r;
@@ -46,6 +53,7 @@ static void *__seqc_arg[2];
 static unsigned int __seqc_site_n[1];
 static unsigned int __seqc_key_n;
 static void *__seqc_keys[16];
+static unsigned int __seqc_pool14_n;
 
 
 #line 20 "golden/lr/trylock_cond.c"
@@ -74,8 +82,19 @@ void *producer(void *a)
 #line 21 "golden/lr/trylock_cond.c"
 static int __seqc_main(void)
 {
+  unsigned long *t__p3;
 #line 21 "golden/lr/trylock_cond.c"
-  unsigned long t;
+  if (__seqc_pool14_n >= 6u) {
+#line 21 "golden/lr/trylock_cond.c"
+    __seqc_r = 3u;
+#line 21 "golden/lr/trylock_cond.c"
+    t__p3 = &__seqc_mem0.__seqc_pool14[0u];
+  } else {
+#line 21 "golden/lr/trylock_cond.c"
+    t__p3 = &__seqc_mem0.__seqc_pool14[__seqc_pool14_n * 1u];
+#line 21 "golden/lr/trylock_cond.c"
+    __seqc_pool14_n = __seqc_pool14_n + 1u;
+  }
   __seqc_cs();
 #line 21 "golden/lr/trylock_cond.c"
   (*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)&__seqc_mem0.m - (char *)&__seqc_mem0))) = 0;
@@ -84,22 +103,22 @@ static int __seqc_main(void)
   (*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)&__seqc_mem0.c - (char *)&__seqc_mem0))) = 0;
   __seqc_cs();
 #line 21 "golden/lr/trylock_cond.c"
-  unsigned int __seqc_t3;
+  unsigned int __seqc_t4;
 #line 21 "golden/lr/trylock_cond.c"
   if (__seqc_site_n[0] >= 1u) {
 #line 21 "golden/lr/trylock_cond.c"
     __seqc_r = 3u;
   } else {
 #line 21 "golden/lr/trylock_cond.c"
-    __seqc_t3 = __seqc_site_n[0] + 1u;
+    __seqc_t4 = __seqc_site_n[0] + 1u;
 #line 21 "golden/lr/trylock_cond.c"
     __seqc_site_n[0] = __seqc_site_n[0] + 1u;
 #line 21 "golden/lr/trylock_cond.c"
-    __seqc_arg[__seqc_t3] = (void *)0;
+    __seqc_arg[__seqc_t4] = (void *)0;
 #line 21 "golden/lr/trylock_cond.c"
-    __seqc_mem[__seqc_r]->__seqc_created[__seqc_t3] = 1;
+    __seqc_mem[__seqc_r]->__seqc_created[__seqc_t4] = 1;
 #line 21 "golden/lr/trylock_cond.c"
-    t = (unsigned long)__seqc_t3;
+    (*(unsigned long *)((char *)__seqc_mem[__seqc_r] + ((char *)&*t__p3 - (char *)&__seqc_mem0))) = (unsigned long)__seqc_t4;
   }
   __seqc_cs();
 #line 21 "golden/lr/trylock_cond.c"

@@ -59,7 +59,9 @@ int main(void)
 #line 18 "golden/none/atomic_sections.c"
   assert(__s1 == __s2);
 #line 18 "golden/none/atomic_sections.c"
-  pthread_join(t, (void **)0);
+  pthread_t __s3 = t;
+#line 18 "golden/none/atomic_sections.c"
+  pthread_join(__s3, (void **)0);
 #line 18 "golden/none/atomic_sections.c"
   return 0;
 }

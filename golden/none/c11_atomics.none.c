@@ -49,7 +49,9 @@ int main(void)
 #line 18 "golden/none/c11_atomics.c"
   pthread_create(&x, (pthread_attr_t *)0, t, (void *)0);
 #line 18 "golden/none/c11_atomics.c"
-  pthread_join(x, (void **)0);
+  pthread_t __s1 = x;
+#line 18 "golden/none/c11_atomics.c"
+  pthread_join(__s1, (void **)0);
 #line 18 "golden/none/c11_atomics.c"
   assert(counter == 7);
 #line 18 "golden/none/c11_atomics.c"

@@ -39,7 +39,9 @@ int main(void)
 #line 14 "golden/none/escaping_local.c"
   shared = (int)((unsigned int)__s1 + (unsigned int)private);
 #line 14 "golden/none/escaping_local.c"
-  pthread_join(x, (void **)0);
+  pthread_t __s2 = x;
+#line 14 "golden/none/escaping_local.c"
+  pthread_join(__s2, (void **)0);
 #line 14 "golden/none/escaping_local.c"
   return shared;
 }

@@ -35,9 +35,13 @@ int main(void)
 #line 15 "golden/none/lost_update.c"
   pthread_create(&b, (pthread_attr_t *)0, inc, (void *)0);
 #line 15 "golden/none/lost_update.c"
-  pthread_join(a, (void **)0);
+  pthread_t __s1 = a;
 #line 15 "golden/none/lost_update.c"
-  pthread_join(b, (void **)0);
+  pthread_join(__s1, (void **)0);
+#line 15 "golden/none/lost_update.c"
+  pthread_t __s2 = b;
+#line 15 "golden/none/lost_update.c"
+  pthread_join(__s2, (void **)0);
 #line 15 "golden/none/lost_update.c"
   assert(x == 2);
 #line 15 "golden/none/lost_update.c"

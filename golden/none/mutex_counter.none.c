@@ -52,7 +52,9 @@ int main(void)
 #line 16 "golden/none/mutex_counter.c"
     for (; i < 2; i = (int)((unsigned int)i + 1u)) {
 #line 16 "golden/none/mutex_counter.c"
-      pthread_join(t[i], (void **)0);
+      pthread_t __s1 = t[i];
+#line 16 "golden/none/mutex_counter.c"
+      pthread_join(__s1, (void **)0);
     }
   }
 #line 16 "golden/none/mutex_counter.c"

@@ -45,7 +45,9 @@ int main(void)
 #line 18 "golden/none/thread_args_ret.c"
   pthread_create(&t, (pthread_attr_t *)0, work, &a);
 #line 18 "golden/none/thread_args_ret.c"
-  pthread_join(t, &r);
+  pthread_t __s1 = t;
+#line 18 "golden/none/thread_args_ret.c"
+  pthread_join(__s1, &r);
   int __t4;
   if ((long)r == 42l) {
     pthread_t __t1;

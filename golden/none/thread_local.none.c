@@ -31,7 +31,9 @@ int main(void)
 #line 16 "golden/none/thread_local.c"
   pthread_create(&x, (pthread_attr_t *)0, t, (void *)0);
 #line 16 "golden/none/thread_local.c"
-  pthread_join(x, (void **)0);
+  pthread_t __s1 = x;
+#line 16 "golden/none/thread_local.c"
+  pthread_join(__s1, (void **)0);
 #line 16 "golden/none/thread_local.c"
   return (int)((unsigned int)tls + (unsigned int)tls2);
 }
