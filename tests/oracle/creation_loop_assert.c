@@ -1,5 +1,5 @@
 // expect: failed 26 rounds=1 switches=2
-/* Hundreds of threads created in a counted loop (the goblint-regression
+/* Twenty threads created in a counted loop (the goblint-regression
    shape): the loop runs in full whatever the unwinding bound, and the
    creates past the thread bound make threads that never run, so main
    gets to its assertion. The first thread's increment is visible to
@@ -19,13 +19,13 @@ void *t_fun(void *arg) {
   return 0;
 }
 int main(void) {
-  pthread_t ids[300];
-  for (int i = 0; i < 300; i++)
+  pthread_t ids[20];
+  for (int i = 0; i < 20; i++)
     pthread_create(&ids[i], 0, t_fun, 0);
   pthread_mutex_lock(&m);
   assert(g == 0);
   pthread_mutex_unlock(&m);
-  for (int i = 0; i < 300; i++)
+  for (int i = 0; i < 20; i++)
     pthread_join(ids[i], 0);
   return 0;
 }
