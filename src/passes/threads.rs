@@ -449,6 +449,33 @@ pub(crate) fn unscheduled(
     out
 }
 
+/// For a `pthread_create` statement: "its site is below the thread bound",
+/// when the site may get past it (`sites` in order, `caps` and `once` by
+/// site, `site_n` the per-site counters).
+pub(crate) fn below_bound(
+    p: &Program,
+    s: &Stmt,
+    sites: &[crate::ir::sites::Site],
+    caps: &[u32],
+    once: &[bool],
+    site_n: GlobalId,
+) -> Option<Expr> {
+    let StmtKind::Op {
+        op: Op::ThreadCreate,
+        ..
+    } = s.kind
+    else {
+        return None;
+    };
+    let loc = s.loc;
+    let si = sites.iter().position(|x| x.loc == loc)?;
+    if once[si] {
+        return None;
+    }
+    let n = index(glob(p, site_n, loc), int(si as i128, Ty::INT, loc), loc);
+    Some(cmp(BinOp::Lt, n, int(caps[si] as i128, Ty::UINT, loc), loc))
+}
+
 /// The bookkeeping of a new thread `t` created with attributes `attr`.
 pub(crate) fn on_create(p: &Program, b: &Book, t: &Expr, attr: &Expr, loc: Loc) -> Vec<Stmt> {
     let Some(d) = b.detached else {

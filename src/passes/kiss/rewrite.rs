@@ -66,29 +66,7 @@ impl Rewriter {
 
     /// For a `pthread_create`: "its site is below the thread bound".
     fn unscheduled_test(&self, p: &Program, s: &Stmt) -> Option<Expr> {
-        let StmtKind::Op {
-            op: Op::ThreadCreate,
-            ..
-        } = s.kind
-        else {
-            return None;
-        };
-        let loc = s.loc;
-        let si = self.sites.iter().position(|x| x.loc == loc)?;
-        if self.once[si] {
-            return None;
-        }
-        let n = index(
-            glob(p, self.g.site_n, loc),
-            int(si as i128, Ty::INT, loc),
-            loc,
-        );
-        Some(cmp(
-            BinOp::Lt,
-            n,
-            int(self.caps[si] as i128, Ty::UINT, loc),
-            loc,
-        ))
+        threads::below_bound(p, s, &self.sites, &self.caps, &self.once, self.g.site_n)
     }
 
     pub(super) fn step(&mut self, p: &Program, loc: Loc) -> Vec<Stmt> {

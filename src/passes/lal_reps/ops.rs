@@ -7,29 +7,7 @@ use super::*;
 impl Rewriter<'_> {
     /// For a `pthread_create`: "its site is below the thread bound".
     pub(super) fn unscheduled_test(&self, p: &Program, s: &Stmt) -> Option<Expr> {
-        let StmtKind::Op {
-            op: Op::ThreadCreate,
-            ..
-        } = s.kind
-        else {
-            return None;
-        };
-        let loc = s.loc;
-        let si = self.sites.iter().position(|x| x.loc == loc)?;
-        if self.once[si] {
-            return None;
-        }
-        let n = index(
-            glob(p, self.g.site_n, loc),
-            int(si as i128, Ty::INT, loc),
-            loc,
-        );
-        Some(cmp(
-            BinOp::Lt,
-            n,
-            int(self.caps[si] as i128, Ty::UINT, loc),
-            loc,
-        ))
+        threads::below_bound(p, s, &self.sites, &self.caps, &self.once, self.g.site_n)
     }
 
     #[allow(clippy::too_many_arguments)]
