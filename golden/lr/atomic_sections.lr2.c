@@ -26,23 +26,22 @@ static struct __seqc_shared __seqc_mem3;
 static struct __seqc_shared *const __seqc_mem[4] = { &__seqc_mem0, &__seqc_mem1, &__seqc_mem2, &__seqc_mem3 };
 static struct __seqc_shared __seqc_guess[4];
 extern struct __seqc_shared __seqc_nondet_shared(void);
-static int __seqc_consistent(unsigned i)
+static void __seqc_consistent(unsigned i)
 {
-  if (!(__seqc_mem[i]->x == __seqc_guess[i + 1].x)) return 0;
-  if (!(__seqc_mem[i]->y == __seqc_guess[i + 1].y)) return 0;
-  if (!(__seqc_mem[i]->__seqc_created[0] == __seqc_guess[i + 1].__seqc_created[0])) return 0;
-  if (!(__seqc_mem[i]->__seqc_created[1] == __seqc_guess[i + 1].__seqc_created[1])) return 0;
-  if (!(__seqc_mem[i]->__seqc_done[0] == __seqc_guess[i + 1].__seqc_done[0])) return 0;
-  if (!(__seqc_mem[i]->__seqc_done[1] == __seqc_guess[i + 1].__seqc_done[1])) return 0;
-  if (!(__seqc_mem[i]->__seqc_ret[0] == __seqc_guess[i + 1].__seqc_ret[0])) return 0;
-  if (!(__seqc_mem[i]->__seqc_ret[1] == __seqc_guess[i + 1].__seqc_ret[1])) return 0;
-  if (!(__seqc_mem[i]->__seqc_pool13[0] == __seqc_guess[i + 1].__seqc_pool13[0])) return 0;
-  if (!(__seqc_mem[i]->__seqc_pool13[1] == __seqc_guess[i + 1].__seqc_pool13[1])) return 0;
-  if (!(__seqc_mem[i]->__seqc_pool13[2] == __seqc_guess[i + 1].__seqc_pool13[2])) return 0;
-  if (!(__seqc_mem[i]->__seqc_pool13[3] == __seqc_guess[i + 1].__seqc_pool13[3])) return 0;
-  if (!(__seqc_mem[i]->__seqc_pool13[4] == __seqc_guess[i + 1].__seqc_pool13[4])) return 0;
-  if (!(__seqc_mem[i]->__seqc_pool13[5] == __seqc_guess[i + 1].__seqc_pool13[5])) return 0;
-  return 1;
+  __VERIFIER_assume(__seqc_mem[i]->x == __seqc_guess[i + 1].x);
+  __VERIFIER_assume(__seqc_mem[i]->y == __seqc_guess[i + 1].y);
+  __VERIFIER_assume(__seqc_mem[i]->__seqc_created[0] == __seqc_guess[i + 1].__seqc_created[0]);
+  __VERIFIER_assume(__seqc_mem[i]->__seqc_created[1] == __seqc_guess[i + 1].__seqc_created[1]);
+  __VERIFIER_assume(__seqc_mem[i]->__seqc_done[0] == __seqc_guess[i + 1].__seqc_done[0]);
+  __VERIFIER_assume(__seqc_mem[i]->__seqc_done[1] == __seqc_guess[i + 1].__seqc_done[1]);
+  __VERIFIER_assume(__seqc_mem[i]->__seqc_ret[0] == __seqc_guess[i + 1].__seqc_ret[0]);
+  __VERIFIER_assume(__seqc_mem[i]->__seqc_ret[1] == __seqc_guess[i + 1].__seqc_ret[1]);
+  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool13[0] == __seqc_guess[i + 1].__seqc_pool13[0]);
+  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool13[1] == __seqc_guess[i + 1].__seqc_pool13[1]);
+  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool13[2] == __seqc_guess[i + 1].__seqc_pool13[2]);
+  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool13[3] == __seqc_guess[i + 1].__seqc_pool13[3]);
+  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool13[4] == __seqc_guess[i + 1].__seqc_pool13[4]);
+  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool13[5] == __seqc_guess[i + 1].__seqc_pool13[5]);
 }
 static unsigned int __seqc_r;
 static unsigned int __seqc_tid;
@@ -207,7 +206,7 @@ int main(void)
     __seqc_mem[__seqc_r]->__seqc_done[1u] = 1;
     __seqc_mem[__seqc_r]->__seqc_ret[1u] = rv1;
   }
-  for (unsigned __seqc_i = 0; __seqc_i + 1 < 3; __seqc_i++) __VERIFIER_assume(__seqc_consistent(__seqc_i));
+  for (unsigned __seqc_i = 0; __seqc_i + 1 < 3; __seqc_i++) __seqc_consistent(__seqc_i);
   assert(__seqc_error == 0);
   return 0;
 }
