@@ -13,10 +13,6 @@ int main(void);
 struct __seqc_shared {
   _Atomic int counter;
   _Atomic long hits;
-  int plain;
-  int __seqc_created[2];
-  int __seqc_done[2];
-  void *__seqc_ret[2];
   int __seqc_pool14[6];
   unsigned long __seqc_pool16[6];
 };
@@ -27,17 +23,30 @@ static struct __seqc_shared __seqc_mem3;
 static struct __seqc_shared *const __seqc_mem[4] = { &__seqc_mem0, &__seqc_mem1, &__seqc_mem2, &__seqc_mem3 };
 static struct __seqc_shared __seqc_guess[4];
 extern struct __seqc_shared __seqc_nondet_shared(void);
+struct __seqc_named {
+  int plain;
+  int __seqc_created[2];
+  int __seqc_done[2];
+  void *__seqc_ret[2];
+};
+static struct __seqc_named __seqc_nmem0 = {  };
+static struct __seqc_named __seqc_nmem1;
+static struct __seqc_named __seqc_nmem2;
+static struct __seqc_named __seqc_nmem3;
+static struct __seqc_named *const __seqc_nmem[4] = { &__seqc_nmem0, &__seqc_nmem1, &__seqc_nmem2, &__seqc_nmem3 };
+static struct __seqc_named __seqc_nguess[4];
+extern struct __seqc_named __seqc_nondet_named(void);
 static void __seqc_consistent(unsigned i)
 {
   __VERIFIER_assume(__seqc_mem[i]->counter == __seqc_guess[i + 1].counter);
   __VERIFIER_assume(__seqc_mem[i]->hits == __seqc_guess[i + 1].hits);
-  __VERIFIER_assume(__seqc_mem[i]->plain == __seqc_guess[i + 1].plain);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_created[0] == __seqc_guess[i + 1].__seqc_created[0]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_created[1] == __seqc_guess[i + 1].__seqc_created[1]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_done[0] == __seqc_guess[i + 1].__seqc_done[0]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_done[1] == __seqc_guess[i + 1].__seqc_done[1]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_ret[0] == __seqc_guess[i + 1].__seqc_ret[0]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_ret[1] == __seqc_guess[i + 1].__seqc_ret[1]);
+  __VERIFIER_assume(__seqc_nmem[i]->plain == __seqc_nguess[i + 1].plain);
+  __VERIFIER_assume(__seqc_nmem[i]->__seqc_created[0] == __seqc_nguess[i + 1].__seqc_created[0]);
+  __VERIFIER_assume(__seqc_nmem[i]->__seqc_created[1] == __seqc_nguess[i + 1].__seqc_created[1]);
+  __VERIFIER_assume(__seqc_nmem[i]->__seqc_done[0] == __seqc_nguess[i + 1].__seqc_done[0]);
+  __VERIFIER_assume(__seqc_nmem[i]->__seqc_done[1] == __seqc_nguess[i + 1].__seqc_done[1]);
+  __VERIFIER_assume(__seqc_nmem[i]->__seqc_ret[0] == __seqc_nguess[i + 1].__seqc_ret[0]);
+  __VERIFIER_assume(__seqc_nmem[i]->__seqc_ret[1] == __seqc_nguess[i + 1].__seqc_ret[1]);
   __VERIFIER_assume(__seqc_mem[i]->__seqc_pool14[0] == __seqc_guess[i + 1].__seqc_pool14[0]);
   __VERIFIER_assume(__seqc_mem[i]->__seqc_pool14[1] == __seqc_guess[i + 1].__seqc_pool14[1]);
   __VERIFIER_assume(__seqc_mem[i]->__seqc_pool14[2] == __seqc_guess[i + 1].__seqc_pool14[2]);
@@ -87,7 +96,7 @@ void *t(void *a)
   __t1 = (int)(*(_Atomic int *)((char *)__seqc_mem[__seqc_r] + ((char *)&__seqc_mem0.counter - (char *)&__seqc_mem0)));
   __seqc_cs();
 #line 17 "golden/lr/c11_atomics.c"
-  __seqc_mem[__seqc_r]->plain = __t1;
+  __seqc_nmem[__seqc_r]->plain = __t1;
   __seqc_cs();
 #line 17 "golden/lr/c11_atomics.c"
   (*(_Atomic int *)((char *)__seqc_mem[__seqc_r] + ((char *)&__seqc_mem0.counter - (char *)&__seqc_mem0))) = (_Atomic int)5;
@@ -170,7 +179,7 @@ static int __seqc_main(void)
 #line 18 "golden/lr/c11_atomics.c"
     __seqc_arg[__seqc_t3] = (void *)0;
 #line 18 "golden/lr/c11_atomics.c"
-    __seqc_mem[__seqc_r]->__seqc_created[__seqc_t3] = 1;
+    __seqc_nmem[__seqc_r]->__seqc_created[__seqc_t3] = 1;
 #line 18 "golden/lr/c11_atomics.c"
     (*(unsigned long *)((char *)__seqc_mem[__seqc_r] + ((char *)&*x__p2 - (char *)&__seqc_mem0))) = (unsigned long)__seqc_t3;
   }
@@ -187,7 +196,7 @@ static int __seqc_main(void)
 #line 18 "golden/lr/c11_atomics.c"
     __seqc_r = 3u;
 #line 18 "golden/lr/c11_atomics.c"
-  } else if (__seqc_mem[__seqc_r]->__seqc_done[__seqc_j4] == 0) {
+  } else if (__seqc_nmem[__seqc_r]->__seqc_done[__seqc_j4] == 0) {
 #line 18 "golden/lr/c11_atomics.c"
     __seqc_r = 3u;
   }
@@ -225,12 +234,12 @@ static void __seqc_cs(void)
 
 int main(void)
 {
-  for (unsigned __seqc_i = 1; __seqc_i <= 3; __seqc_i++) *__seqc_mem[__seqc_i] = __seqc_nondet_shared(); for (unsigned __seqc_i = 0; __seqc_i <= 3; __seqc_i++) __seqc_guess[__seqc_i] = *__seqc_mem[__seqc_i];
+  for (unsigned __seqc_i = 1; __seqc_i <= 3; __seqc_i++) { *__seqc_mem[__seqc_i] = __seqc_nondet_shared(); *__seqc_nmem[__seqc_i] = __seqc_nondet_named(); } for (unsigned __seqc_i = 0; __seqc_i <= 3; __seqc_i++) { __seqc_guess[__seqc_i] = *__seqc_mem[__seqc_i]; __seqc_nguess[__seqc_i] = *__seqc_nmem[__seqc_i]; }
   __seqc_r = 0u;
-  __seqc_mem[__seqc_r]->__seqc_created[0u] = 1;
+  __seqc_nmem[__seqc_r]->__seqc_created[0u] = 1;
   __seqc_main();
   __seqc_cs();
-  __seqc_mem[__seqc_r]->__seqc_done[0u] = 1;
+  __seqc_nmem[__seqc_r]->__seqc_done[0u] = 1;
   unsigned int start;
   if (__seqc_site_n[0u] > 0u) {
     __seqc_tid = 1u;
@@ -240,14 +249,14 @@ int main(void)
       start = 3u;
     }
     __seqc_r = start;
-    if (__seqc_mem[__seqc_r]->__seqc_created[1u] == 0) {
+    if (__seqc_nmem[__seqc_r]->__seqc_created[1u] == 0) {
       __seqc_r = 3u;
     }
     void *rv1;
     rv1 = t(__seqc_arg[1u]);
     __seqc_cs();
-    __seqc_mem[__seqc_r]->__seqc_done[1u] = 1;
-    __seqc_mem[__seqc_r]->__seqc_ret[1u] = rv1;
+    __seqc_nmem[__seqc_r]->__seqc_done[1u] = 1;
+    __seqc_nmem[__seqc_r]->__seqc_ret[1u] = rv1;
   }
   for (unsigned __seqc_i = 0; __seqc_i + 1 < 3; __seqc_i++) __seqc_consistent(__seqc_i);
   assert(__seqc_error == 0);

@@ -21,11 +21,6 @@ int main(void);
 struct __seqc_shared {
   struct S g;
   int key;
-  int *buf;
-  int n;
-  int __seqc_created[2];
-  int __seqc_done[2];
-  void *__seqc_ret[2];
   struct S __seqc_pool15[6];
   int __seqc_pool17[96];
   unsigned long __seqc_pool19[6];
@@ -39,6 +34,21 @@ static struct __seqc_shared __seqc_mem4;
 static struct __seqc_shared *const __seqc_mem[5] = { &__seqc_mem0, &__seqc_mem1, &__seqc_mem2, &__seqc_mem3, &__seqc_mem4 };
 static struct __seqc_shared __seqc_guess[5];
 extern struct __seqc_shared __seqc_nondet_shared(void);
+struct __seqc_named {
+  int *buf;
+  int n;
+  int __seqc_created[2];
+  int __seqc_done[2];
+  void *__seqc_ret[2];
+};
+static struct __seqc_named __seqc_nmem0 = {  };
+static struct __seqc_named __seqc_nmem1;
+static struct __seqc_named __seqc_nmem2;
+static struct __seqc_named __seqc_nmem3;
+static struct __seqc_named __seqc_nmem4;
+static struct __seqc_named *const __seqc_nmem[5] = { &__seqc_nmem0, &__seqc_nmem1, &__seqc_nmem2, &__seqc_nmem3, &__seqc_nmem4 };
+static struct __seqc_named __seqc_nguess[5];
+extern struct __seqc_named __seqc_nondet_named(void);
 static void __seqc_consistent(unsigned i)
 {
   __VERIFIER_assume(__seqc_mem[i]->g.a == __seqc_guess[i + 1].g.a);
@@ -47,14 +57,14 @@ static void __seqc_consistent(unsigned i)
   __VERIFIER_assume(__seqc_mem[i]->g.name[2] == __seqc_guess[i + 1].g.name[2]);
   __VERIFIER_assume(__seqc_mem[i]->g.name[3] == __seqc_guess[i + 1].g.name[3]);
   __VERIFIER_assume(__seqc_mem[i]->key == __seqc_guess[i + 1].key);
-  __VERIFIER_assume(__seqc_mem[i]->buf == __seqc_guess[i + 1].buf);
-  __VERIFIER_assume(__seqc_mem[i]->n == __seqc_guess[i + 1].n);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_created[0] == __seqc_guess[i + 1].__seqc_created[0]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_created[1] == __seqc_guess[i + 1].__seqc_created[1]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_done[0] == __seqc_guess[i + 1].__seqc_done[0]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_done[1] == __seqc_guess[i + 1].__seqc_done[1]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_ret[0] == __seqc_guess[i + 1].__seqc_ret[0]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_ret[1] == __seqc_guess[i + 1].__seqc_ret[1]);
+  __VERIFIER_assume(__seqc_nmem[i]->buf == __seqc_nguess[i + 1].buf);
+  __VERIFIER_assume(__seqc_nmem[i]->n == __seqc_nguess[i + 1].n);
+  __VERIFIER_assume(__seqc_nmem[i]->__seqc_created[0] == __seqc_nguess[i + 1].__seqc_created[0]);
+  __VERIFIER_assume(__seqc_nmem[i]->__seqc_created[1] == __seqc_nguess[i + 1].__seqc_created[1]);
+  __VERIFIER_assume(__seqc_nmem[i]->__seqc_done[0] == __seqc_nguess[i + 1].__seqc_done[0]);
+  __VERIFIER_assume(__seqc_nmem[i]->__seqc_done[1] == __seqc_nguess[i + 1].__seqc_done[1]);
+  __VERIFIER_assume(__seqc_nmem[i]->__seqc_ret[0] == __seqc_nguess[i + 1].__seqc_ret[0]);
+  __VERIFIER_assume(__seqc_nmem[i]->__seqc_ret[1] == __seqc_nguess[i + 1].__seqc_ret[1]);
   __VERIFIER_assume(__seqc_mem[i]->__seqc_pool15[0].a == __seqc_guess[i + 1].__seqc_pool15[0].a);
   __VERIFIER_assume(__seqc_mem[i]->__seqc_pool15[0].name[0] == __seqc_guess[i + 1].__seqc_pool15[0].name[0]);
   __VERIFIER_assume(__seqc_mem[i]->__seqc_pool15[0].name[1] == __seqc_guess[i + 1].__seqc_pool15[0].name[1]);
@@ -271,10 +281,10 @@ void *worker(void *arg)
   __t1 = strlen((*local__p8).name);
   __seqc_cs();
 #line 24 "golden/lr/keys_memset_heap.c"
-  int *__s2 = __seqc_mem[__seqc_r]->buf;
+  int *__s2 = __seqc_nmem[__seqc_r]->buf;
   __seqc_cs();
 #line 24 "golden/lr/keys_memset_heap.c"
-  int __s3 = __seqc_mem[__seqc_r]->n;
+  int __s3 = __seqc_nmem[__seqc_r]->n;
   __seqc_cs();
 #line 24 "golden/lr/keys_memset_heap.c"
   (*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)(__s2 + (int)((unsigned int)__s3 - 1u)) - (char *)&__seqc_mem0))) = (int)__t1;
@@ -301,15 +311,15 @@ static int __seqc_main(void)
   void **r__p14;
   __seqc_cs();
 #line 28 "golden/lr/keys_memset_heap.c"
-  __seqc_mem[__seqc_r]->n = __VERIFIER_nondet_int();
+  __seqc_nmem[__seqc_r]->n = __VERIFIER_nondet_int();
   __seqc_cs();
 #line 29 "golden/lr/keys_memset_heap.c"
-  int __s1 = __seqc_mem[__seqc_r]->n;
+  int __s1 = __seqc_nmem[__seqc_r]->n;
   int __s2 = __s1 < 1;
   if (!__s2) {
     __seqc_cs();
 #line 29 "golden/lr/keys_memset_heap.c"
-    int __s3 = __seqc_mem[__seqc_r]->n;
+    int __s3 = __seqc_nmem[__seqc_r]->n;
     __s2 = __s3 > 3;
   }
 #line 29 "golden/lr/keys_memset_heap.c"
@@ -320,7 +330,7 @@ static int __seqc_main(void)
   void *__t1;
   __seqc_cs();
 #line 30 "golden/lr/keys_memset_heap.c"
-  int __s4 = __seqc_mem[__seqc_r]->n;
+  int __s4 = __seqc_nmem[__seqc_r]->n;
   __seqc_cs();
 #line 30 "golden/lr/keys_memset_heap.c"
   if ((unsigned long)__s4 * 4ul > 64ul) {
@@ -345,13 +355,13 @@ static int __seqc_main(void)
   __t1 = (void *)__seqc_obj15;
   __seqc_cs();
 #line 30 "golden/lr/keys_memset_heap.c"
-  __seqc_mem[__seqc_r]->buf = (int *)__t1;
+  __seqc_nmem[__seqc_r]->buf = (int *)__t1;
   __seqc_cs();
 #line 31 "golden/lr/keys_memset_heap.c"
-  int *__s5 = __seqc_mem[__seqc_r]->buf;
+  int *__s5 = __seqc_nmem[__seqc_r]->buf;
   __seqc_cs();
 #line 31 "golden/lr/keys_memset_heap.c"
-  int __s6 = __seqc_mem[__seqc_r]->n;
+  int __s6 = __seqc_nmem[__seqc_r]->n;
   __seqc_cs();
 #line 31 "golden/lr/keys_memset_heap.c"
   if ((unsigned long)__s6 * 4ul > 64ul || (unsigned long)__s6 * 4ul % 4ul != 0ul) {
@@ -474,7 +484,7 @@ static int __seqc_main(void)
 #line 34 "golden/lr/keys_memset_heap.c"
     __seqc_arg[__seqc_t16] = (void *)&__seqc_mem0.g;
 #line 34 "golden/lr/keys_memset_heap.c"
-    __seqc_mem[__seqc_r]->__seqc_created[__seqc_t16] = 1;
+    __seqc_nmem[__seqc_r]->__seqc_created[__seqc_t16] = 1;
 #line 34 "golden/lr/keys_memset_heap.c"
     (*(unsigned long *)((char *)__seqc_mem[__seqc_r] + ((char *)&*t__p13 - (char *)&__seqc_mem0))) = (unsigned long)__seqc_t16;
   }
@@ -513,12 +523,12 @@ static int __seqc_main(void)
 #line 37 "golden/lr/keys_memset_heap.c"
     __seqc_r = 4u;
 #line 37 "golden/lr/keys_memset_heap.c"
-  } else if (__seqc_mem[__seqc_r]->__seqc_done[__seqc_j17] == 0) {
+  } else if (__seqc_nmem[__seqc_r]->__seqc_done[__seqc_j17] == 0) {
 #line 37 "golden/lr/keys_memset_heap.c"
     __seqc_r = 4u;
   } else {
 #line 37 "golden/lr/keys_memset_heap.c"
-    (*(void **)((char *)__seqc_mem[__seqc_r] + ((char *)&*r__p14 - (char *)&__seqc_mem0))) = __seqc_mem[__seqc_r]->__seqc_ret[__seqc_j17];
+    (*(void **)((char *)__seqc_mem[__seqc_r] + ((char *)&*r__p14 - (char *)&__seqc_mem0))) = __seqc_nmem[__seqc_r]->__seqc_ret[__seqc_j17];
   }
   __seqc_cs();
 #line 38 "golden/lr/keys_memset_heap.c"
@@ -536,10 +546,10 @@ static int __seqc_main(void)
   }
   __seqc_cs();
 #line 39 "golden/lr/keys_memset_heap.c"
-  int *__s8 = __seqc_mem[__seqc_r]->buf;
+  int *__s8 = __seqc_nmem[__seqc_r]->buf;
   __seqc_cs();
 #line 39 "golden/lr/keys_memset_heap.c"
-  int __s9 = __seqc_mem[__seqc_r]->n;
+  int __s9 = __seqc_nmem[__seqc_r]->n;
   __seqc_cs();
 #line 39 "golden/lr/keys_memset_heap.c"
   int __s10 = (*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)(__s8 + (int)((unsigned int)__s9 - 1u)) - (char *)&__seqc_mem0)));
@@ -576,12 +586,12 @@ static void __seqc_cs(void)
 
 int main(void)
 {
-  for (unsigned __seqc_i = 1; __seqc_i <= 4; __seqc_i++) *__seqc_mem[__seqc_i] = __seqc_nondet_shared(); for (unsigned __seqc_i = 0; __seqc_i <= 4; __seqc_i++) __seqc_guess[__seqc_i] = *__seqc_mem[__seqc_i];
+  for (unsigned __seqc_i = 1; __seqc_i <= 4; __seqc_i++) { *__seqc_mem[__seqc_i] = __seqc_nondet_shared(); *__seqc_nmem[__seqc_i] = __seqc_nondet_named(); } for (unsigned __seqc_i = 0; __seqc_i <= 4; __seqc_i++) { __seqc_guess[__seqc_i] = *__seqc_mem[__seqc_i]; __seqc_nguess[__seqc_i] = *__seqc_nmem[__seqc_i]; }
   __seqc_r = 0u;
-  __seqc_mem[__seqc_r]->__seqc_created[0u] = 1;
+  __seqc_nmem[__seqc_r]->__seqc_created[0u] = 1;
   __seqc_main();
   __seqc_cs();
-  __seqc_mem[__seqc_r]->__seqc_done[0u] = 1;
+  __seqc_nmem[__seqc_r]->__seqc_done[0u] = 1;
   unsigned int start;
   if (__seqc_site_n[0u] > 0u) {
     __seqc_tid = 1u;
@@ -591,14 +601,14 @@ int main(void)
       start = 4u;
     }
     __seqc_r = start;
-    if (__seqc_mem[__seqc_r]->__seqc_created[1u] == 0) {
+    if (__seqc_nmem[__seqc_r]->__seqc_created[1u] == 0) {
       __seqc_r = 4u;
     }
     void *rv1;
     rv1 = worker(__seqc_arg[1u]);
     __seqc_cs();
-    __seqc_mem[__seqc_r]->__seqc_done[1u] = 1;
-    __seqc_mem[__seqc_r]->__seqc_ret[1u] = rv1;
+    __seqc_nmem[__seqc_r]->__seqc_done[1u] = 1;
+    __seqc_nmem[__seqc_r]->__seqc_ret[1u] = rv1;
   }
   for (unsigned __seqc_i = 0; __seqc_i + 1 < 4; __seqc_i++) __seqc_consistent(__seqc_i);
   assert(__seqc_error == 0);

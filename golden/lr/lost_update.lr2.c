@@ -11,10 +11,6 @@ static void __seqc_cs(void);
 int main(void);
 
 struct __seqc_shared {
-  int x;
-  int __seqc_created[3];
-  int __seqc_done[3];
-  void *__seqc_ret[3];
   unsigned long __seqc_pool12[6];
   unsigned long __seqc_pool14[6];
 };
@@ -25,18 +21,31 @@ static struct __seqc_shared __seqc_mem3;
 static struct __seqc_shared *const __seqc_mem[4] = { &__seqc_mem0, &__seqc_mem1, &__seqc_mem2, &__seqc_mem3 };
 static struct __seqc_shared __seqc_guess[4];
 extern struct __seqc_shared __seqc_nondet_shared(void);
+struct __seqc_named {
+  int x;
+  int __seqc_created[3];
+  int __seqc_done[3];
+  void *__seqc_ret[3];
+};
+static struct __seqc_named __seqc_nmem0 = {  };
+static struct __seqc_named __seqc_nmem1;
+static struct __seqc_named __seqc_nmem2;
+static struct __seqc_named __seqc_nmem3;
+static struct __seqc_named *const __seqc_nmem[4] = { &__seqc_nmem0, &__seqc_nmem1, &__seqc_nmem2, &__seqc_nmem3 };
+static struct __seqc_named __seqc_nguess[4];
+extern struct __seqc_named __seqc_nondet_named(void);
 static void __seqc_consistent(unsigned i)
 {
-  __VERIFIER_assume(__seqc_mem[i]->x == __seqc_guess[i + 1].x);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_created[0] == __seqc_guess[i + 1].__seqc_created[0]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_created[1] == __seqc_guess[i + 1].__seqc_created[1]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_created[2] == __seqc_guess[i + 1].__seqc_created[2]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_done[0] == __seqc_guess[i + 1].__seqc_done[0]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_done[1] == __seqc_guess[i + 1].__seqc_done[1]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_done[2] == __seqc_guess[i + 1].__seqc_done[2]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_ret[0] == __seqc_guess[i + 1].__seqc_ret[0]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_ret[1] == __seqc_guess[i + 1].__seqc_ret[1]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_ret[2] == __seqc_guess[i + 1].__seqc_ret[2]);
+  __VERIFIER_assume(__seqc_nmem[i]->x == __seqc_nguess[i + 1].x);
+  __VERIFIER_assume(__seqc_nmem[i]->__seqc_created[0] == __seqc_nguess[i + 1].__seqc_created[0]);
+  __VERIFIER_assume(__seqc_nmem[i]->__seqc_created[1] == __seqc_nguess[i + 1].__seqc_created[1]);
+  __VERIFIER_assume(__seqc_nmem[i]->__seqc_created[2] == __seqc_nguess[i + 1].__seqc_created[2]);
+  __VERIFIER_assume(__seqc_nmem[i]->__seqc_done[0] == __seqc_nguess[i + 1].__seqc_done[0]);
+  __VERIFIER_assume(__seqc_nmem[i]->__seqc_done[1] == __seqc_nguess[i + 1].__seqc_done[1]);
+  __VERIFIER_assume(__seqc_nmem[i]->__seqc_done[2] == __seqc_nguess[i + 1].__seqc_done[2]);
+  __VERIFIER_assume(__seqc_nmem[i]->__seqc_ret[0] == __seqc_nguess[i + 1].__seqc_ret[0]);
+  __VERIFIER_assume(__seqc_nmem[i]->__seqc_ret[1] == __seqc_nguess[i + 1].__seqc_ret[1]);
+  __VERIFIER_assume(__seqc_nmem[i]->__seqc_ret[2] == __seqc_nguess[i + 1].__seqc_ret[2]);
   __VERIFIER_assume(__seqc_mem[i]->__seqc_pool12[0] == __seqc_guess[i + 1].__seqc_pool12[0]);
   __VERIFIER_assume(__seqc_mem[i]->__seqc_pool12[1] == __seqc_guess[i + 1].__seqc_pool12[1]);
   __VERIFIER_assume(__seqc_mem[i]->__seqc_pool12[2] == __seqc_guess[i + 1].__seqc_pool12[2]);
@@ -67,10 +76,10 @@ void *inc(void *arg)
 {
   __seqc_cs();
 #line 14 "golden/lr/lost_update.c"
-  int __s1 = __seqc_mem[__seqc_r]->x;
+  int __s1 = __seqc_nmem[__seqc_r]->x;
   __seqc_cs();
 #line 14 "golden/lr/lost_update.c"
-  __seqc_mem[__seqc_r]->x = (int)((unsigned int)__s1 + 1u);
+  __seqc_nmem[__seqc_r]->x = (int)((unsigned int)__s1 + 1u);
 #line 14 "golden/lr/lost_update.c"
   return (void *)0;
 }
@@ -119,7 +128,7 @@ static int __seqc_main(void)
 #line 15 "golden/lr/lost_update.c"
     __seqc_arg[__seqc_t6] = (void *)0;
 #line 15 "golden/lr/lost_update.c"
-    __seqc_mem[__seqc_r]->__seqc_created[__seqc_t6] = 1;
+    __seqc_nmem[__seqc_r]->__seqc_created[__seqc_t6] = 1;
 #line 15 "golden/lr/lost_update.c"
     (*(unsigned long *)((char *)__seqc_mem[__seqc_r] + ((char *)&*a__p4 - (char *)&__seqc_mem0))) = (unsigned long)__seqc_t6;
   }
@@ -138,7 +147,7 @@ static int __seqc_main(void)
 #line 15 "golden/lr/lost_update.c"
     __seqc_arg[__seqc_t7] = (void *)0;
 #line 15 "golden/lr/lost_update.c"
-    __seqc_mem[__seqc_r]->__seqc_created[__seqc_t7] = 1;
+    __seqc_nmem[__seqc_r]->__seqc_created[__seqc_t7] = 1;
 #line 15 "golden/lr/lost_update.c"
     (*(unsigned long *)((char *)__seqc_mem[__seqc_r] + ((char *)&*b__p5 - (char *)&__seqc_mem0))) = (unsigned long)__seqc_t7;
   }
@@ -155,7 +164,7 @@ static int __seqc_main(void)
 #line 15 "golden/lr/lost_update.c"
     __seqc_r = 3u;
 #line 15 "golden/lr/lost_update.c"
-  } else if (__seqc_mem[__seqc_r]->__seqc_done[__seqc_j8] == 0) {
+  } else if (__seqc_nmem[__seqc_r]->__seqc_done[__seqc_j8] == 0) {
 #line 15 "golden/lr/lost_update.c"
     __seqc_r = 3u;
   }
@@ -172,7 +181,7 @@ static int __seqc_main(void)
 #line 15 "golden/lr/lost_update.c"
     __seqc_r = 3u;
 #line 15 "golden/lr/lost_update.c"
-  } else if (__seqc_mem[__seqc_r]->__seqc_done[__seqc_j9] == 0) {
+  } else if (__seqc_nmem[__seqc_r]->__seqc_done[__seqc_j9] == 0) {
 #line 15 "golden/lr/lost_update.c"
     __seqc_r = 3u;
   }
@@ -180,7 +189,7 @@ static int __seqc_main(void)
 #line 15 "golden/lr/lost_update.c"
   if (__seqc_r < 3u) {
 #line 15 "golden/lr/lost_update.c"
-    if (!(__seqc_mem[__seqc_r]->x == 2)) {
+    if (!(__seqc_nmem[__seqc_r]->x == 2)) {
 #line 15 "golden/lr/lost_update.c"
       if (__seqc_error == 0) {
 #line 15 "golden/lr/lost_update.c"
@@ -210,12 +219,12 @@ static void __seqc_cs(void)
 
 int main(void)
 {
-  for (unsigned __seqc_i = 1; __seqc_i <= 3; __seqc_i++) *__seqc_mem[__seqc_i] = __seqc_nondet_shared(); for (unsigned __seqc_i = 0; __seqc_i <= 3; __seqc_i++) __seqc_guess[__seqc_i] = *__seqc_mem[__seqc_i];
+  for (unsigned __seqc_i = 1; __seqc_i <= 3; __seqc_i++) { *__seqc_mem[__seqc_i] = __seqc_nondet_shared(); *__seqc_nmem[__seqc_i] = __seqc_nondet_named(); } for (unsigned __seqc_i = 0; __seqc_i <= 3; __seqc_i++) { __seqc_guess[__seqc_i] = *__seqc_mem[__seqc_i]; __seqc_nguess[__seqc_i] = *__seqc_nmem[__seqc_i]; }
   __seqc_r = 0u;
-  __seqc_mem[__seqc_r]->__seqc_created[0u] = 1;
+  __seqc_nmem[__seqc_r]->__seqc_created[0u] = 1;
   __seqc_main();
   __seqc_cs();
-  __seqc_mem[__seqc_r]->__seqc_done[0u] = 1;
+  __seqc_nmem[__seqc_r]->__seqc_done[0u] = 1;
   unsigned int start;
   if (__seqc_site_n[0u] > 0u) {
     __seqc_tid = 1u;
@@ -225,14 +234,14 @@ int main(void)
       start = 3u;
     }
     __seqc_r = start;
-    if (__seqc_mem[__seqc_r]->__seqc_created[1u] == 0) {
+    if (__seqc_nmem[__seqc_r]->__seqc_created[1u] == 0) {
       __seqc_r = 3u;
     }
     void *rv1;
     rv1 = inc(__seqc_arg[1u]);
     __seqc_cs();
-    __seqc_mem[__seqc_r]->__seqc_done[1u] = 1;
-    __seqc_mem[__seqc_r]->__seqc_ret[1u] = rv1;
+    __seqc_nmem[__seqc_r]->__seqc_done[1u] = 1;
+    __seqc_nmem[__seqc_r]->__seqc_ret[1u] = rv1;
   }
   if (__seqc_site_n[1u] > 0u) {
     __seqc_tid = 2u;
@@ -242,14 +251,14 @@ int main(void)
       start = 3u;
     }
     __seqc_r = start;
-    if (__seqc_mem[__seqc_r]->__seqc_created[2u] == 0) {
+    if (__seqc_nmem[__seqc_r]->__seqc_created[2u] == 0) {
       __seqc_r = 3u;
     }
     void *rv2;
     rv2 = inc(__seqc_arg[2u]);
     __seqc_cs();
-    __seqc_mem[__seqc_r]->__seqc_done[2u] = 1;
-    __seqc_mem[__seqc_r]->__seqc_ret[2u] = rv2;
+    __seqc_nmem[__seqc_r]->__seqc_done[2u] = 1;
+    __seqc_nmem[__seqc_r]->__seqc_ret[2u] = rv2;
   }
   for (unsigned __seqc_i = 0; __seqc_i + 1 < 3; __seqc_i++) __seqc_consistent(__seqc_i);
   assert(__seqc_error == 0);

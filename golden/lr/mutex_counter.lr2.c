@@ -11,11 +11,7 @@ static void __seqc_cs(void);
 int main(void);
 
 struct __seqc_shared {
-  int count;
   int m;
-  int __seqc_created[4];
-  int __seqc_done[4];
-  void *__seqc_ret[4];
   unsigned long __seqc_pool13[6][2];
 };
 static struct __seqc_shared __seqc_mem0 = { .m = 0 };
@@ -25,22 +21,35 @@ static struct __seqc_shared __seqc_mem3;
 static struct __seqc_shared *const __seqc_mem[4] = { &__seqc_mem0, &__seqc_mem1, &__seqc_mem2, &__seqc_mem3 };
 static struct __seqc_shared __seqc_guess[4];
 extern struct __seqc_shared __seqc_nondet_shared(void);
+struct __seqc_named {
+  int count;
+  int __seqc_created[4];
+  int __seqc_done[4];
+  void *__seqc_ret[4];
+};
+static struct __seqc_named __seqc_nmem0 = {  };
+static struct __seqc_named __seqc_nmem1;
+static struct __seqc_named __seqc_nmem2;
+static struct __seqc_named __seqc_nmem3;
+static struct __seqc_named *const __seqc_nmem[4] = { &__seqc_nmem0, &__seqc_nmem1, &__seqc_nmem2, &__seqc_nmem3 };
+static struct __seqc_named __seqc_nguess[4];
+extern struct __seqc_named __seqc_nondet_named(void);
 static void __seqc_consistent(unsigned i)
 {
-  __VERIFIER_assume(__seqc_mem[i]->count == __seqc_guess[i + 1].count);
+  __VERIFIER_assume(__seqc_nmem[i]->count == __seqc_nguess[i + 1].count);
   __VERIFIER_assume(__seqc_mem[i]->m == __seqc_guess[i + 1].m);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_created[0] == __seqc_guess[i + 1].__seqc_created[0]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_created[1] == __seqc_guess[i + 1].__seqc_created[1]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_created[2] == __seqc_guess[i + 1].__seqc_created[2]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_created[3] == __seqc_guess[i + 1].__seqc_created[3]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_done[0] == __seqc_guess[i + 1].__seqc_done[0]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_done[1] == __seqc_guess[i + 1].__seqc_done[1]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_done[2] == __seqc_guess[i + 1].__seqc_done[2]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_done[3] == __seqc_guess[i + 1].__seqc_done[3]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_ret[0] == __seqc_guess[i + 1].__seqc_ret[0]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_ret[1] == __seqc_guess[i + 1].__seqc_ret[1]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_ret[2] == __seqc_guess[i + 1].__seqc_ret[2]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_ret[3] == __seqc_guess[i + 1].__seqc_ret[3]);
+  __VERIFIER_assume(__seqc_nmem[i]->__seqc_created[0] == __seqc_nguess[i + 1].__seqc_created[0]);
+  __VERIFIER_assume(__seqc_nmem[i]->__seqc_created[1] == __seqc_nguess[i + 1].__seqc_created[1]);
+  __VERIFIER_assume(__seqc_nmem[i]->__seqc_created[2] == __seqc_nguess[i + 1].__seqc_created[2]);
+  __VERIFIER_assume(__seqc_nmem[i]->__seqc_created[3] == __seqc_nguess[i + 1].__seqc_created[3]);
+  __VERIFIER_assume(__seqc_nmem[i]->__seqc_done[0] == __seqc_nguess[i + 1].__seqc_done[0]);
+  __VERIFIER_assume(__seqc_nmem[i]->__seqc_done[1] == __seqc_nguess[i + 1].__seqc_done[1]);
+  __VERIFIER_assume(__seqc_nmem[i]->__seqc_done[2] == __seqc_nguess[i + 1].__seqc_done[2]);
+  __VERIFIER_assume(__seqc_nmem[i]->__seqc_done[3] == __seqc_nguess[i + 1].__seqc_done[3]);
+  __VERIFIER_assume(__seqc_nmem[i]->__seqc_ret[0] == __seqc_nguess[i + 1].__seqc_ret[0]);
+  __VERIFIER_assume(__seqc_nmem[i]->__seqc_ret[1] == __seqc_nguess[i + 1].__seqc_ret[1]);
+  __VERIFIER_assume(__seqc_nmem[i]->__seqc_ret[2] == __seqc_nguess[i + 1].__seqc_ret[2]);
+  __VERIFIER_assume(__seqc_nmem[i]->__seqc_ret[3] == __seqc_nguess[i + 1].__seqc_ret[3]);
   __VERIFIER_assume(__seqc_mem[i]->__seqc_pool13[0][0] == __seqc_guess[i + 1].__seqc_pool13[0][0]);
   __VERIFIER_assume(__seqc_mem[i]->__seqc_pool13[0][1] == __seqc_guess[i + 1].__seqc_pool13[0][1]);
   __VERIFIER_assume(__seqc_mem[i]->__seqc_pool13[1][0] == __seqc_guess[i + 1].__seqc_pool13[1][0]);
@@ -78,10 +87,10 @@ void *worker(void *arg)
   (*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)&__seqc_mem0.m - (char *)&__seqc_mem0))) = 1;
   __seqc_cs();
 #line 15 "golden/lr/mutex_counter.c"
-  int __s1 = __seqc_mem[__seqc_r]->count;
+  int __s1 = __seqc_nmem[__seqc_r]->count;
   __seqc_cs();
 #line 15 "golden/lr/mutex_counter.c"
-  __seqc_mem[__seqc_r]->count = (int)((unsigned int)__s1 + 1u);
+  __seqc_nmem[__seqc_r]->count = (int)((unsigned int)__s1 + 1u);
   __seqc_cs();
 #line 15 "golden/lr/mutex_counter.c"
   (*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)&__seqc_mem0.m - (char *)&__seqc_mem0))) = 0;
@@ -147,7 +156,7 @@ static int __seqc_main(void)
 #line 16 "golden/lr/mutex_counter.c"
           __seqc_arg[__seqc_t6] = (void *)0;
 #line 16 "golden/lr/mutex_counter.c"
-          __seqc_mem[__seqc_r]->__seqc_created[__seqc_t6] = 1;
+          __seqc_nmem[__seqc_r]->__seqc_created[__seqc_t6] = 1;
 #line 16 "golden/lr/mutex_counter.c"
           (*(unsigned long *)((char *)__seqc_mem[__seqc_r] + ((char *)&(*t__p5)[i] - (char *)&__seqc_mem0))) = (unsigned long)__seqc_t6;
         }
@@ -182,7 +191,7 @@ static int __seqc_main(void)
 #line 16 "golden/lr/mutex_counter.c"
           __seqc_r = 3u;
 #line 16 "golden/lr/mutex_counter.c"
-        } else if (__seqc_mem[__seqc_r]->__seqc_done[__seqc_j7] == 0) {
+        } else if (__seqc_nmem[__seqc_r]->__seqc_done[__seqc_j7] == 0) {
 #line 16 "golden/lr/mutex_counter.c"
           __seqc_r = 3u;
         }
@@ -193,7 +202,7 @@ static int __seqc_main(void)
 #line 16 "golden/lr/mutex_counter.c"
   if (__seqc_r < 3u) {
 #line 16 "golden/lr/mutex_counter.c"
-    if (!(__seqc_mem[__seqc_r]->count == 2)) {
+    if (!(__seqc_nmem[__seqc_r]->count == 2)) {
 #line 16 "golden/lr/mutex_counter.c"
       if (__seqc_error == 0) {
 #line 16 "golden/lr/mutex_counter.c"
@@ -223,12 +232,12 @@ static void __seqc_cs(void)
 
 int main(void)
 {
-  for (unsigned __seqc_i = 1; __seqc_i <= 3; __seqc_i++) *__seqc_mem[__seqc_i] = __seqc_nondet_shared(); for (unsigned __seqc_i = 0; __seqc_i <= 3; __seqc_i++) __seqc_guess[__seqc_i] = *__seqc_mem[__seqc_i];
+  for (unsigned __seqc_i = 1; __seqc_i <= 3; __seqc_i++) { *__seqc_mem[__seqc_i] = __seqc_nondet_shared(); *__seqc_nmem[__seqc_i] = __seqc_nondet_named(); } for (unsigned __seqc_i = 0; __seqc_i <= 3; __seqc_i++) { __seqc_guess[__seqc_i] = *__seqc_mem[__seqc_i]; __seqc_nguess[__seqc_i] = *__seqc_nmem[__seqc_i]; }
   __seqc_r = 0u;
-  __seqc_mem[__seqc_r]->__seqc_created[0u] = 1;
+  __seqc_nmem[__seqc_r]->__seqc_created[0u] = 1;
   __seqc_main();
   __seqc_cs();
-  __seqc_mem[__seqc_r]->__seqc_done[0u] = 1;
+  __seqc_nmem[__seqc_r]->__seqc_done[0u] = 1;
   unsigned int start;
   if (__seqc_site_n[0u] > 0u) {
     __seqc_tid = 1u;
@@ -238,14 +247,14 @@ int main(void)
       start = 3u;
     }
     __seqc_r = start;
-    if (__seqc_mem[__seqc_r]->__seqc_created[1u] == 0) {
+    if (__seqc_nmem[__seqc_r]->__seqc_created[1u] == 0) {
       __seqc_r = 3u;
     }
     void *rv1;
     rv1 = worker(__seqc_arg[1u]);
     __seqc_cs();
-    __seqc_mem[__seqc_r]->__seqc_done[1u] = 1;
-    __seqc_mem[__seqc_r]->__seqc_ret[1u] = rv1;
+    __seqc_nmem[__seqc_r]->__seqc_done[1u] = 1;
+    __seqc_nmem[__seqc_r]->__seqc_ret[1u] = rv1;
   }
   if (__seqc_site_n[0u] > 1u) {
     __seqc_tid = 2u;
@@ -255,14 +264,14 @@ int main(void)
       start = 3u;
     }
     __seqc_r = start;
-    if (__seqc_mem[__seqc_r]->__seqc_created[2u] == 0) {
+    if (__seqc_nmem[__seqc_r]->__seqc_created[2u] == 0) {
       __seqc_r = 3u;
     }
     void *rv2;
     rv2 = worker(__seqc_arg[2u]);
     __seqc_cs();
-    __seqc_mem[__seqc_r]->__seqc_done[2u] = 1;
-    __seqc_mem[__seqc_r]->__seqc_ret[2u] = rv2;
+    __seqc_nmem[__seqc_r]->__seqc_done[2u] = 1;
+    __seqc_nmem[__seqc_r]->__seqc_ret[2u] = rv2;
   }
   if (__seqc_site_n[0u] > 2u) {
     __seqc_tid = 3u;
@@ -272,14 +281,14 @@ int main(void)
       start = 3u;
     }
     __seqc_r = start;
-    if (__seqc_mem[__seqc_r]->__seqc_created[3u] == 0) {
+    if (__seqc_nmem[__seqc_r]->__seqc_created[3u] == 0) {
       __seqc_r = 3u;
     }
     void *rv3;
     rv3 = worker(__seqc_arg[3u]);
     __seqc_cs();
-    __seqc_mem[__seqc_r]->__seqc_done[3u] = 1;
-    __seqc_mem[__seqc_r]->__seqc_ret[3u] = rv3;
+    __seqc_nmem[__seqc_r]->__seqc_done[3u] = 1;
+    __seqc_nmem[__seqc_r]->__seqc_ret[3u] = rv3;
   }
   for (unsigned __seqc_i = 0; __seqc_i + 1 < 3; __seqc_i++) __seqc_consistent(__seqc_i);
   assert(__seqc_error == 0);

@@ -17,9 +17,6 @@ static void __seqc_cs(void);
 int main(void);
 
 struct __seqc_shared {
-  int __seqc_created[2];
-  int __seqc_done[2];
-  void *__seqc_ret[2];
   unsigned long __seqc_pool11[6];
   struct arg __seqc_pool13[6];
   void *__seqc_pool15[6];
@@ -31,14 +28,26 @@ static struct __seqc_shared __seqc_mem3;
 static struct __seqc_shared *const __seqc_mem[4] = { &__seqc_mem0, &__seqc_mem1, &__seqc_mem2, &__seqc_mem3 };
 static struct __seqc_shared __seqc_guess[4];
 extern struct __seqc_shared __seqc_nondet_shared(void);
+struct __seqc_named {
+  int __seqc_created[2];
+  int __seqc_done[2];
+  void *__seqc_ret[2];
+};
+static struct __seqc_named __seqc_nmem0 = {  };
+static struct __seqc_named __seqc_nmem1;
+static struct __seqc_named __seqc_nmem2;
+static struct __seqc_named __seqc_nmem3;
+static struct __seqc_named *const __seqc_nmem[4] = { &__seqc_nmem0, &__seqc_nmem1, &__seqc_nmem2, &__seqc_nmem3 };
+static struct __seqc_named __seqc_nguess[4];
+extern struct __seqc_named __seqc_nondet_named(void);
 static void __seqc_consistent(unsigned i)
 {
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_created[0] == __seqc_guess[i + 1].__seqc_created[0]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_created[1] == __seqc_guess[i + 1].__seqc_created[1]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_done[0] == __seqc_guess[i + 1].__seqc_done[0]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_done[1] == __seqc_guess[i + 1].__seqc_done[1]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_ret[0] == __seqc_guess[i + 1].__seqc_ret[0]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_ret[1] == __seqc_guess[i + 1].__seqc_ret[1]);
+  __VERIFIER_assume(__seqc_nmem[i]->__seqc_created[0] == __seqc_nguess[i + 1].__seqc_created[0]);
+  __VERIFIER_assume(__seqc_nmem[i]->__seqc_created[1] == __seqc_nguess[i + 1].__seqc_created[1]);
+  __VERIFIER_assume(__seqc_nmem[i]->__seqc_done[0] == __seqc_nguess[i + 1].__seqc_done[0]);
+  __VERIFIER_assume(__seqc_nmem[i]->__seqc_done[1] == __seqc_nguess[i + 1].__seqc_done[1]);
+  __VERIFIER_assume(__seqc_nmem[i]->__seqc_ret[0] == __seqc_nguess[i + 1].__seqc_ret[0]);
+  __VERIFIER_assume(__seqc_nmem[i]->__seqc_ret[1] == __seqc_nguess[i + 1].__seqc_ret[1]);
   __VERIFIER_assume(__seqc_mem[i]->__seqc_pool11[0] == __seqc_guess[i + 1].__seqc_pool11[0]);
   __VERIFIER_assume(__seqc_mem[i]->__seqc_pool11[1] == __seqc_guess[i + 1].__seqc_pool11[1]);
   __VERIFIER_assume(__seqc_mem[i]->__seqc_pool11[2] == __seqc_guess[i + 1].__seqc_pool11[2]);
@@ -93,9 +102,9 @@ void *work(void *p)
   if ((*(struct arg *)((char *)__seqc_mem[__seqc_r] + ((char *)a - (char *)&__seqc_mem0))).in > 100) {
     __seqc_cs();
 #line 17 "golden/lr/thread_args_ret.c"
-    __seqc_mem[__seqc_r]->__seqc_done[__seqc_tid] = 1;
+    __seqc_nmem[__seqc_r]->__seqc_done[__seqc_tid] = 1;
 #line 17 "golden/lr/thread_args_ret.c"
-    __seqc_mem[__seqc_r]->__seqc_ret[__seqc_tid] = (void *)1;
+    __seqc_nmem[__seqc_r]->__seqc_ret[__seqc_tid] = (void *)1;
 #line 17 "golden/lr/thread_args_ret.c"
     __seqc_r = 3u;
 #line 17 "golden/lr/thread_args_ret.c"
@@ -172,7 +181,7 @@ static int __seqc_main(void)
 #line 18 "golden/lr/thread_args_ret.c"
     __seqc_arg[__seqc_t11] = (void *)&*a__p9;
 #line 18 "golden/lr/thread_args_ret.c"
-    __seqc_mem[__seqc_r]->__seqc_created[__seqc_t11] = 1;
+    __seqc_nmem[__seqc_r]->__seqc_created[__seqc_t11] = 1;
 #line 18 "golden/lr/thread_args_ret.c"
     (*(unsigned long *)((char *)__seqc_mem[__seqc_r] + ((char *)&*t__p8 - (char *)&__seqc_mem0))) = (unsigned long)__seqc_t11;
   }
@@ -189,12 +198,12 @@ static int __seqc_main(void)
 #line 18 "golden/lr/thread_args_ret.c"
     __seqc_r = 3u;
 #line 18 "golden/lr/thread_args_ret.c"
-  } else if (__seqc_mem[__seqc_r]->__seqc_done[__seqc_j12] == 0) {
+  } else if (__seqc_nmem[__seqc_r]->__seqc_done[__seqc_j12] == 0) {
 #line 18 "golden/lr/thread_args_ret.c"
     __seqc_r = 3u;
   } else {
 #line 18 "golden/lr/thread_args_ret.c"
-    (*(void **)((char *)__seqc_mem[__seqc_r] + ((char *)&*r__p10 - (char *)&__seqc_mem0))) = __seqc_mem[__seqc_r]->__seqc_ret[__seqc_j12];
+    (*(void **)((char *)__seqc_mem[__seqc_r] + ((char *)&*r__p10 - (char *)&__seqc_mem0))) = __seqc_nmem[__seqc_r]->__seqc_ret[__seqc_j12];
   }
   int __t4;
   __seqc_cs();
@@ -245,12 +254,12 @@ static void __seqc_cs(void)
 
 int main(void)
 {
-  for (unsigned __seqc_i = 1; __seqc_i <= 3; __seqc_i++) *__seqc_mem[__seqc_i] = __seqc_nondet_shared(); for (unsigned __seqc_i = 0; __seqc_i <= 3; __seqc_i++) __seqc_guess[__seqc_i] = *__seqc_mem[__seqc_i];
+  for (unsigned __seqc_i = 1; __seqc_i <= 3; __seqc_i++) { *__seqc_mem[__seqc_i] = __seqc_nondet_shared(); *__seqc_nmem[__seqc_i] = __seqc_nondet_named(); } for (unsigned __seqc_i = 0; __seqc_i <= 3; __seqc_i++) { __seqc_guess[__seqc_i] = *__seqc_mem[__seqc_i]; __seqc_nguess[__seqc_i] = *__seqc_nmem[__seqc_i]; }
   __seqc_r = 0u;
-  __seqc_mem[__seqc_r]->__seqc_created[0u] = 1;
+  __seqc_nmem[__seqc_r]->__seqc_created[0u] = 1;
   __seqc_main();
   __seqc_cs();
-  __seqc_mem[__seqc_r]->__seqc_done[0u] = 1;
+  __seqc_nmem[__seqc_r]->__seqc_done[0u] = 1;
   unsigned int start;
   if (__seqc_site_n[0u] > 0u) {
     __seqc_tid = 1u;
@@ -260,14 +269,14 @@ int main(void)
       start = 3u;
     }
     __seqc_r = start;
-    if (__seqc_mem[__seqc_r]->__seqc_created[1u] == 0) {
+    if (__seqc_nmem[__seqc_r]->__seqc_created[1u] == 0) {
       __seqc_r = 3u;
     }
     void *rv1;
     rv1 = work(__seqc_arg[1u]);
     __seqc_cs();
-    __seqc_mem[__seqc_r]->__seqc_done[1u] = 1;
-    __seqc_mem[__seqc_r]->__seqc_ret[1u] = rv1;
+    __seqc_nmem[__seqc_r]->__seqc_done[1u] = 1;
+    __seqc_nmem[__seqc_r]->__seqc_ret[1u] = rv1;
   }
   for (unsigned __seqc_i = 0; __seqc_i + 1 < 3; __seqc_i++) __seqc_consistent(__seqc_i);
   assert(__seqc_error == 0);

@@ -13,10 +13,6 @@ int main(void);
 struct __seqc_shared {
   int m;
   int c;
-  int ready;
-  int __seqc_created[2];
-  int __seqc_done[2];
-  void *__seqc_ret[2];
   unsigned long __seqc_pool14[6];
 };
 static struct __seqc_shared __seqc_mem0 = {  };
@@ -26,17 +22,30 @@ static struct __seqc_shared __seqc_mem3;
 static struct __seqc_shared *const __seqc_mem[4] = { &__seqc_mem0, &__seqc_mem1, &__seqc_mem2, &__seqc_mem3 };
 static struct __seqc_shared __seqc_guess[4];
 extern struct __seqc_shared __seqc_nondet_shared(void);
+struct __seqc_named {
+  int ready;
+  int __seqc_created[2];
+  int __seqc_done[2];
+  void *__seqc_ret[2];
+};
+static struct __seqc_named __seqc_nmem0 = {  };
+static struct __seqc_named __seqc_nmem1;
+static struct __seqc_named __seqc_nmem2;
+static struct __seqc_named __seqc_nmem3;
+static struct __seqc_named *const __seqc_nmem[4] = { &__seqc_nmem0, &__seqc_nmem1, &__seqc_nmem2, &__seqc_nmem3 };
+static struct __seqc_named __seqc_nguess[4];
+extern struct __seqc_named __seqc_nondet_named(void);
 static void __seqc_consistent(unsigned i)
 {
   __VERIFIER_assume(__seqc_mem[i]->m == __seqc_guess[i + 1].m);
   __VERIFIER_assume(__seqc_mem[i]->c == __seqc_guess[i + 1].c);
-  __VERIFIER_assume(__seqc_mem[i]->ready == __seqc_guess[i + 1].ready);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_created[0] == __seqc_guess[i + 1].__seqc_created[0]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_created[1] == __seqc_guess[i + 1].__seqc_created[1]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_done[0] == __seqc_guess[i + 1].__seqc_done[0]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_done[1] == __seqc_guess[i + 1].__seqc_done[1]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_ret[0] == __seqc_guess[i + 1].__seqc_ret[0]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_ret[1] == __seqc_guess[i + 1].__seqc_ret[1]);
+  __VERIFIER_assume(__seqc_nmem[i]->ready == __seqc_nguess[i + 1].ready);
+  __VERIFIER_assume(__seqc_nmem[i]->__seqc_created[0] == __seqc_nguess[i + 1].__seqc_created[0]);
+  __VERIFIER_assume(__seqc_nmem[i]->__seqc_created[1] == __seqc_nguess[i + 1].__seqc_created[1]);
+  __VERIFIER_assume(__seqc_nmem[i]->__seqc_done[0] == __seqc_nguess[i + 1].__seqc_done[0]);
+  __VERIFIER_assume(__seqc_nmem[i]->__seqc_done[1] == __seqc_nguess[i + 1].__seqc_done[1]);
+  __VERIFIER_assume(__seqc_nmem[i]->__seqc_ret[0] == __seqc_nguess[i + 1].__seqc_ret[0]);
+  __VERIFIER_assume(__seqc_nmem[i]->__seqc_ret[1] == __seqc_nguess[i + 1].__seqc_ret[1]);
   __VERIFIER_assume(__seqc_mem[i]->__seqc_pool14[0] == __seqc_guess[i + 1].__seqc_pool14[0]);
   __VERIFIER_assume(__seqc_mem[i]->__seqc_pool14[1] == __seqc_guess[i + 1].__seqc_pool14[1]);
   __VERIFIER_assume(__seqc_mem[i]->__seqc_pool14[2] == __seqc_guess[i + 1].__seqc_pool14[2]);
@@ -68,7 +77,7 @@ void *producer(void *a)
   (*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)&__seqc_mem0.m - (char *)&__seqc_mem0))) = 1;
   __seqc_cs();
 #line 20 "golden/lr/trylock_cond.c"
-  __seqc_mem[__seqc_r]->ready = 1;
+  __seqc_nmem[__seqc_r]->ready = 1;
   __seqc_cs();
   __seqc_cs();
   __seqc_cs();
@@ -115,7 +124,7 @@ static int __seqc_main(void)
 #line 21 "golden/lr/trylock_cond.c"
     __seqc_arg[__seqc_t4] = (void *)0;
 #line 21 "golden/lr/trylock_cond.c"
-    __seqc_mem[__seqc_r]->__seqc_created[__seqc_t4] = 1;
+    __seqc_nmem[__seqc_r]->__seqc_created[__seqc_t4] = 1;
 #line 21 "golden/lr/trylock_cond.c"
     (*(unsigned long *)((char *)__seqc_mem[__seqc_r] + ((char *)&*t__p3 - (char *)&__seqc_mem0))) = (unsigned long)__seqc_t4;
   }
@@ -132,7 +141,7 @@ static int __seqc_main(void)
 #line 21 "golden/lr/trylock_cond.c"
     for (;; __seqc_iter2 = __seqc_iter2 + 1u) {
       __seqc_cs();
-      if (!!__seqc_mem[__seqc_r]->ready) {
+      if (!!__seqc_nmem[__seqc_r]->ready) {
         break;
       }
 #line 21 "golden/lr/trylock_cond.c"
@@ -196,12 +205,12 @@ static void __seqc_cs(void)
 
 int main(void)
 {
-  for (unsigned __seqc_i = 1; __seqc_i <= 3; __seqc_i++) *__seqc_mem[__seqc_i] = __seqc_nondet_shared(); for (unsigned __seqc_i = 0; __seqc_i <= 3; __seqc_i++) __seqc_guess[__seqc_i] = *__seqc_mem[__seqc_i];
+  for (unsigned __seqc_i = 1; __seqc_i <= 3; __seqc_i++) { *__seqc_mem[__seqc_i] = __seqc_nondet_shared(); *__seqc_nmem[__seqc_i] = __seqc_nondet_named(); } for (unsigned __seqc_i = 0; __seqc_i <= 3; __seqc_i++) { __seqc_guess[__seqc_i] = *__seqc_mem[__seqc_i]; __seqc_nguess[__seqc_i] = *__seqc_nmem[__seqc_i]; }
   __seqc_r = 0u;
-  __seqc_mem[__seqc_r]->__seqc_created[0u] = 1;
+  __seqc_nmem[__seqc_r]->__seqc_created[0u] = 1;
   __seqc_main();
   __seqc_cs();
-  __seqc_mem[__seqc_r]->__seqc_done[0u] = 1;
+  __seqc_nmem[__seqc_r]->__seqc_done[0u] = 1;
   unsigned int start;
   if (__seqc_site_n[0u] > 0u) {
     __seqc_tid = 1u;
@@ -211,14 +220,14 @@ int main(void)
       start = 3u;
     }
     __seqc_r = start;
-    if (__seqc_mem[__seqc_r]->__seqc_created[1u] == 0) {
+    if (__seqc_nmem[__seqc_r]->__seqc_created[1u] == 0) {
       __seqc_r = 3u;
     }
     void *rv1;
     rv1 = producer(__seqc_arg[1u]);
     __seqc_cs();
-    __seqc_mem[__seqc_r]->__seqc_done[1u] = 1;
-    __seqc_mem[__seqc_r]->__seqc_ret[1u] = rv1;
+    __seqc_nmem[__seqc_r]->__seqc_done[1u] = 1;
+    __seqc_nmem[__seqc_r]->__seqc_ret[1u] = rv1;
   }
   for (unsigned __seqc_i = 0; __seqc_i + 1 < 3; __seqc_i++) __seqc_consistent(__seqc_i);
   assert(__seqc_error == 0);

@@ -121,10 +121,12 @@ impl<'p> Emitter<'p> {
             let p = self.p;
             match &e.kind {
                 Global(g) if self.copied(*g) => {
+                    let named = !self.addressed[g.index()];
                     if addr {
+                        assert!(!named, "address of a global addressed_globals missed");
                         self.put("__seqc_mem0.");
                     } else {
-                        self.put("__seqc_mem[");
+                        self.put(if named { "__seqc_nmem[" } else { "__seqc_mem[" });
                         self.put(ROUND_VAR);
                         self.put("]->");
                     }

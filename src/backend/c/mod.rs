@@ -65,7 +65,8 @@ const MARK: char = '\u{1}';
 
 /// Prints a whole program.
 pub fn emit(p: &Program, opts: &COptions) -> String {
-    let mut e = Emitter::new(p, opts);
+    let addressed = addressed_globals(p);
+    let mut e = Emitter::new(p, opts, &addressed);
     let (before, defs) = e.program();
     let mut decls = String::new();
     for n in &e.nondets {
@@ -189,9 +190,49 @@ struct Emitter<'p> {
     func: Option<&'p Function>,
     /// Printing an lvalue whose address is taken (Lal-Reps: copy 0).
     addr_mode: bool,
+    /// Per global: its address is taken somewhere (`addressed_globals`).
+    addressed: &'p [bool],
     /// The statement text being written, and its indentation.
     out: String,
     indent: usize,
+}
+
+/// Per global: does the program take its address (`&g`, `g` decayed to
+/// a pointer, or either of a part of `g`)? Under Lal-Reps only these
+/// need the byte-addressed shared struct, where a pointer is moved to
+/// another round by its byte offset; the rest are read and written by
+/// name in a struct of their own. CBMC flattens a load at a symbolic
+/// byte offset into a choice over every byte of the struct (its cost
+/// grows linearly with the struct), while a field read by name is one
+/// choice among the round copies.
+fn addressed_globals(p: &Program) -> Vec<bool> {
+    let mut out = vec![false; p.globals.len()];
+    if p.rounds.is_none() {
+        return out;
+    }
+    let mut visit = |e: &Expr| {
+        if let ExprKind::AddrOf(x) | ExprKind::Decay(x) = &e.kind {
+            // The printer's address mode descends the same way.
+            let mut x = &**x;
+            while let ExprKind::Member(a, _) | ExprKind::Index(a, _) = &x.kind {
+                x = a;
+            }
+            if let ExprKind::Global(g) = x.kind {
+                out[g.index()] = true;
+            }
+        }
+    };
+    for g in &p.globals {
+        if let Some(i) = &g.init {
+            i.each_expr(&mut |e| e.walk(&mut visit));
+        }
+    }
+    for f in &p.functions {
+        if let Some(b) = &f.body {
+            b.walk(&mut |s| s.each_expr(&mut |e| e.walk(&mut visit)));
+        }
+    }
+    out
 }
 
 /// Adds the composites type `t` reaches (members first) to `order`.
@@ -214,8 +255,9 @@ fn visit_comps(p: &Program, t: &Ty, seen: &mut [bool], order: &mut Vec<CompId>) 
 }
 
 impl<'p> Emitter<'p> {
-    fn new(p: &'p Program, opts: &'p COptions) -> Emitter<'p> {
+    fn new(p: &'p Program, opts: &'p COptions, addressed: &'p [bool]) -> Emitter<'p> {
         Emitter {
+            addressed,
             p,
             opts,
             helpers: BTreeMap::new(),
@@ -240,7 +282,7 @@ pub fn dump(p: &Program) -> String {
         ir_mode: true,
         ..COptions::default()
     };
-    let mut e = Emitter::new(p, &opts);
+    let mut e = Emitter::new(p, &opts, &[]);
     let (before, defs) = e.program();
     let mut out = format!("// seqc IR, data model {:?}\n{before}", p.data_model);
     // The IR has no marks: each thread's text is the definitions as printed.
@@ -378,55 +420,67 @@ impl<'p> Emitter<'p> {
         let copied =
             |gi: usize| !self.opts.ir_mode && p.rounds.as_ref().is_some_and(|r| r.copied[gi]);
         if let Some(r) = p.rounds.as_ref().filter(|_| !self.opts.ir_mode) {
-            // Shared state: one struct, K round copies and a sink copy, each
-            // its own object so that a wild index in one round (from a
-            // guessed value) cannot write into another round's copy.
-            let mut members = String::new();
-            let mut inits = Vec::new();
-            for (gi, g) in p.globals.iter().enumerate() {
-                if !copied(gi) {
-                    continue;
-                }
-                let n = c_ident(&g.name);
-                let _ = writeln!(members, "  {};", self.declare(&g.ty, &n));
-                if let Some(i) = &g.init {
-                    let i = self.init(i, &g.ty);
-                    inits.push(format!(".{n} = {i}"));
-                }
-            }
+            // Shared state: two structs, each with K round copies and a
+            // sink copy, each copy its own object so that a wild index in
+            // one round (from a guessed value) cannot write into another
+            // round's copy. Globals whose address is taken live in
+            // `__seqc_shared` (pointers into copy 0, moved to the running
+            // round by their byte offset); the rest in `__seqc_named`.
             let k = r.k;
-            let _ = writeln!(out, "struct __seqc_shared {{\n{members}}};");
-            let _ = writeln!(
-                out,
-                "static struct __seqc_shared __seqc_mem0 = {{ {} }};",
-                inits.join(", ")
-            );
-            let mut table = vec!["&__seqc_mem0".to_string()];
-            for i in 1..=k {
-                let _ = writeln!(out, "static struct __seqc_shared __seqc_mem{i};");
-                table.push(format!("&__seqc_mem{i}"));
-            }
             // CBMC's resolution of calls through constant data follows a
             // const table into the round structs and finds no target for a
             // function pointer stored there (the call becomes assume(false)
-            // and hides every run through it), so the table is const only
+            // and hides every run through it), so the tables are const only
             // when no function's address is taken.
             let qual = if self.p.address_taken_functions().is_empty() {
                 "const "
             } else {
                 ""
             };
-            let _ = writeln!(
-                out,
-                "static struct __seqc_shared *{qual}__seqc_mem[{}] = {{ {} }};",
-                k + 1,
-                table.join(", ")
-            );
-            let _ = writeln!(out, "static struct __seqc_shared __seqc_guess[{}];", k + 1);
-            let _ = writeln!(
-                out,
-                "extern struct __seqc_shared __seqc_nondet_shared(void);"
-            );
+            for (tag, mem, guess, nondet, want) in [
+                ("shared", "mem", "guess", "shared", true),
+                ("named", "nmem", "nguess", "named", false),
+            ] {
+                let mut members = String::new();
+                let mut inits = Vec::new();
+                for (gi, g) in p.globals.iter().enumerate() {
+                    if !copied(gi) || self.addressed[gi] != want {
+                        continue;
+                    }
+                    let n = c_ident(&g.name);
+                    let _ = writeln!(members, "  {};", self.declare(&g.ty, &n));
+                    if let Some(i) = &g.init {
+                        let i = self.init(i, &g.ty);
+                        inits.push(format!(".{n} = {i}"));
+                    }
+                }
+                if members.is_empty() {
+                    // C has no empty struct.
+                    members.push_str("  char __seqc_unused;\n");
+                }
+                let _ = writeln!(out, "struct __seqc_{tag} {{\n{members}}};");
+                let _ = writeln!(
+                    out,
+                    "static struct __seqc_{tag} __seqc_{mem}0 = {{ {} }};",
+                    inits.join(", ")
+                );
+                let mut table = vec![format!("&__seqc_{mem}0")];
+                for i in 1..=k {
+                    let _ = writeln!(out, "static struct __seqc_{tag} __seqc_{mem}{i};");
+                    table.push(format!("&__seqc_{mem}{i}"));
+                }
+                let _ = writeln!(
+                    out,
+                    "static struct __seqc_{tag} *{qual}__seqc_{mem}[{}] = {{ {} }};",
+                    k + 1,
+                    table.join(", ")
+                );
+                let _ = writeln!(out, "static struct __seqc_{tag} __seqc_{guess}[{}];", k + 1);
+                let _ = writeln!(
+                    out,
+                    "extern struct __seqc_{tag} __seqc_nondet_{nondet}(void);"
+                );
+            }
             out.push_str(&self.consistency_fn());
         }
         for (gi, g) in p.globals.iter().enumerate() {
@@ -475,7 +529,7 @@ impl<'p> Emitter<'p> {
             usize::MAX,
             || {
                 let seen = vec![false; p.comps.len()];
-                let e = Emitter::new(p, opts);
+                let e = Emitter::new(p, opts, self.addressed);
                 (
                     e,
                     String::new(),

@@ -264,20 +264,24 @@ impl<'p> Emitter<'p> {
                 _ => out.push(path),
             }
         }
-        let mut ls = Vec::new();
-        for (gi, g) in p.globals.iter().enumerate() {
-            if p.rounds.as_ref().is_some_and(|r| r.copied[gi]) {
-                leaves(p, &g.ty, format!(".{}", c_ident(&g.name)), &mut ls);
-            }
-        }
         let assume = self.assume_name();
-        for l in ls {
-            let _ = writeln!(
-                body,
-                "  {assume}(__seqc_mem[i]->{} == __seqc_guess[i + 1].{});",
-                &l[1..],
-                &l[1..]
-            );
+        for (gi, g) in p.globals.iter().enumerate() {
+            if !p.rounds.as_ref().is_some_and(|r| r.copied[gi]) {
+                continue;
+            }
+            let (mem, guess) = if self.addressed[gi] {
+                ("mem", "guess")
+            } else {
+                ("nmem", "nguess")
+            };
+            let mut ls = Vec::new();
+            leaves(p, &g.ty, c_ident(&g.name).into_owned(), &mut ls);
+            for l in ls {
+                let _ = writeln!(
+                    body,
+                    "  {assume}(__seqc_{mem}[i]->{l} == __seqc_{guess}[i + 1].{l});"
+                );
+            }
         }
         format!("static void __seqc_consistent(unsigned i)\n{{\n{body}}}\n")
     }
@@ -299,10 +303,12 @@ impl<'p> Emitter<'p> {
         match op {
             Op::RoundInit => {
                 return format!(
-                    "for (unsigned __seqc_i = 1; __seqc_i <= {k}; __seqc_i++) \
+                    "for (unsigned __seqc_i = 1; __seqc_i <= {k}; __seqc_i++) {{ \
                      *__seqc_mem[__seqc_i] = __seqc_nondet_shared(); \
-                     for (unsigned __seqc_i = 0; __seqc_i <= {k}; __seqc_i++) \
-                     __seqc_guess[__seqc_i] = *__seqc_mem[__seqc_i];"
+                     *__seqc_nmem[__seqc_i] = __seqc_nondet_named(); }} \
+                     for (unsigned __seqc_i = 0; __seqc_i <= {k}; __seqc_i++) {{ \
+                     __seqc_guess[__seqc_i] = *__seqc_mem[__seqc_i]; \
+                     __seqc_nguess[__seqc_i] = *__seqc_nmem[__seqc_i]; }}"
                 );
             }
             Op::RoundCheck => {

@@ -11,8 +11,9 @@
 //! `__seqc_r`. The copies are not spelled out per object: the IR says
 //! once (`Program::rounds`) which globals have copies, and the back ends
 //! index memory by the round (the SMT route puts the round above the
-//! address bits; the C route keeps shared state in one struct per round,
-//! reached through a table indexed by the round). Each round's copy is
+//! address bits; the C route keeps shared state in two structs per round,
+//! address-taken objects and the rest, reached through tables indexed by
+//! the round). Each round's copy is
 //! isolated: a garbage index computed from a guess (or in the sink) must
 //! not write into another round, or a run could justify its own guess. The program text therefore does not grow with K; only the
 //! guess-and-check of the final consistency (`RoundInit`/`RoundCheck`)
