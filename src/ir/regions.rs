@@ -420,6 +420,28 @@ impl Regions {
         Ok(c)
     }
 
+    /// The global region `r` holds alone, if its class is one scalar
+    /// global and nothing else (no pointer reaches it, as taking its
+    /// address joins it with the pointer's target region): every access
+    /// of the region is at that global's address.
+    pub fn lone_global(&mut self, p: &Program, r: u32) -> Option<GlobalId> {
+        let root = self
+            .class_id
+            .iter()
+            .find(|&(_, &c)| c == r)
+            .map(|(&k, _)| k)?;
+        let mut found = None;
+        for i in 0..self.keys.len() {
+            if self.find(i) == root {
+                match (&self.keys[i], found) {
+                    (RKey::Global(g), None) => found = Some(*g),
+                    _ => return None,
+                }
+            }
+        }
+        found.filter(|g| is_leaf(&p.global(*g).ty))
+    }
+
     pub fn in_mem_local(&self, f: FuncId, v: LocalId) -> bool {
         self.mem_locals.contains_key(&(f, v))
     }

@@ -1,6 +1,8 @@
 //! Memory: declarations and initialisers, objects and their addresses,
 //! loads and stores by region, and Lal-Reps' round copies (the round of
-//! an address, the shifted copies, the final consistency check).
+//! an address, the shifted copies, the final consistency check). A
+//! region that is one scalar global alone keeps its round copies as
+//! plain values (`cell_of`), every other region as arrays.
 
 use super::*;
 
@@ -193,8 +195,52 @@ impl<'p> Symex<'p> {
         self.regions.id(self.p, k, w).map_err(|m| (m, self.cur_loc))
     }
 
+    /// The address of the scalar global region `r` holds alone, if its
+    /// Lal-Reps round copies are plain values: K + 2 bit-vectors chosen
+    /// by the round instead of an array at a symbolic (round, address)
+    /// key, which solvers handle far better (and array merges vanish).
+    pub(super) fn cell_of(&mut self, r: u32, addr: &T) -> Option<u64> {
+        self.rounds?;
+        let c = match self.cells.get(&r) {
+            Some(c) => *c,
+            None => {
+                let p = self.p;
+                let c = self
+                    .regions
+                    .lone_global(p, r)
+                    .filter(|g| p.rounds.as_ref().is_some_and(|x| x.copied[g.index()]))
+                    .and_then(|g| self.global_addr[g.index()]);
+                self.cells.insert(r, c);
+                c
+            }
+        }?;
+        // Only the global's own name reaches its region.
+        assert!(
+            matches!(addr, T::V(a, _) if *a as u64 == c),
+            "internal error: region {} of one global accessed at another address",
+            self.regions.regions[r as usize].name
+        );
+        Some(c)
+    }
+
     pub(super) fn load(&mut self, st: &State, addr: &T, ty: &Ty, k: RKey, line: u32) -> R<T> {
         let r = self.region(k, ty, line)?;
+        if self.cell_of(r, addr).is_some() {
+            let (g, k) = self.rounds.expect("cells only with rounds");
+            let round = self.get(st, Var::Global(g));
+            if self.round_read_set.insert((r, addr.clone())) {
+                self.round_reads.push((r, addr.clone()));
+            }
+            if let T::V(i, _) = round {
+                return Ok(self.get(st, Var::Cell(r, i as u32)));
+            }
+            let mut acc = self.get(st, Var::Cell(r, k));
+            for i in (0..k).rev() {
+                let c = self.get(st, Var::Cell(r, i));
+                acc = term::ite(&term::eq(&round, &term::bv(i as i128, 32)), &c, &acc);
+            }
+            return Ok(acc);
+        }
         let m = self.get(st, Var::Mem(r));
         let Some(round) = self.round_of(st, addr) else {
             return Ok(self.select(&m, addr, 0));
@@ -269,6 +315,14 @@ impl<'p> Symex<'p> {
         let reads = self.round_reads.clone();
         let mut all = T::B(true);
         for (r, a) in reads {
+            if self.cells.get(&r).copied().flatten().is_some() {
+                for i in 0..k.saturating_sub(1) {
+                    let fin = self.get(st, Var::Cell(r, i));
+                    let next = self.default_of(Var::Cell(r, i + 1));
+                    all = term::and(&all, &term::eq(&fin, &next));
+                }
+                continue;
+            }
             let m = self.get(st, Var::Mem(r));
             let g = self.get(st, Var::MemG(r));
             let Some(init) = self.guess.get(&r).cloned() else {
@@ -334,6 +388,27 @@ impl<'p> Symex<'p> {
         line: u32,
     ) -> R<()> {
         let r = self.region(k, ty, line)?;
+        if self.cell_of(r, addr).is_some() {
+            let (g, k) = self.rounds.expect("cells only with rounds");
+            let round = self.get(st, Var::Global(g));
+            if let T::V(i, _) = round {
+                self.set(st, Var::Cell(r, i as u32), v, line, Some(fr));
+                return Ok(());
+            }
+            let v = self.def("stored", line, v);
+            for i in 0..=k {
+                let old = self.get(st, Var::Cell(r, i));
+                let hit = term::eq(&round, &term::bv(i as i128, 32));
+                self.set(
+                    st,
+                    Var::Cell(r, i),
+                    term::ite(&hit, &v, &old),
+                    line,
+                    Some(fr),
+                );
+            }
+            return Ok(());
+        }
         let m = self.get(st, Var::Mem(r));
         // A stored value is named once: a later select folded through this
         // store returns it, and inlining its text each time grows the

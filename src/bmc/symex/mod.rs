@@ -48,6 +48,9 @@ pub(super) enum Var {
     Mem(u32),
     /// Lal-Reps rounds 1..K of a region, indexed by the shifted address.
     MemG(u32),
+    /// Lal-Reps: round copy `i` (0..=K) of a region that is one scalar
+    /// global (`Symex::cell_of`), a plain value instead of an array.
+    Cell(u32, u32),
     /// Return value of a frame (leaf index for aggregates).
     Ret(u32, u32),
     /// Scratch for merging the results of an indirect call.
@@ -150,6 +153,11 @@ pub(super) struct Symex<'p> {
     /// consistency assumptions.
     round_reads: Vec<(u32, T)>,
     round_read_set: std::collections::HashSet<(u32, T)>,
+    /// Per region: the address of the scalar global it holds alone, when
+    /// its round copies are plain values (`Var::Cell`).
+    cells: HashMap<u32, Option<u64>>,
+    /// The guess each round copy of such a region starts from.
+    cell_guess: HashMap<(u32, u32), T>,
 }
 
 enum ArrDef {
@@ -206,6 +214,8 @@ impl<'p> Symex<'p> {
             guess: HashMap::new(),
             round_reads: Vec::new(),
             round_read_set: Default::default(),
+            cells: HashMap::new(),
+            cell_guess: HashMap::new(),
         }
     }
 
@@ -255,6 +265,7 @@ impl<'p> Symex<'p> {
             },
             Var::Mem(r) => self.regions.regions[r as usize].name.clone(),
             Var::MemG(r) => format!("{}.rounds", self.regions.regions[r as usize].name),
+            Var::Cell(r, i) => format!("{}.r{i}", self.regions.regions[r as usize].name),
             Var::Ret(..) => "return".into(),
             Var::Tmp(..) => "result".into(),
         }
@@ -285,6 +296,19 @@ impl<'p> Symex<'p> {
                 let name = format!("{}.guess", self.regions.regions[r as usize].name);
                 let t = self.fresh(&name, 0, s);
                 self.guess.insert(r, t.clone());
+                t
+            }
+            // Round 0 starts as zero-initialised memory does; rounds 1..K
+            // start at their guesses.
+            Var::Cell(r, 0) => term::bv(0, self.regions.regions[r as usize].width),
+            Var::Cell(r, i) => {
+                if let Some(t) = self.cell_guess.get(&(r, i)) {
+                    return t.clone();
+                }
+                let w = self.regions.regions[r as usize].width;
+                let name = format!("{}.guess{i}", self.regions.regions[r as usize].name);
+                let t = self.fresh(&name, 0, Sort::Bv(w));
+                self.cell_guess.insert((r, i), t.clone());
                 t
             }
             // A variable no path defined here (a jump over its declaration).
@@ -388,7 +412,9 @@ impl<'p> Symex<'p> {
                 .collect();
             let missing_default = if present.len() < states.len() {
                 match k {
-                    Var::Mem(_) | Var::MemG(_) | Var::Global(_) => Some(self.default_of(k)),
+                    Var::Mem(_) | Var::MemG(_) | Var::Cell(..) | Var::Global(_) => {
+                        Some(self.default_of(k))
+                    }
                     _ => None,
                 }
             } else {
