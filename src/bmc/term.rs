@@ -391,8 +391,13 @@ pub fn un(op: &str, a: &T) -> T {
     T::e(format!("({op} {})", a.text()), Sort::Bv(w))
 }
 
-/// `bvult`, `bvule`, `bvslt`, `bvsle`.
+/// `bvult`, `bvule`, `bvslt`, `bvsle` (the integer mode knows only
+/// these: a `bvuge` once became `<=` there).
 pub fn cmp(op: &str, a: &T, b: &T) -> T {
+    assert!(
+        matches!(op, "bvult" | "bvule" | "bvslt" | "bvsle"),
+        "comparison {op}"
+    );
     if let (T::V(x, w), T::V(y, _)) = (a, b) {
         let (sx, sy) = (signed(*x, *w), signed(*y, *w));
         return T::B(match op {

@@ -283,7 +283,7 @@ impl<'p> Symex<'p> {
         // never checked, must not reach another thread's locals.
         let r = self.get(st, Var::Global(g));
         let is_local = term::and(
-            &term::cmp("bvuge", addr, &term::bv(local as i128, self.pw)),
+            &term::cmp("bvule", &term::bv(local as i128, self.pw), addr),
             &term::not(&term::eq(&r, &term::bv(k as i128, 32))),
         );
         Some(term::ite(&is_local, &term::bv(0, 32), &r))
