@@ -253,6 +253,40 @@ pub fn escaping_in(b: &Block) -> HashSet<LocalId> {
     out
 }
 
+/// Per global: does the program take its address (`&g`, `g` decayed to
+/// a pointer, or either of a part of `g`), in a body or an initialiser?
+pub fn addressed_globals(p: &Program) -> Vec<bool> {
+    let mut out = vec![false; p.globals.len()];
+    let mut visit = |x: &Expr| {
+        if let ExprKind::AddrOf(a) | ExprKind::Decay(a) = &x.kind
+            && let Some(g) = base_global(a)
+        {
+            out[g.index()] = true;
+        }
+    };
+    for g in &p.globals {
+        if let Some(i) = &g.init {
+            i.each_expr(&mut |e| e.walk(&mut visit));
+        }
+    }
+    for f in &p.functions {
+        if let Some(b) = &f.body {
+            b.walk(&mut |s| s.each_expr(&mut |e| e.walk(&mut visit)));
+        }
+    }
+    out
+}
+
+/// The global an lvalue lives in, if it is not reached through a pointer
+/// (the C printer's address mode descends the same way).
+fn base_global(e: &Expr) -> Option<GlobalId> {
+    match &e.kind {
+        ExprKind::Global(g) => Some(*g),
+        ExprKind::Member(b, _) | ExprKind::Index(b, _) => base_global(b),
+        _ => None,
+    }
+}
+
 /// Where `pthread_create` writes the new id: `t` for an argument `&t`
 /// (so that `t` need not live in memory), else `*arg`.
 pub fn create_id_place(arg: &Expr, loc: Loc) -> Expr {

@@ -65,7 +65,18 @@ const MARK: char = '\u{1}';
 
 /// Prints a whole program.
 pub fn emit(p: &Program, opts: &COptions) -> String {
-    let addressed = addressed_globals(p);
+    // Under Lal-Reps only globals whose address is taken need the
+    // byte-addressed shared struct, where a pointer moves to another
+    // round by its byte offset; the rest are read and written by name in
+    // a struct of their own. CBMC flattens a load at a symbolic byte
+    // offset into a choice over every byte of the struct (its cost grows
+    // linearly with the struct), while a field read by name is one
+    // choice among the round copies.
+    let addressed = if p.rounds.is_some() {
+        crate::ir::access::addressed_globals(p)
+    } else {
+        vec![false; p.globals.len()]
+    };
     let mut e = Emitter::new(p, opts, &addressed);
     let (before, defs) = e.program();
     let mut decls = String::new();
@@ -190,49 +201,11 @@ struct Emitter<'p> {
     func: Option<&'p Function>,
     /// Printing an lvalue whose address is taken (Lal-Reps: copy 0).
     addr_mode: bool,
-    /// Per global: its address is taken somewhere (`addressed_globals`).
+    /// Per global: its address is taken somewhere (`ir::access`).
     addressed: &'p [bool],
     /// The statement text being written, and its indentation.
     out: String,
     indent: usize,
-}
-
-/// Per global: does the program take its address (`&g`, `g` decayed to
-/// a pointer, or either of a part of `g`)? Under Lal-Reps only these
-/// need the byte-addressed shared struct, where a pointer is moved to
-/// another round by its byte offset; the rest are read and written by
-/// name in a struct of their own. CBMC flattens a load at a symbolic
-/// byte offset into a choice over every byte of the struct (its cost
-/// grows linearly with the struct), while a field read by name is one
-/// choice among the round copies.
-fn addressed_globals(p: &Program) -> Vec<bool> {
-    let mut out = vec![false; p.globals.len()];
-    if p.rounds.is_none() {
-        return out;
-    }
-    let mut visit = |e: &Expr| {
-        if let ExprKind::AddrOf(x) | ExprKind::Decay(x) = &e.kind {
-            // The printer's address mode descends the same way.
-            let mut x = &**x;
-            while let ExprKind::Member(a, _) | ExprKind::Index(a, _) = &x.kind {
-                x = a;
-            }
-            if let ExprKind::Global(g) = x.kind {
-                out[g.index()] = true;
-            }
-        }
-    };
-    for g in &p.globals {
-        if let Some(i) = &g.init {
-            i.each_expr(&mut |e| e.walk(&mut visit));
-        }
-    }
-    for f in &p.functions {
-        if let Some(b) = &f.body {
-            b.walk(&mut |s| s.each_expr(&mut |e| e.walk(&mut visit)));
-        }
-    }
-    out
 }
 
 /// Adds the composites type `t` reaches (members first) to `order`.
