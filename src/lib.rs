@@ -21,3 +21,4 @@ pub mod par;
 pub mod passes;
 pub mod refine;
 pub mod replay;
+pub mod witness;

@@ -39,6 +39,16 @@ enum Cmd {
     Explore(ExploreArgs),
     /// Write random concurrent C programs (for testing checkers against the oracle).
     Gen(GenArgs),
+    /// Replay a violation witness (SV-COMP GraphML) on the oracle: confirmed (exit 10) or not (exit 0).
+    Validate(ValidateArgs),
+}
+
+#[derive(Args, Clone)]
+struct ValidateArgs {
+    #[command(flatten)]
+    io: Io,
+    /// The witness file (GraphML, as `check --witness` writes it).
+    witness: String,
 }
 
 /// The input, the preprocessor and where the answer goes: every command
@@ -157,6 +167,10 @@ struct CheckArgs {
     /// Tracked memory regions for field slicing (comma-separated, or `all`).
     #[arg(long)]
     track: Option<String>,
+    /// For a violation: write a violation witness (SV-COMP GraphML) here,
+    /// after `validate` confirmed it.
+    #[arg(long, value_name = "FILE")]
+    witness: Option<String>,
 }
 
 #[derive(Args, Clone)]
@@ -270,6 +284,7 @@ struct Common {
     dump_ir_after: Option<String>,
     max_states: u64,
     nondet_range: String,
+    witness: Option<String>,
 }
 
 impl Common {
@@ -300,6 +315,7 @@ impl Common {
             dump_ir_after: None,
             max_states: 2_000_000,
             nondet_range: "-1..3".into(),
+            witness: None,
         }
     }
 
@@ -340,6 +356,7 @@ impl From<CheckArgs> for Common {
         let mut c = Common::new(a.io).with_seq(a.seq).with_run(a.run);
         c.track = a.track;
         c.bounds = a.bounds;
+        c.witness = a.witness;
         c
     }
 }
@@ -604,6 +621,41 @@ fn run() -> ExitCode {
         Cmd::Gen(g) => gen_programs(&g),
         Cmd::Check(a) => check(&Common::from(a)),
         Cmd::Refine(a) => refine(&Common::from(a)),
+        Cmd::Validate(a) => validate(&a),
+    }
+}
+
+fn validate(a: &ValidateArgs) -> ExitCode {
+    let witness = a.witness.clone();
+    let c = Common::new(a.io.clone());
+    let cfg = match c.config().and_then(|cfg| check_output(&c).map(|_| cfg)) {
+        Ok(cfg) => cfg,
+        Err(d) => return fail(&d),
+    };
+    let text = match std::fs::read_to_string(&witness) {
+        Ok(t) => t,
+        Err(e) => return fail(&Diagnostic::input(format!("cannot read '{witness}': {e}"))),
+    };
+    let run = || -> Result<seqc::witness::Validation, Diagnostic> {
+        let bytes = seqc::frontend::preprocess::read_input(&c.input)?;
+        let prog = seqc::driver::load(&c.input, &cfg)?;
+        seqc::witness::validate(&prog, &bytes, &text, cfg.unwind, cfg.threads)
+            .map_err(|w| Diagnostic::input(format!("{witness}: {w}")))
+    };
+    let (line, code) = match run() {
+        Ok(seqc::witness::Validation::Confirmed(at)) => (
+            format!("WITNESS CONFIRMED: the violation is reached at {at}\n"),
+            10,
+        ),
+        Ok(seqc::witness::Validation::NotConfirmed(why)) => {
+            (format!("WITNESS NOT CONFIRMED: {why}\n"), 0)
+        }
+        Err(d) => return fail(&d),
+    };
+    claim_answer();
+    match put(&c, &line) {
+        Ok(()) => ExitCode::from(code),
+        Err(d) => fail(&d),
     }
 }
 
@@ -667,6 +719,22 @@ fn check(c: &Common) -> ExitCode {
         Ok(o) => o,
         Err(d) => return fail(&d),
     };
+    if c.witness.is_some() {
+        // Said before any work, not after a violation that then has no
+        // witness.
+        let why = if cfg.method == seqc::config::Method::None {
+            Some(
+                "--witness with --method none (a witness is a run the oracle replayed: use lal-reps or kiss)",
+            )
+        } else if matches!(cfg.property, seqc::config::Property::Race(_)) {
+            Some("--witness for a data race (witnesses describe assertion violations)")
+        } else {
+            None
+        };
+        if let Some(w) = why {
+            return fail(&Diagnostic::unsupported(w));
+        }
+    }
     start_clock(c, false);
     let r = match &grow {
         Some(g) => seqc::check::check_auto(&c.input, &cfg, &opts, g),
@@ -676,6 +744,18 @@ fn check(c: &Common) -> ExitCode {
         Ok(r) => r,
         Err(d) => return fail_verdict(c, &d),
     };
+    if let (Some(w), Some(_)) = (&c.witness, &r.concurrent) {
+        // The witness first: a verdict whose witness cannot be written
+        // is reported as the error it is.
+        let cfg = cfg_at(&cfg, &r.bounds);
+        let text = match seqc::witness::for_report(&r, &c.input, &cfg) {
+            Ok(t) => t,
+            Err(d) => return fail_verdict(c, &d),
+        };
+        if let Err(d) = seqc::out_file::write_atomic(w, text.as_bytes()) {
+            return fail(&d);
+        }
+    }
     let text = if c.json {
         seqc::check::render_json(&r)
     } else {
@@ -686,6 +766,14 @@ fn check(c: &Common) -> ExitCode {
         return fail(&d);
     }
     ExitCode::from(r.outcome.exit_code())
+}
+
+/// The configuration at the bounds an answer was found with.
+fn cfg_at(cfg: &Config, b: &seqc::check::Bounds) -> Config {
+    let mut cfg = cfg.clone();
+    cfg.unwind = b.unwind;
+    cfg.threads = b.threads;
+    cfg
 }
 
 fn refine(c: &Common) -> ExitCode {

@@ -158,6 +158,8 @@ pub(super) fn confirm(
                 thread_func: names.get(&thread).cloned().unwrap_or_default(),
                 text,
                 json,
+                steps: trace,
+                names,
             }))
         }
         ReplayOutcome::NotReproduced(why) => Ok(Err(format!("{}: {why}", prog.describe(loc)))),

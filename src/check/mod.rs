@@ -127,6 +127,10 @@ pub struct Concurrent {
     pub json: serde_json::Value,
     /// Race mode: the two conflicting accesses, first recorded first.
     pub race: Option<[RaceAccess; 2]>,
+    /// The confirmed run, step by step, and each thread's start routine
+    /// (for witnesses).
+    pub steps: Vec<crate::oracle::Step>,
+    pub names: std::collections::BTreeMap<u32, String>,
 }
 
 #[derive(Clone, Debug)]

@@ -51,6 +51,13 @@ pub struct Step {
     /// The round this step falls in when the schedule is read round-robin.
     pub round: u32,
     pub events: Vec<Event>,
+    /// Where the thread was before the step (its visible action).
+    pub loc: Loc,
+    /// The nondeterministic values the step drew, in order, and where.
+    pub draws: Vec<i128>,
+    pub draw_locs: Vec<Loc>,
+    /// The threads the step created (their ids).
+    pub created: Vec<u32>,
 }
 
 #[derive(Clone, Debug)]
@@ -283,7 +290,8 @@ impl<'p> Prepared<'p> {
     ) -> (Vec<Step>, Schedule) {
         let steps = search::replay_path(m, init, path);
         let mut sched = Schedule::default();
-        for (t, _, _, vals) in &steps {
+        for x in &steps {
+            let (t, vals) = (&x.thread, &x.draws);
             match sched.segments.last_mut() {
                 Some(s) if s.thread == *t => s.steps = s.steps.map(|k| k + 1),
                 _ => sched.segments.push(Segment {
@@ -295,7 +303,7 @@ impl<'p> Prepared<'p> {
             }
             sched.nondet.entry(*t).or_default().extend(vals);
         }
-        let threads: Vec<u32> = steps.iter().map(|s| s.0).collect();
+        let threads: Vec<u32> = steps.iter().map(|s| s.thread).collect();
         let rounds = rounds_of(&threads);
         // Thread names: replay once more to read the function of each id.
         let mut st = init.clone();
@@ -309,10 +317,14 @@ impl<'p> Prepared<'p> {
         let trace = steps
             .into_iter()
             .zip(rounds)
-            .map(|((thread, events, _, _), round)| Step {
-                thread,
+            .map(|(x, round)| Step {
+                thread: x.thread,
                 round,
-                events,
+                events: x.events,
+                loc: x.loc,
+                draws: x.draws,
+                draw_locs: x.draw_locs,
+                created: x.created,
             })
             .collect();
         (trace, sched)
@@ -537,7 +549,10 @@ impl<'p> Prepared<'p> {
             let mut ch = Chooser::new(&[]);
             ch.forced = Some(&mut forced);
             let mut ev = Vec::new();
+            let at = m.cur_loc(&st, *t);
+            let before = st.threads.len() as u32;
             let _ = m.step(&mut st, *t, &mut ch, &mut ev);
+            let created = (before..st.threads.len() as u32).collect();
             if !vals.is_empty() {
                 ev.insert(
                     0,
@@ -556,7 +571,15 @@ impl<'p> Prepared<'p> {
             out.push(Step {
                 thread: *t,
                 round,
+                loc: ev
+                    .iter()
+                    .map(|e| e.loc)
+                    .find(|l| *l != Loc::NONE)
+                    .unwrap_or(at),
                 events: ev,
+                draws: vals.clone(),
+                draw_locs: ch.taken_at.clone(),
+                created,
             });
         }
         // Rounds in which nothing ran are not shown: the rest are

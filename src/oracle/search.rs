@@ -307,18 +307,29 @@ pub fn search(
     res
 }
 
+/// One step of a recorded schedule, run again.
+pub struct Replayed {
+    pub thread: u32,
+    pub events: Vec<Event>,
+    /// The values drawn, and where.
+    pub draws: Vec<i128>,
+    pub draw_locs: Vec<Loc>,
+    /// Where the thread was before the step.
+    pub loc: Loc,
+    /// The threads the step created.
+    pub created: Vec<u32>,
+}
+
 /// Runs a recorded schedule again, collecting the events of each step.
-pub fn replay_path(
-    m: &Machine,
-    init: &State,
-    path: &[(u32, Vec<u32>)],
-) -> Vec<(u32, Vec<Event>, StepEnd, Vec<i128>)> {
+pub fn replay_path(m: &Machine, init: &State, path: &[(u32, Vec<u32>)]) -> Vec<Replayed> {
     let mut st = init.clone();
     let mut out = Vec::new();
     for (t, script) in path {
         let mut ch = Chooser::new(script);
         let mut ev = Vec::new();
-        let end = m.step(&mut st, *t, &mut ch, &mut ev);
+        let at = m.cur_loc(&st, *t);
+        let before = st.threads.len() as u32;
+        let _ = m.step(&mut st, *t, &mut ch, &mut ev);
         if !ch.taken.is_empty() {
             ev.insert(
                 0,
@@ -335,7 +346,18 @@ pub fn replay_path(
                 },
             );
         }
-        out.push((*t, ev, end, ch.taken.clone()));
+        out.push(Replayed {
+            thread: *t,
+            loc: ev
+                .iter()
+                .map(|e| e.loc)
+                .find(|l| *l != Loc::NONE)
+                .unwrap_or(at),
+            events: ev,
+            draws: ch.taken.clone(),
+            draw_locs: ch.taken_at.clone(),
+            created: (before..st.threads.len() as u32).collect(),
+        });
     }
     out
 }

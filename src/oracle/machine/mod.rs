@@ -237,6 +237,8 @@ pub struct Chooser<'a> {
     /// Values to use first (replay of a solver's model).
     pub forced: Option<&'a mut std::collections::VecDeque<i128>>,
     pub taken: Vec<i128>,
+    /// Where each value in `taken` was drawn.
+    pub taken_at: Vec<Loc>,
 }
 
 pub struct Machine<'p> {
@@ -757,6 +759,7 @@ impl<'a> Chooser<'a> {
             arities: Vec::new(),
             forced: None,
             taken: Vec::new(),
+            taken_at: Vec::new(),
         }
     }
 

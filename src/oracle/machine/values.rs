@@ -6,6 +6,7 @@ use super::*;
 impl<'p> Machine<'p> {
     pub(super) fn nondet(&self, ty: &Ty, ch: &mut Chooser, loc: Loc) -> R<RVal> {
         let ty = ty.unqual();
+        ch.taken_at.push(loc);
         Ok(RVal::S(match ty {
             Ty::Bool => Value::Int(ch.pick_from(&[0, 1])),
             Ty::Int(_) | Ty::Pthread(PthreadTy::Thread) => {
