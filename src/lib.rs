@@ -21,4 +21,5 @@ pub mod par;
 pub mod passes;
 pub mod refine;
 pub mod replay;
+pub mod task;
 pub mod witness;

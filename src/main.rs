@@ -79,9 +79,10 @@ struct Io {
 /// How the program is sequentialized and bounded.
 #[derive(Args, Clone)]
 struct Seq {
-    /// Sequentialization: none (identity), kiss, lal-reps.
-    #[arg(long, value_enum, default_value = "lal-reps")]
-    method: MethodArg,
+    /// Sequentialization: none (identity), kiss, lal-reps [default:
+    /// lal-reps; kiss for a task's no-data-race property].
+    #[arg(long, value_enum)]
+    method: Option<MethodArg>,
     /// Lal-Reps contexts (rounds) per thread [default: 2].
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
     rounds: Option<u32>,
@@ -285,6 +286,8 @@ struct Common {
     max_states: u64,
     nondet_range: String,
     witness: Option<String>,
+    /// `--method` was given (a task's race property picks KISS otherwise).
+    method_given: bool,
 }
 
 impl Common {
@@ -316,11 +319,13 @@ impl Common {
             max_states: 2_000_000,
             nondet_range: "-1..3".into(),
             witness: None,
+            method_given: false,
         }
     }
 
     fn with_seq(mut self, q: Seq) -> Common {
-        self.method = q.method;
+        self.method = q.method.unwrap_or(MethodArg::LalReps);
+        self.method_given = q.method.is_some();
         self.rounds = q.rounds;
         self.ts = q.ts;
         self.unwind = q.unwind;
@@ -617,10 +622,22 @@ fn run() -> ExitCode {
                 Err(d) => fail(&d),
             }
         }
-        Cmd::Explore(a) => explore(&Common::from(a)),
+        Cmd::Explore(a) => {
+            let mut c = Common::from(a);
+            match resolve_task(&mut c, &["assert", "race"]) {
+                Ok(()) => explore(&c),
+                Err(d) => fail(&d),
+            }
+        }
         Cmd::Gen(g) => gen_programs(&g),
         Cmd::Check(a) => check(&Common::from(a)),
-        Cmd::Refine(a) => refine(&Common::from(a)),
+        Cmd::Refine(a) => {
+            let mut c = Common::from(a);
+            match resolve_task(&mut c, &["assert"]) {
+                Ok(()) => refine(&c),
+                Err(d) => fail(&d),
+            }
+        }
         Cmd::Validate(a) => validate(&a),
     }
 }
@@ -704,6 +721,9 @@ fn growth(c: &Common) -> Option<seqc::check::Grow> {
 }
 
 fn check(c: &Common) -> ExitCode {
+    if seqc::task::is_task(&c.input) {
+        return check_task(c);
+    }
     let cfg = match c.config().and_then(|cfg| check_output(c).map(|_| cfg)) {
         Ok(cfg) => cfg,
         Err(d) => return fail(&d),
@@ -744,17 +764,8 @@ fn check(c: &Common) -> ExitCode {
         Ok(r) => r,
         Err(d) => return fail_verdict(c, &d),
     };
-    if let (Some(w), Some(_)) = (&c.witness, &r.concurrent) {
-        // The witness first: a verdict whose witness cannot be written
-        // is reported as the error it is.
-        let cfg = cfg_at(&cfg, &r.bounds);
-        let text = match seqc::witness::for_report(&r, &c.input, &cfg) {
-            Ok(t) => t,
-            Err(d) => return fail_verdict(c, &d),
-        };
-        if let Err(d) = seqc::out_file::write_atomic(w, text.as_bytes()) {
-            return fail(&d);
-        }
+    if let Err(d) = write_witness(c, &cfg, &r, None) {
+        return fail_verdict(c, &d);
     }
     let text = if c.json {
         seqc::check::render_json(&r)
@@ -766,6 +777,177 @@ fn check(c: &Common) -> ExitCode {
         return fail(&d);
     }
     ExitCode::from(r.outcome.exit_code())
+}
+
+/// `--witness`: for a violation, the witness (validated first: a verdict
+/// whose witness cannot be written is reported as the error it is).
+fn write_witness(
+    c: &Common,
+    cfg: &Config,
+    r: &seqc::check::Report,
+    spec: Option<&str>,
+) -> Result<(), Diagnostic> {
+    let (Some(w), Some(_)) = (&c.witness, &r.concurrent) else {
+        return Ok(());
+    };
+    let cfg = cfg_at(cfg, &r.bounds);
+    let text = seqc::witness::for_report(r, &c.input, &cfg, spec)?;
+    seqc::out_file::write_atomic(w, text.as_bytes())
+}
+
+/// `refine`/`explore` on a task: its program and data model, and one
+/// property (`--property`, else the task's first one the command checks:
+/// `kinds` are seqc's names for them).
+fn resolve_task(c: &mut Common, kinds: &[&str]) -> Result<(), Diagnostic> {
+    use seqc::task::Checkable;
+    if !seqc::task::is_task(&c.input) {
+        return Ok(());
+    }
+    let task = seqc::task::read(&c.input)?;
+    let chosen = seqc::task::select(&task, c.property.as_deref());
+    let prop = chosen
+        .iter()
+        .filter_map(|p| p.check.as_ref().ok())
+        .map(|k| match k {
+            Checkable::Assert => "assert",
+            Checkable::Race => "race",
+        })
+        .find(|k| kinds.contains(k))
+        .ok_or_else(|| {
+            let names: Vec<&str> = chosen.iter().map(|p| p.name.as_str()).collect();
+            Diagnostic::unsupported(format!(
+                "{}: this command checks none of the properties {}",
+                c.input,
+                names.join(", ")
+            ))
+        })?
+        .to_string();
+    c.property = Some(prop);
+    c.input = task.input;
+    if let Some(dm) = task.data_model {
+        c.data_model = match dm {
+            seqc::ir::DataModel::Ilp32 => DataModelArg::Ilp32,
+            seqc::ir::DataModel::Lp64 => DataModelArg::Lp64,
+        };
+    }
+    Ok(())
+}
+
+/// `check TASK.yml`: each property the task has (or the one `--property`
+/// names), one verdict each with the expected verdict beside it. The
+/// exit code is 10 if any property is violated, else 20 or 30 if any is
+/// unknown, else 2 if one is not supported, else 0.
+fn check_task(c: &Common) -> ExitCode {
+    use seqc::task::Checkable;
+    let task = match seqc::task::read(&c.input) {
+        Ok(t) => t,
+        Err(d) => return fail(&d),
+    };
+    let chosen = seqc::task::select(&task, c.property.as_deref());
+    // One budget for the whole command, shared by the properties checked.
+    let checkable = chosen.iter().filter(|p| p.check.is_ok()).count().max(1) as u64;
+    // Growing bounds spend a budget (--timeout, or a minute); fixed bounds
+    // without --timeout have none.
+    let total = c
+        .timeout
+        .or_else(|| growth(c).map(|_| seqc::check::AUTO_BUDGET.as_secs()));
+    start_clock(c, false);
+    let t0 = std::time::Instant::now();
+    let mut text = String::new();
+    let mut json = Vec::new();
+    let mut codes = Vec::new();
+    let mut left = checkable;
+    for p in &chosen {
+        let expected = p.expected.map_or("unknown".to_string(), |e| e.to_string());
+        let head = format!("property {} (expected verdict: {expected})\n", p.name);
+        let kind = match &p.check {
+            Ok(k) => k.clone(),
+            Err(why) => {
+                text.push_str(&head);
+                text.push_str(&format!("NOT CHECKED: {why}\n\n"));
+                json.push(serde_json::json!({
+                    "property": p.name, "expected_verdict": p.expected, "checked": false, "reason": why,
+                }));
+                codes.push(2u8);
+                continue;
+            }
+        };
+        let mut pc = c.clone();
+        pc.input = task.input.clone();
+        pc.property = Some(match kind {
+            Checkable::Assert => "assert".into(),
+            Checkable::Race => "race".into(),
+        });
+        if kind == Checkable::Race && !c.method_given {
+            pc.method = MethodArg::Kiss;
+        }
+        if let Some(dm) = task.data_model {
+            pc.data_model = match dm {
+                seqc::ir::DataModel::Ilp32 => DataModelArg::Ilp32,
+                seqc::ir::DataModel::Lp64 => DataModelArg::Lp64,
+            };
+        }
+        let spent = t0.elapsed().as_secs();
+        pc.timeout = total.map(|t| (t.saturating_sub(spent) / left).max(1));
+        left = left.saturating_sub(1).max(1);
+        if kind == Checkable::Race {
+            pc.witness = None;
+        }
+        let res = (|| -> Result<(seqc::check::Report, Config), Diagnostic> {
+            let cfg = pc.config()?;
+            let opts = check_options(&pc)?;
+            let r = match growth(&pc) {
+                Some(g) => seqc::check::check_auto(&pc.input, &cfg, &opts, &g)?,
+                None => seqc::check::check(&pc.input, &cfg, &opts)?,
+            };
+            Ok((r, cfg))
+        })();
+        text.push_str(&head);
+        if let Some(n) = &task.note {
+            text.push_str(&format!("note: {n}\n"));
+        }
+        match res {
+            Ok((r, cfg)) => {
+                if let Err(d) = write_witness(&pc, &cfg, &r, p.text.as_deref().map(str::trim)) {
+                    return fail(&d);
+                }
+                text.push_str(&seqc::check::render(&r));
+                text.push('\n');
+                json.push(serde_json::json!({
+                    "property": p.name,
+                    "expected_verdict": p.expected,
+                    "checked": true,
+                    "report": seqc::check::report_json(&r),
+                }));
+                codes.push(r.outcome.exit_code());
+            }
+            Err(d) => {
+                text.push_str(&format!("{d}\n\n"));
+                json.push(serde_json::json!({
+                    "property": p.name, "expected_verdict": p.expected, "checked": false, "reason": d.message,
+                }));
+                codes.push(d.exit_code() as u8);
+            }
+        }
+    }
+    let code = [10u8, 20, 30, 1, 2]
+        .into_iter()
+        .find(|k| codes.contains(k))
+        .unwrap_or(0);
+    let out = if c.json {
+        serde_json::to_string_pretty(&serde_json::json!({
+            "task": c.input, "input": task.input, "properties": json,
+        }))
+        .unwrap()
+            + "\n"
+    } else {
+        text
+    };
+    claim_answer();
+    if let Err(d) = put(c, &out) {
+        return fail(&d);
+    }
+    ExitCode::from(code)
 }
 
 /// The configuration at the bounds an answer was found with.

@@ -284,3 +284,207 @@ fn witnesses_are_refused_where_they_cannot_be_made() {
         assert!(String::from_utf8_lossy(&o.stderr).contains("--witness"));
     }
 }
+
+const RACY: &str = r#"#include <pthread.h>
+int x;
+void *t(void *a) { x = 1; return 0; }
+int main(void) {
+  pthread_t a;
+  pthread_create(&a, 0, t, 0);
+  x = 2;
+  pthread_join(a, 0);
+  return 0;
+}
+"#;
+
+/// A task directory: the program, the property files, the task.
+fn task(dir: &Path, prog: &str, yml: &str) -> String {
+    let props = dir.join("properties");
+    std::fs::create_dir_all(&props).unwrap();
+    std::fs::write(
+        props.join("unreach-call.prp"),
+        "CHECK( init(main()), LTL(G ! call(reach_error())) )\n",
+    )
+    .unwrap();
+    std::fs::write(
+        props.join("no-data-race.prp"),
+        "CHECK( init(main()), LTL(G ! data-race) )\n",
+    )
+    .unwrap();
+    std::fs::write(
+        props.join("termination.prp"),
+        "CHECK( init(main()), LTL(F end) )\n",
+    )
+    .unwrap();
+    let t = dir.join("t");
+    std::fs::create_dir_all(&t).unwrap();
+    std::fs::write(t.join("prog.c"), prog).unwrap();
+    let y = t.join("task.yml");
+    std::fs::write(&y, yml).unwrap();
+    y.to_string_lossy().into_owned()
+}
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let o = seqc().args(args).output().unwrap();
+    let (out, err) = (
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    );
+    assert!(!err.contains("panicked"), "{err}");
+    (o.status.code().unwrap(), out, err)
+}
+
+#[test]
+fn tasks_are_checked_property_by_property() {
+    assert!(have("z3"), "run scripts/install-checkers");
+    let dir = tempfile::tempdir().unwrap();
+    // The task names a .i that is missing: its .c is read, and said.
+    let y = task(
+        dir.path(),
+        LOST_UPDATE,
+        "format_version: '2.0'\ninput_files: 'prog.i'\nproperties:\n  - property_file: ../properties/unreach-call.prp\n    expected_verdict: false\n  - property_file: ../properties/termination.prp\n    expected_verdict: true\noptions:\n  language: C\n  data_model: ILP32\n",
+    );
+    let w = dir.path().join("w.graphml");
+    let w = w.to_str().unwrap();
+    let (code, out, err) = run(&[
+        "check",
+        &y,
+        "--rounds",
+        "3",
+        "--unwind",
+        "2",
+        "--backend",
+        "z3",
+        "--witness",
+        w,
+    ]);
+    assert_eq!(code, 10, "{out}{err}");
+    assert!(
+        out.contains("property unreach-call (expected verdict: false)\n"),
+        "{out}"
+    );
+    assert!(out.contains("VERIFICATION FAILED"), "{out}");
+    assert!(out.contains("its .c is read instead"), "{out}");
+    assert!(
+        out.contains("property termination (expected verdict: true)\nNOT CHECKED"),
+        "{out}"
+    );
+    // The witness: the task's data model and the property file's text.
+    let text = std::fs::read_to_string(w).unwrap();
+    assert!(text.contains("architecture\">32bit"), "{text}");
+    let prog = dir.path().join("t/prog.c");
+    let (code, out, _) = run(&[
+        "validate",
+        prog.to_str().unwrap(),
+        w,
+        "--data-model",
+        "ILP32",
+    ]);
+    assert_eq!(code, 10, "{out}");
+    // --json: one object per property, the expected verdict beside it.
+    let (_, out, _) = run(&[
+        "check",
+        &y,
+        "--rounds",
+        "3",
+        "--unwind",
+        "2",
+        "--backend",
+        "z3",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let ps = v["properties"].as_array().unwrap();
+    assert_eq!(ps.len(), 2);
+    assert_eq!(ps[0]["expected_verdict"], false);
+    assert_eq!(ps[0]["report"]["verdict"], "FAILED", "{out}");
+    assert_eq!(ps[1]["checked"], false);
+    // explore and refine take the task's program, data model and property.
+    let (code, out, err) = run(&["explore", &y]);
+    assert_eq!(code, 10, "{out}{err}");
+    assert!(out.contains("assertion fails"), "{out}");
+    let (code, out, err) = run(&[
+        "refine",
+        &y,
+        "--rounds",
+        "3",
+        "--unwind",
+        "2",
+        "--backend",
+        "z3",
+    ]);
+    assert_eq!(code, 10, "{out}{err}");
+}
+
+#[test]
+fn a_race_task_uses_kiss_race_mode() {
+    assert!(have("z3"), "run scripts/install-checkers");
+    let dir = tempfile::tempdir().unwrap();
+    let y = task(
+        dir.path(),
+        RACY,
+        "format_version: '2.0'\ninput_files: 'prog.c'\nproperties:\n  - property_file: ../properties/no-data-race.prp\n    expected_verdict: false\n",
+    );
+    let (code, out, err) = run(&["check", &y, "--ts", "1", "--unwind", "2", "--backend", "z3"]);
+    assert_eq!(code, 10, "{out}{err}");
+    assert!(
+        out.contains("property no-data-race (expected verdict: false)"),
+        "{out}"
+    );
+    assert!(out.contains("data race:"), "{out}");
+    // --property names one the task does not list: checked, expected unknown.
+    let (code, out, err) = run(&[
+        "check",
+        &y,
+        "--property",
+        "unreach-call",
+        "--rounds",
+        "2",
+        "--unwind",
+        "2",
+        "--backend",
+        "z3",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("property unreach-call (expected verdict: unknown)"),
+        "{out}"
+    );
+}
+
+#[test]
+fn bad_tasks_get_a_clear_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        (
+            "input_files: 'prog.c'\nproperties: []\ncolour: blue\n",
+            1,
+            "unknown key 'colour'",
+        ),
+        (
+            "input_files: ['prog.c', 'b.c']\nproperties: []\n",
+            2,
+            "2 input files",
+        ),
+        ("properties: []\n", 1, "no input_files"),
+        (
+            "input_files: 'prog.c'\nproperties:\n  - property_file: x.prp\n    expected_verdict: maybe\n",
+            1,
+            "not true or false",
+        ),
+        ("input_files: ['prog.c'\n", 1, "not YAML"),
+        (
+            "input_files: 'prog.c'\nproperties: []\noptions:\n  data_model: ILP16\n",
+            1,
+            "ILP16",
+        ),
+    ];
+    for (i, (yml, code, msg)) in cases.iter().enumerate() {
+        let d = dir.path().join(format!("c{i}"));
+        std::fs::create_dir_all(&d).unwrap();
+        let y = task(&d, RACY, yml);
+        let (c, out, err) = run(&["check", &y]);
+        assert_eq!(c, *code, "{yml}: {out}{err}");
+        assert!(err.contains(msg), "{yml}: {err}");
+    }
+}

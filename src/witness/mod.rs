@@ -256,6 +256,7 @@ pub fn for_report(
     r: &crate::check::Report,
     input: &str,
     cfg: &crate::config::Config,
+    spec: Option<&str>,
 ) -> crate::diag::Result<String> {
     use crate::diag::Diagnostic;
     let Some(c) = &r.concurrent else {
@@ -272,7 +273,7 @@ pub fn for_report(
     let prog = crate::driver::load(input, cfg)?;
     let m = Meta {
         producer: format!("seqc {}", env!("CARGO_PKG_VERSION")),
-        specification: UNREACH_CALL.to_string(),
+        specification: spec.unwrap_or(UNREACH_CALL).to_string(),
         programfile: input.to_string(),
         programhash: program_hash(&bytes),
         architecture: match cfg.data_model {

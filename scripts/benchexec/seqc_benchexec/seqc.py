@@ -4,8 +4,12 @@ seqc sequentializes concurrent C (pthreads) with Lal-Reps or KISS and
 checks the result with z3, cvc5, bitwuzla or CBMC. The benchmark
 definition's <option>s choose the method, bounds and backend; this module
 adds the input, `--data-model ILP32` for ILP32 tasks, `--property race`
-for no-data-race tasks, and `--timeout` a little under the CPU-time limit
-so that seqc answers UNKNOWN itself rather than being killed.
+for no-data-race tasks, `--timeout` a little under the CPU-time limit
+so that seqc answers UNKNOWN itself rather than being killed, and for
+unreach-call tasks `--witness witness.graphml` (in the run's working
+directory: the benchmark definition collects it with <resultfiles>).
+seqc writes a witness only for a violation, after its own `seqc
+validate` confirmed it.
 
 Verdicts are read from seqc's first output line (`VERIFICATION
 SUCCESSFUL`, `VERIFICATION FAILED`, `VERIFICATION UNKNOWN: why`,
@@ -54,6 +58,17 @@ class Tool(benchexec.tools.template.BaseTool2):
                 cmd += ["--property", "race"]
             elif "unreach-call" in prop:
                 cmd += ["--property", "assert"]
+        method_none = any(
+            o == "--method=none" or (o == "--method" and i + 1 < len(opts) and opts[i + 1] == "none")
+            for i, o in enumerate(opts)
+        )
+        if (
+            "unreach-call" in prop
+            and "--witness" not in opts
+            and not method_none
+            and cmd[1] == "check"
+        ):
+            cmd += ["--witness", "witness.graphml"]
         limit = rlimits.cputime or rlimits.walltime
         if limit and "--timeout" not in opts:
             cmd += ["--timeout", str(max(1, int(limit) - 5))]
