@@ -215,6 +215,17 @@ fn edited_witnesses_are_not_confirmed() {
     let (code, msg) = validate(&other, out);
     assert_eq!(code, 0, "{msg}");
     assert!(msg.contains("another program"), "{msg}");
+    // GraphML's rule: data of a key no <key> declares, or of the wrong type.
+    let undeclared = w.replacen("<data key=\"threadId\">", "<data key=\"thread\">", 1);
+    let p = write(dir.path(), "undeclared.graphml", &undeclared);
+    let (code, msg) = validate(&lost, &p);
+    assert_eq!(code, 1, "{msg}");
+    assert!(msg.contains("no <key> declares"), "{msg}");
+    let typed = w.replacen("<data key=\"startline\">", "<data key=\"startline\">x", 1);
+    let p = write(dir.path(), "typed.graphml", &typed);
+    let (code, msg) = validate(&lost, &p);
+    assert_eq!(code, 1, "{msg}");
+    assert!(msg.contains("of type int"), "{msg}");
     // Not a witness at all: an error with the reason.
     let bad = write(dir.path(), "bad.graphml", "<graphml><graph>");
     let (code, msg) = validate(&lost, &bad);

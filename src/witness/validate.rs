@@ -61,6 +61,53 @@ fn values(d: &BTreeMap<String, Vec<String>>, n: usize) -> Result<Option<Vec<i128
     Ok(parse(a).map(|v| vec![v]))
 }
 
+/// GraphML's own rule, which the witness format builds on: every `data`
+/// names a `key` declared for its kind of element (`graph`, `node`,
+/// `edge`, or `all`), and its value fits the key's `attr.type`.
+fn declared(root: &Elem, graph: &Elem) -> Result<(), String> {
+    let mut keys: BTreeMap<&str, (&str, &str)> = BTreeMap::new();
+    for k in root.all("key") {
+        let id = k.attr("id").ok_or("a <key> without an id")?;
+        keys.insert(
+            id,
+            (
+                k.attr("for").unwrap_or("all"),
+                k.attr("attr.type").unwrap_or("string"),
+            ),
+        );
+    }
+    let check = |e: &Elem, kind: &str| -> Result<(), String> {
+        for d in e.all("data") {
+            let k = d.attr("key").ok_or("a <data> without a key")?;
+            let Some((f, ty)) = keys.get(k) else {
+                return Err(format!("<{kind}> has data '{k}', which no <key> declares"));
+            };
+            if *f != kind && *f != "all" {
+                return Err(format!("key '{k}' is declared for <{f}>, used on <{kind}>"));
+            }
+            let v = d.text.trim();
+            let fits = match *ty {
+                "int" | "long" => v.parse::<i64>().is_ok(),
+                "boolean" => v == "true" || v == "false",
+                "float" | "double" => v.parse::<f64>().is_ok(),
+                _ => true,
+            };
+            if !fits {
+                return Err(format!("key '{k}' is of type {ty}, its value is '{v}'"));
+            }
+        }
+        Ok(())
+    };
+    check(graph, "graph")?;
+    for n in graph.all("node") {
+        check(n, "node")?;
+    }
+    for e in graph.all("edge") {
+        check(e, "edge")?;
+    }
+    Ok(())
+}
+
 /// Checks a witness against the program it claims to be for. `bytes` is
 /// the program as given (for its hash); `prog` the input as the oracle
 /// runs it.
@@ -80,6 +127,7 @@ pub fn validate(
         .all("graph")
         .next()
         .ok_or("the witness has no <graph>")?;
+    declared(&root, graph)?;
     let g = data(graph);
     for k in REQUIRED {
         if !g.contains_key(*k) {
