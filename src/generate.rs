@@ -15,8 +15,9 @@
 //! destructor writes shared state (and sometimes sets the key again);
 //! recursive and error-checking mutexes (relocks, unlocks by a thread that
 //! does not hold it, results added into shared state); threads created
-//! detached, whose join fails. Every program records which features it
-//! used.
+//! detached, whose join fails; a semaphore, a read-write lock or a
+//! spinlock (waits, posts, tries, read and write sections). Every program
+//! records which features it used.
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -56,6 +57,9 @@ pub const FEATURES: &[&str] = &[
     "detached",
     "creation_loop",
     "join_loop",
+    "semaphore",
+    "rwlock",
+    "spinlock",
 ];
 
 pub struct Generated {
@@ -94,6 +98,9 @@ struct Gen {
     key: bool,
     /// The kind of `m1` (0 normal, 1 recursive, 2 error-checking).
     kind: u32,
+    /// The program's one-word object: 0 none, 1 the semaphore `s0`, 2
+    /// the read-write lock `rw0`, 3 the spinlock `sp0`.
+    sync: u32,
 }
 
 const SCALARS: &[&str] = &["g0", "g1", "g2"];
@@ -116,6 +123,66 @@ impl Gen {
 
     fn small(&mut self) -> i64 {
         self.r.below(3) as i64
+    }
+
+    /// A statement on the program's semaphore, read-write lock or
+    /// spinlock.
+    fn sync_stmt(&mut self, out: &mut String, ind: &str) {
+        let x = self.shared();
+        let y = self.shared();
+        let lines: Vec<String> = match (self.sync, self.r.below(4)) {
+            (1, 0) => vec!["sem_post(&s0);".into()],
+            (1, 1) => vec!["sem_wait(&s0);".into(), format!("{x}++;")],
+            (1, 2) => vec![format!("{x} += sem_trywait(&s0) == 0;")],
+            (1, _) => {
+                self.tmp += 1;
+                let t = format!("v{}", self.tmp);
+                vec![
+                    format!("int {t};"),
+                    format!("sem_getvalue(&s0, &{t});"),
+                    format!("{x} += {t};"),
+                ]
+            }
+            (2, 0) => vec![
+                "pthread_rwlock_wrlock(&rw0);".into(),
+                format!("{x}++;"),
+                format!("{y} = {x};"),
+                "pthread_rwlock_unlock(&rw0);".into(),
+            ],
+            (2, 1) => vec![
+                "pthread_rwlock_rdlock(&rw0);".into(),
+                format!("{x} = {y} - {x};"),
+                "pthread_rwlock_unlock(&rw0);".into(),
+            ],
+            (2, 2) => vec![
+                "if (pthread_rwlock_tryrdlock(&rw0) == 0) {".into(),
+                format!("  {x} += {y};"),
+                "  pthread_rwlock_unlock(&rw0);".into(),
+                "}".into(),
+            ],
+            (2, _) => vec![format!(
+                "{x} += pthread_rwlock_trywrlock(&rw0) == 16 || pthread_rwlock_unlock(&rw0);"
+            )],
+            (_, 0 | 1) => vec![
+                "pthread_spin_lock(&sp0);".into(),
+                format!("{x}++;"),
+                "pthread_spin_unlock(&sp0);".into(),
+            ],
+            (_, _) => vec![
+                "if (pthread_spin_trylock(&sp0) == 0) {".into(),
+                format!("  {x} += 2;"),
+                "  pthread_spin_unlock(&sp0);".into(),
+                "}".into(),
+            ],
+        };
+        self.mark(match self.sync {
+            1 => "semaphore",
+            2 => "rwlock",
+            _ => "spinlock",
+        });
+        for l in lines {
+            let _ = writeln!(out, "{ind}{l}");
+        }
     }
 
     /// One statement of a thread body (`heap`: the function has `s`, the
@@ -149,6 +216,10 @@ impl Gen {
                 let y = self.shared();
                 let _ = writeln!(out, "{ind}{y} += pthread_mutex_unlock(&m1);");
             }
+            return;
+        }
+        if self.sync != 0 && self.r.chance(20) {
+            self.sync_stmt(out, ind);
             return;
         }
         match k {
@@ -352,6 +423,14 @@ pub fn generate(seed: u64) -> Generated {
         tmp: 0,
         key: false,
         kind: 0,
+        sync: 0,
+    };
+    // Drawn apart, so that programs without one keep their bytes.
+    g.sync = match Rng(seed ^ 0x5E4A_F0E5).below(10) {
+        0 => 1,
+        1 => 2,
+        2 => 3,
+        _ => 0,
     };
     let nmain = 1 + g.r.below(3) as usize; // workers created by main
     let nested = nmain < 3 && g.r.chance(35);
@@ -435,6 +514,12 @@ pub fn generate(seed: u64) -> Generated {
          pthread_cond_t c0 = PTHREAD_COND_INITIALIZER;\n",
     );
     let _ = writeln!(s, "pthread_t tid[{}];", total.max(1));
+    match g.sync {
+        1 => s.push_str("#include <semaphore.h>\nsem_t s0;\n"),
+        2 => s.push_str("pthread_rwlock_t rw0 = PTHREAD_RWLOCK_INITIALIZER;\n"),
+        3 => s.push_str("pthread_spinlock_t sp0;\n"),
+        _ => {}
+    }
     s.push_str("struct S { int a; int b; };\n\n");
     if g.key {
         s.push_str("pthread_key_t key;\n");
@@ -501,6 +586,11 @@ pub fn generate(seed: u64) -> Generated {
     }
     g.tmp = 0;
     s.push_str("int main(void) {\n");
+    match g.sync {
+        1 => s.push_str("  sem_init(&s0, 0, 1);\n"),
+        3 => s.push_str("  pthread_spin_init(&sp0, 0);\n"),
+        _ => {}
+    }
     if g.key {
         g.mark("key_dtor");
         s.push_str("  pthread_key_create(&key, dtor);\n");

@@ -99,6 +99,7 @@ pub fn is_thread_op(op: Op) -> bool {
             | Op::KeyDelete
             | Op::GetSpecific
             | Op::SetSpecific
+            | Op::Word(_)
     )
 }
 

@@ -57,7 +57,9 @@ impl Program {
                     PthreadTy::MutexAttr
                     | PthreadTy::CondAttr
                     | PthreadTy::Key
-                    | PthreadTy::Once => 4,
+                    | PthreadTy::Once
+                    | PthreadTy::Spin => 4,
+                    PthreadTy::RwlockAttr => 4,
                     _ => dm.pointer_bits() as u64 / 8,
                 };
                 (s, a)

@@ -322,6 +322,98 @@ pub enum Op {
     /// Library calls modelled as "no effect on the program's state, any
     /// result" (`printf`, `usleep`, ...).
     LibNoop(&'static str),
+    /// Semaphores, read-write locks and spinlocks: each object is one
+    /// word (`WordOp` says what it holds).
+    Word(WordOp),
+}
+
+/// The operations on one-word synchronisation objects. A semaphore's
+/// word is its count; a read-write lock's is -1 (held for writing), 0
+/// (free) or the number of readers; a spinlock's is 0 (free) or 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum WordOp {
+    /// `(s, pshared, value)`.
+    SemInit,
+    SemWait,
+    SemTryWait,
+    SemPost,
+    /// `(s, int *value)`.
+    SemGetValue,
+    SemDestroy,
+    /// `(rw, attr)`.
+    RwInit,
+    RwRdLock,
+    RwWrLock,
+    RwTryRdLock,
+    RwTryWrLock,
+    RwUnlock,
+    RwDestroy,
+    /// `(s, pshared)`.
+    SpinInit,
+    SpinLock,
+    SpinTryLock,
+    SpinUnlock,
+    SpinDestroy,
+}
+
+impl WordOp {
+    pub fn c_name(self) -> &'static str {
+        use WordOp::*;
+        match self {
+            SemInit => "sem_init",
+            SemWait => "sem_wait",
+            SemTryWait => "sem_trywait",
+            SemPost => "sem_post",
+            SemGetValue => "sem_getvalue",
+            SemDestroy => "sem_destroy",
+            RwInit => "pthread_rwlock_init",
+            RwRdLock => "pthread_rwlock_rdlock",
+            RwWrLock => "pthread_rwlock_wrlock",
+            RwTryRdLock => "pthread_rwlock_tryrdlock",
+            RwTryWrLock => "pthread_rwlock_trywrlock",
+            RwUnlock => "pthread_rwlock_unlock",
+            RwDestroy => "pthread_rwlock_destroy",
+            SpinInit => "pthread_spin_init",
+            SpinLock => "pthread_spin_lock",
+            SpinTryLock => "pthread_spin_trylock",
+            SpinUnlock => "pthread_spin_unlock",
+            SpinDestroy => "pthread_spin_destroy",
+        }
+    }
+
+    /// Every operation of the model, for the front end's table.
+    pub const ALL: [WordOp; 18] = [
+        WordOp::SemInit,
+        WordOp::SemWait,
+        WordOp::SemTryWait,
+        WordOp::SemPost,
+        WordOp::SemGetValue,
+        WordOp::SemDestroy,
+        WordOp::RwInit,
+        WordOp::RwRdLock,
+        WordOp::RwWrLock,
+        WordOp::RwTryRdLock,
+        WordOp::RwTryWrLock,
+        WordOp::RwUnlock,
+        WordOp::RwDestroy,
+        WordOp::SpinInit,
+        WordOp::SpinLock,
+        WordOp::SpinTryLock,
+        WordOp::SpinUnlock,
+        WordOp::SpinDestroy,
+    ];
+
+    /// The object's type.
+    pub fn object(self) -> PthreadTy {
+        use WordOp::*;
+        match self {
+            SemInit | SemWait | SemTryWait | SemPost | SemGetValue | SemDestroy => PthreadTy::Sem,
+            RwInit | RwRdLock | RwWrLock | RwTryRdLock | RwTryWrLock | RwUnlock | RwDestroy => {
+                PthreadTy::Rwlock
+            }
+            _ => PthreadTy::Spin,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -389,6 +481,7 @@ impl Op {
             Abort => "abort",
             Exit => "exit",
             LibNoop(n) => n,
+            Word(w) => w.c_name(),
         }
     }
 

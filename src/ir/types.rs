@@ -144,6 +144,10 @@ pub enum PthreadTy {
     CondAttr,
     Key,
     Once,
+    Rwlock,
+    RwlockAttr,
+    Sem,
+    Spin,
 }
 
 impl PthreadTy {
@@ -157,6 +161,10 @@ impl PthreadTy {
             PthreadTy::CondAttr => "pthread_condattr_t",
             PthreadTy::Key => "pthread_key_t",
             PthreadTy::Once => "pthread_once_t",
+            PthreadTy::Rwlock => "pthread_rwlock_t",
+            PthreadTy::RwlockAttr => "pthread_rwlockattr_t",
+            PthreadTy::Sem => "sem_t",
+            PthreadTy::Spin => "pthread_spinlock_t",
         }
     }
 
@@ -170,6 +178,10 @@ impl PthreadTy {
             "pthread_condattr_t" => PthreadTy::CondAttr,
             "pthread_key_t" => PthreadTy::Key,
             "pthread_once_t" => PthreadTy::Once,
+            "pthread_rwlock_t" => PthreadTy::Rwlock,
+            "pthread_rwlockattr_t" => PthreadTy::RwlockAttr,
+            "sem_t" => PthreadTy::Sem,
+            "pthread_spinlock_t" => PthreadTy::Spin,
             _ => return None,
         })
     }
@@ -195,6 +207,22 @@ impl PthreadTy {
                 }
             }
             PthreadTy::MutexAttr | PthreadTy::CondAttr | PthreadTy::Key | PthreadTy::Once => 4,
+            PthreadTy::Rwlock => {
+                if lp64 {
+                    56
+                } else {
+                    32
+                }
+            }
+            PthreadTy::RwlockAttr => 8,
+            PthreadTy::Sem => {
+                if lp64 {
+                    32
+                } else {
+                    16
+                }
+            }
+            PthreadTy::Spin => 4,
         }
     }
 }

@@ -233,6 +233,8 @@ fn reads_through(op: Op, i: usize) -> bool {
         ThreadJoin => i == 1,
         ThreadCreate | MutexInit | CondInit => i <= 1,
         CondWait => i <= 1,
+        Word(WordOp::SemGetValue) => i <= 1,
+        Word(_) => i == 0,
         MutexLock | MutexUnlock | MutexTryLock | MutexDestroy | CondSignal | CondBroadcast
         | CondDestroy | Once | KeyCreate => i == 0,
         _ => false,

@@ -119,6 +119,103 @@ pub(crate) trait Method {
     fn alive(&self, p: &Program, loc: Loc) -> Option<Expr>;
 }
 
+/// Semaphores, read-write locks and spinlocks (`WordOp`): one step
+/// each, reading and writing the object's word. Waiting is stopping
+/// (rule 4: the thread may wait at the switch point before instead).
+/// Where POSIX leaves a case undefined or lets it deadlock (a read-write
+/// lock or spinlock taken again by its holder, unlocked by a thread that
+/// does not hold it), the thread waits for good: that hides runs, never
+/// makes one. `errno` is not modelled (seqc refuses reading it).
+fn word_op(
+    m: &mut impl Method,
+    p: &Program,
+    w: WordOp,
+    args: &[Expr],
+    dest: &Option<Expr>,
+    loc: Loc,
+    out: &mut Vec<Stmt>,
+) {
+    use WordOp::*;
+    let i = |v: i128| int(v, Ty::INT, loc);
+    let arg = |k: usize| args.get(k).cloned().unwrap_or(i(0));
+    let x = deref(arg(0), loc);
+    let set = |v: Expr| -> Vec<Stmt> {
+        dest.iter()
+            .map(|d| assign(d.clone(), v.clone(), loc))
+            .collect()
+    };
+    let put = |v: Expr| assign(x.clone(), v, loc);
+    let add = |k: i128| bin(BinOp::Add, x.clone(), i(k), Ty::INT, loc);
+    let is = |op: BinOp, k: i128| cmp(op, x.clone(), i(k), loc);
+    let mut then = |c: Expr, mut a: Vec<Stmt>, ra: i128, mut b: Vec<Stmt>, rb: i128| {
+        a.extend(set(i(ra)));
+        b.extend(set(i(rb)));
+        out.push(if_(c, a, b, loc));
+    };
+    match w {
+        SemInit => {
+            // SEM_VALUE_MAX is INT_MAX: a larger value is EINVAL (-1).
+            let v = cast(arg(2), Ty::UINT, loc);
+            let big = cmp(
+                BinOp::Gt,
+                v.clone(),
+                int(i32::MAX as i128, Ty::UINT, loc),
+                loc,
+            );
+            then(big, vec![], -1, vec![put(cast(v, Ty::INT, loc))], 0);
+        }
+        SemWait => {
+            out.push(m.stop_if(p, is(BinOp::Le, 0), loc));
+            out.push(put(add(-1)));
+            out.extend(set(i(0)));
+        }
+        SemTryWait => then(is(BinOp::Gt, 0), vec![put(add(-1))], 0, vec![], -1),
+        // At SEM_VALUE_MAX: EOVERFLOW (-1).
+        SemPost => then(
+            is(BinOp::Eq, i32::MAX as i128),
+            vec![],
+            -1,
+            vec![put(add(1))],
+            0,
+        ),
+        SemGetValue => {
+            let to = deref(cast(arg(1), Ty::INT.ptr(), loc), loc);
+            out.push(assign(to, x.clone(), loc));
+            out.extend(set(i(0)));
+        }
+        RwInit | SpinInit => {
+            out.push(put(i(0)));
+            out.extend(set(i(0)));
+        }
+        SemDestroy | RwDestroy | SpinDestroy => out.extend(set(i(0))),
+        RwRdLock => {
+            out.push(m.stop_if(p, is(BinOp::Lt, 0), loc));
+            out.push(put(add(1)));
+            out.extend(set(i(0)));
+        }
+        RwWrLock | SpinLock => {
+            out.push(m.stop_if(p, is(BinOp::Ne, 0), loc));
+            out.push(put(i(if w == SpinLock { 1 } else { -1 })));
+            out.extend(set(i(0)));
+        }
+        RwTryRdLock => then(is(BinOp::Ge, 0), vec![put(add(1))], 0, vec![], EBUSY),
+        RwTryWrLock | SpinTryLock => {
+            let v = i(if w == SpinTryLock { 1 } else { -1 });
+            then(is(BinOp::Eq, 0), vec![put(v)], 0, vec![], EBUSY)
+        }
+        RwUnlock => {
+            // A writer leaves it free; a reader takes one reader off.
+            let reader = vec![if_(is(BinOp::Gt, 0), vec![put(add(-1))], vec![], loc)];
+            out.push(if_(is(BinOp::Lt, 0), vec![put(i(0))], reader, loc));
+            out.extend(set(i(0)));
+        }
+        SpinUnlock => {
+            out.push(put(i(0)));
+            out.extend(set(i(0)));
+        }
+    }
+}
+
 /// Expands `op` when the model covers it; `false` leaves it to the method.
 pub(crate) fn expand(
     m: &mut impl Method,
@@ -267,6 +364,7 @@ pub(crate) fn expand(
             out.push(assign(mx, one, loc));
             set_dest(out, zero);
         }
+        Op::Word(w) => word_op(m, p, w, args, dest, loc, out),
         Op::Once => {
             let c = deref(arg(0), loc);
             let Some(f) = sites::strip(&arg(1)) else {

@@ -50,3 +50,24 @@ void exit(int);
 #define EINVAL 22
 #define EDEADLK 35
 #define ENOTSUP 95
+/* Semaphores, read-write locks and spinlocks (glibc's sizes). */
+typedef union { char size[32]; long align; } sem_t;
+typedef union { char size[56]; long align; } pthread_rwlock_t;
+typedef volatile int pthread_spinlock_t;
+#define PTHREAD_RWLOCK_INITIALIZER { { 0 } }
+#define PTHREAD_PROCESS_PRIVATE 0
+int sem_init(sem_t *, int, unsigned int);
+int sem_wait(sem_t *);
+int sem_trywait(sem_t *);
+int sem_post(sem_t *);
+int sem_getvalue(sem_t *, int *);
+int sem_destroy(sem_t *);
+int pthread_rwlock_rdlock(pthread_rwlock_t *);
+int pthread_rwlock_wrlock(pthread_rwlock_t *);
+int pthread_rwlock_tryrdlock(pthread_rwlock_t *);
+int pthread_rwlock_trywrlock(pthread_rwlock_t *);
+int pthread_rwlock_unlock(pthread_rwlock_t *);
+int pthread_spin_init(pthread_spinlock_t *, int);
+int pthread_spin_lock(pthread_spinlock_t *);
+int pthread_spin_trylock(pthread_spinlock_t *);
+int pthread_spin_unlock(pthread_spinlock_t *);

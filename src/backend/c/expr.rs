@@ -449,6 +449,7 @@ impl<'p> Emitter<'p> {
                 }
                 PthreadTy::Cond => return "PTHREAD_COND_INITIALIZER".into(),
                 PthreadTy::Once => return "PTHREAD_ONCE_INIT".into(),
+                PthreadTy::Rwlock => return "PTHREAD_RWLOCK_INITIALIZER".into(),
                 PthreadTy::Thread => {}
                 _ => return "{ 0 }".into(),
             }

@@ -367,7 +367,10 @@ impl<'p> Emitter<'p> {
                 self.with_dest(dest, c)
             }
             _ => {
-                self.includes.insert("pthread.h");
+                self.includes.insert(match op {
+                    Op::Word(w) if w.object() == PthreadTy::Sem => "semaphore.h",
+                    _ => "pthread.h",
+                });
                 let c = self.call_text(op.c_name(), args);
                 self.with_dest(dest, c)
             }

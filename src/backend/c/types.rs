@@ -69,7 +69,11 @@ impl<'p> Emitter<'p> {
             Ty::Float(k) => k.c_name().into(),
             Ty::Comp(c) => self.comp_name(*c),
             Ty::Pthread(p) => {
-                self.includes.insert("pthread.h");
+                self.includes.insert(if *p == PthreadTy::Sem {
+                    "semaphore.h"
+                } else {
+                    "pthread.h"
+                });
                 p.c_name().into()
             }
             _ => unreachable!("not a base type"),

@@ -37,6 +37,10 @@ impl<'p> Symex<'p> {
             a.ty.pointee().cloned().unwrap_or(Ty::CHAR)
         };
         match op {
+            Op::Word(w) => {
+                // `thread_op` refuses these in a sequential program first.
+                return Err((format!("{} in a sequential program", w.c_name()), loc));
+            }
             Op::Malloc | Op::Calloc => {
                 let n = arg(self, &st, 0)?;
                 let n = term::resize(&n, pw, false);

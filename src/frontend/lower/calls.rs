@@ -64,6 +64,23 @@ const UNSUPPORTED: &[&str] = &[
     "__builtin_va_arg",
 ];
 
+/// Semaphores, read-write locks and spinlocks (`WordOp`): the operation,
+/// its parameters and its result type. Others with their prefixes
+/// (`sem_open`, `sem_timedwait`, `pthread_rwlock_timedrdlock`, ...) are
+/// refused by name.
+fn word_sig(name: &str) -> Option<(Op, Vec<Ty>, Ty)> {
+    let w = WordOp::ALL.into_iter().find(|w| w.c_name() == name)?;
+    let obj = Ty::Pthread(w.object()).ptr();
+    let params = match w {
+        WordOp::SemInit => vec![obj, Ty::INT, Ty::UINT],
+        WordOp::SemGetValue => vec![obj, Ty::INT.ptr()],
+        WordOp::RwInit => vec![obj, Ty::Pthread(PthreadTy::RwlockAttr).ptr()],
+        WordOp::SpinInit => vec![obj, Ty::INT],
+        _ => vec![obj],
+    };
+    Some((Op::Word(w), params, Ty::INT))
+}
+
 /// pthread calls with no effect on the simulated state: they return 0.
 /// (The attribute objects they end hold nothing seqc reads again.)
 const ATTR_NOOPS: &[&str] = &[
@@ -71,6 +88,8 @@ const ATTR_NOOPS: &[&str] = &[
     "pthread_mutexattr_destroy",
     "pthread_condattr_init",
     "pthread_condattr_destroy",
+    "pthread_rwlockattr_init",
+    "pthread_rwlockattr_destroy",
 ];
 
 /// External functions kept as calls with no effect (void, no pointers).
@@ -436,7 +455,8 @@ impl<'a> Lowerer<'a> {
         let void = Expr::int(0, Ty::Void, loc);
         let args = &c.node.arguments;
         if UNSUPPORTED.contains(&name)
-            || UNSUPPORTED_PREFIXES.iter().any(|p| name.starts_with(p))
+            || (UNSUPPORTED_PREFIXES.iter().any(|p| name.starts_with(p))
+                && word_sig(name).is_none())
             || super::pthread_attr::REFUSED.contains(&name)
         {
             return self.unsupported(c.node.callee.span, name);
@@ -711,7 +731,7 @@ impl<'a> Lowerer<'a> {
                 vec![vp.clone(), vp.clone(), Ty::ULONG],
                 vp.clone(),
             )),
-            _ => None,
+            _ => word_sig(name),
         };
         if let Some((op, params, ret)) = sig {
             self.arity(name, c, e, params.len())?;

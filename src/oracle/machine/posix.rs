@@ -128,6 +128,101 @@ impl<'p> Machine<'p> {
         self.write(st, ptr_add(at, off), &Ty::INT, RVal::S(Value::Int(v)), loc)
     }
 
+    /// A semaphore, read-write lock or spinlock operation on the object
+    /// `x` whose word is `v` (POSIX): the result and what the trace says.
+    /// A semaphore counts; `sem_wait` waits while it is 0. A read-write
+    /// lock holds any number of readers or one writer (-1); readers are
+    /// let in whenever no writer holds it. A spinlock is held or not.
+    /// Taking a lock its holder cannot get again, and the cases POSIX
+    /// leaves undefined, wait.
+    #[allow(clippy::too_many_arguments)]
+    fn word_op(
+        &self,
+        st: &mut State,
+        w: WordOp,
+        x: Value,
+        v: i128,
+        a: &[RVal],
+        loc: Loc,
+        name: &str,
+    ) -> R<(i128, String)> {
+        use WordOp::*;
+        let max = i32::MAX as i128;
+        let wait = |why: String| -> R<(i128, String)> { Err(Fail(StepEnd::Blocked(why))) };
+        let arg = |i: usize| -> R<i128> {
+            match a.get(i).cloned().map(|r| r.scalar(loc)).transpose()? {
+                Some(Value::Int(n)) => Ok(n),
+                _ => unsup("a non-integer argument", loc),
+            }
+        };
+        Ok(match w {
+            SemInit => {
+                let n = arg(2)? & 0xffff_ffff;
+                if n > max {
+                    (
+                        -1,
+                        format!("sem_init {name} to {n}: above SEM_VALUE_MAX (EINVAL)"),
+                    )
+                } else {
+                    self.set_word(st, x, 0, n, loc)?;
+                    (0, format!("sem_init {name} to {n}"))
+                }
+            }
+            SemWait if v <= 0 => return wait(format!("{name} is 0")),
+            SemWait | SemTryWait if v > 0 => {
+                self.set_word(st, x, 0, v - 1, loc)?;
+                (0, format!("{} {name}: {} left", w.c_name(), v - 1))
+            }
+            SemTryWait => (-1, format!("sem_trywait {name}: 0 (EAGAIN)")),
+            SemPost if v >= max => (-1, format!("sem_post {name}: at SEM_VALUE_MAX (EOVERFLOW)")),
+            SemPost => {
+                self.set_word(st, x, 0, v + 1, loc)?;
+                (0, format!("sem_post {name}: {}", v + 1))
+            }
+            SemGetValue => {
+                let to = a
+                    .get(1)
+                    .cloned()
+                    .ok_or(())
+                    .or_else(|_| unsup("sem_getvalue without a result pointer", loc))?
+                    .scalar(loc)?;
+                self.write(st, to, &Ty::INT, RVal::S(Value::Int(v)), loc)?;
+                (0, format!("sem_getvalue {name} = {v}"))
+            }
+            RwInit | SpinInit => {
+                self.set_word(st, x, 0, 0, loc)?;
+                (0, format!("{} {name}", w.c_name()))
+            }
+            SemDestroy | RwDestroy | SpinDestroy => (0, format!("{} {name}", w.c_name())),
+            RwRdLock if v < 0 => return wait(format!("{name} is held for writing")),
+            RwRdLock | RwTryRdLock if v >= 0 => {
+                self.set_word(st, x, 0, v + 1, loc)?;
+                (0, format!("read-lock {name} ({} readers)", v + 1))
+            }
+            RwTryRdLock => (EBUSY, format!("tryrdlock {name}: held for writing (EBUSY)")),
+            RwWrLock | SpinLock if v != 0 => return wait(format!("{name} is held")),
+            RwWrLock | RwTryWrLock if v == 0 => {
+                self.set_word(st, x, 0, -1, loc)?;
+                (0, format!("write-lock {name}"))
+            }
+            SpinLock | SpinTryLock if v == 0 => {
+                self.set_word(st, x, 0, 1, loc)?;
+                (0, format!("lock {name}"))
+            }
+            RwTryWrLock | SpinTryLock => (EBUSY, format!("{} {name}: held (EBUSY)", w.c_name())),
+            RwUnlock => {
+                let n = if v < 0 { 0 } else { (v - 1).max(0) };
+                self.set_word(st, x, 0, n, loc)?;
+                (0, format!("unlock {name}"))
+            }
+            SpinUnlock => {
+                self.set_word(st, x, 0, 0, loc)?;
+                (0, format!("unlock {name}"))
+            }
+            RwRdLock | RwWrLock | SpinLock | SemWait => unreachable!("guarded above"),
+        })
+    }
+
     /// Owner, count and kind of the mutex at `m`.
     pub(super) fn mutex(&self, st: &mut State, m: Value, loc: Loc) -> R<(i128, i128, i128)> {
         Ok((
@@ -211,6 +306,16 @@ impl<'p> Machine<'p> {
         Ok(match op {
             Op::RoundInit | Op::RoundCheck => {
                 return unsup("seqc's own round operations", loc);
+            }
+            Op::Word(w) => {
+                let x = s(0)?;
+                let name = self.describe(st, x, &Ty::Pthread(w.object()));
+                let v = self.word(st, x, 0, loc)?;
+                let (res, what) = self.word_op(st, w, x, v, a, loc, &name)?;
+                if self.trace {
+                    say(what);
+                }
+                int(res)
             }
             Op::ThreadCreate => {
                 let key = (loc.file.0, loc.line, loc.col);

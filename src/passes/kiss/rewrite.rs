@@ -395,7 +395,8 @@ impl Rewriter {
             | Op::AtomicBegin
             | Op::AtomicEnd
             | Op::Abort
-            | Op::Exit => unreachable!("expanded by the thread model"),
+            | Op::Exit
+            | Op::Word(_) => unreachable!("expanded by the thread model"),
             Op::AtomicLoad
             | Op::AtomicStore
             | Op::AtomicExchange

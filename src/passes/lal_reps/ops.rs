@@ -128,7 +128,8 @@ impl Rewriter<'_> {
             | Op::AtomicBegin
             | Op::AtomicEnd
             | Op::Abort
-            | Op::Exit => unreachable!("expanded by the thread model"),
+            | Op::Exit
+            | Op::Word(_) => unreachable!("expanded by the thread model"),
             Op::AtomicLoad => set_dest(out, deref(arg(0), loc)),
             Op::AtomicStore => out.push(assign(deref(arg(0), loc), arg(1), loc)),
             Op::AtomicExchange
