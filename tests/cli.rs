@@ -75,6 +75,22 @@ fn malformed_c() {
     );
 }
 
+/// An error in a global's initialiser is reported where it is, not where
+/// the global is first used.
+#[test]
+fn error_in_a_global_initialiser_is_placed_there() {
+    let (_d, p) = temp_file(
+        "init.c",
+        b"int a;\nint *p = &nothere;\nint main(void) { return p != 0; }\n",
+    );
+    let (code, err) = translate(&p);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("init.c:2:11: error: 'nothere' is not declared"),
+        "{err}"
+    );
+}
+
 #[test]
 fn huge_input() {
     let mut text = String::from("int main(void) { return 0; }\n");

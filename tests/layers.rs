@@ -45,6 +45,13 @@ fn allowed() -> BTreeMap<&'static str, &'static [&'static str]> {
             "ir", "diag", "par", "frontend", "cleanup", "deadline",
         ],
     );
+    m.insert("task", &["ir", "diag"]);
+    m.insert(
+        "witness",
+        &[
+            "check", "driver", "frontend", "oracle", "ir", "diag", "config",
+        ],
+    );
     m.insert(
         "refine",
         &[

@@ -280,6 +280,9 @@ impl<'a> Lowerer<'a> {
             Some(Sym::Typedef(_)) => {
                 self.error(id.span, format!("'{name}' is a type, not a value"))
             }
+            // The declaration's own error, where it is (a use only
+            // brings it out).
+            Some(Sym::Poisoned(d)) if d.pos.is_some() => Err(d),
             Some(Sym::Poisoned(d)) => Err(self.err(id.span, d)),
             None => {
                 if name == "__func__" || name == "__FUNCTION__" || name == "__PRETTY_FUNCTION__" {

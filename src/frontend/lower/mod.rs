@@ -233,9 +233,14 @@ impl<'a> Lowerer<'a> {
         let system = self.in_system(d.span);
         let specs = match self.decl_specs(&d.node.specifiers, d.span) {
             Ok(s) => s,
-            Err(e) if system || file_scope => {
+            Err(mut e) if system || file_scope => {
                 // A declaration seqc cannot read: poison its names, so that
-                // only a use of them is an error.
+                // only a use of them is an error: at the use for a system
+                // header's, at the declaration for the input's own.
+                if system {
+                    e.pos = None;
+                    e.source_line = None;
+                }
                 for id in &d.node.declarators {
                     if let Some(n) = types::declarator_name(&id.node.declarator.node) {
                         self.bind(n, Sym::Poisoned(e.clone()));
@@ -249,7 +254,11 @@ impl<'a> Lowerer<'a> {
             let r = self.init_declarator(&specs, id, file_scope);
             match r {
                 Ok(()) => {}
-                Err(e) if file_scope => {
+                Err(mut e) if file_scope => {
+                    if system {
+                        e.pos = None;
+                        e.source_line = None;
+                    }
                     if let Some(n) = types::declarator_name(&id.node.declarator.node) {
                         self.bind(n, Sym::Poisoned(e));
                     }
@@ -332,6 +341,27 @@ impl<'a> Lowerer<'a> {
         } else {
             None
         };
+        // The name is in scope from the end of its declarator (C11 6.2.1p7):
+        // its own initialiser may take its address (`struct list l = { &l,
+        // &l };`). A new global is made first, without its initialiser.
+        let fresh = existing.is_none();
+        let g = match existing {
+            Some(i) => GlobalId(i as u32),
+            None => {
+                let g = GlobalId(self.prog.globals.len() as u32);
+                self.global_index.insert(gname.clone(), g);
+                self.prog.globals.push(Global {
+                    name: gname,
+                    ty: ty.clone(),
+                    init: None,
+                    storage: Storage::Extern,
+                    thread_local: specs.thread_local,
+                    loc,
+                });
+                g
+            }
+        };
+        self.bind(name.clone(), Sym::Global(g));
         let init = match &id.node.initializer {
             Some(i) => {
                 let (init, fixed) = self.initializer(&ty, i, true)?;
@@ -374,41 +404,28 @@ impl<'a> Lowerer<'a> {
         } else {
             Storage::Public
         };
-        let g = match existing {
-            Some(i) => {
-                let g = &mut self.prog.globals[i];
-                // Merge `extern int a[]; int a[3] = {..};` and tentative definitions.
-                if let (Ty::Array(_, None), Ty::Array(_, Some(_))) = (&g.ty, &ty) {
-                    g.ty = ty.clone();
-                }
-                if init.is_some() {
-                    if g.init.is_some() {
-                        return self.error(span, format!("'{name}' is defined twice"));
-                    }
-                    g.init = init;
-                    g.loc = loc;
-                }
-                if g.storage == Storage::Extern && storage != Storage::Extern {
-                    g.storage = storage;
-                    g.loc = loc;
-                }
-                GlobalId(i as u32)
+        let gl = &mut self.prog.globals[g.index()];
+        if fresh {
+            gl.ty = ty;
+            gl.init = init;
+            gl.storage = storage;
+        } else {
+            // Merge `extern int a[]; int a[3] = {..};` and tentative definitions.
+            if let (Ty::Array(_, None), Ty::Array(_, Some(_))) = (&gl.ty, &ty) {
+                gl.ty = ty.clone();
             }
-            None => {
-                self.global_index
-                    .insert(gname.clone(), GlobalId(self.prog.globals.len() as u32));
-                self.prog.globals.push(Global {
-                    name: gname,
-                    ty,
-                    init,
-                    storage,
-                    thread_local: specs.thread_local,
-                    loc,
-                });
-                GlobalId(self.prog.globals.len() as u32 - 1)
+            if init.is_some() {
+                if gl.init.is_some() {
+                    return self.error(span, format!("'{name}' is defined twice"));
+                }
+                gl.init = init;
+                gl.loc = loc;
             }
-        };
-        self.bind(name, Sym::Global(g));
+            if gl.storage == Storage::Extern && storage != Storage::Extern {
+                gl.storage = storage;
+                gl.loc = loc;
+            }
+        }
         Ok(())
     }
 

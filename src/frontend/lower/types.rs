@@ -179,6 +179,7 @@ impl<'a> Lowerer<'a> {
                     }
                     match self.lookup(name).cloned() {
                         Some(Sym::Typedef(t)) => named = Some(t),
+                        Some(Sym::Poisoned(d)) if d.pos.is_some() => return Err(d),
                         Some(Sym::Poisoned(d)) => return Err(self.err(id.span, d)),
                         _ if name == "__builtin_va_list" => {
                             return self.unsupported(id.span, "variadic argument lists (va_list)");
