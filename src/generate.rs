@@ -15,8 +15,8 @@
 //! destructor writes shared state (and sometimes sets the key again);
 //! recursive and error-checking mutexes (relocks, unlocks by a thread that
 //! does not hold it, results added into shared state); threads created
-//! detached, whose join fails; a semaphore, a read-write lock or a
-//! spinlock (waits, posts, tries, read and write sections). Every program
+//! detached, whose join fails; a semaphore, a read-write lock, a
+//! spinlock or a barrier (waits, posts, tries, read and write sections). Every program
 //! records which features it used.
 
 use std::collections::BTreeMap;
@@ -60,6 +60,7 @@ pub const FEATURES: &[&str] = &[
     "semaphore",
     "rwlock",
     "spinlock",
+    "barrier",
 ];
 
 pub struct Generated {
@@ -99,7 +100,8 @@ struct Gen {
     /// The kind of `m1` (0 normal, 1 recursive, 2 error-checking).
     kind: u32,
     /// The program's one-word object: 0 none, 1 the semaphore `s0`, 2
-    /// the read-write lock `rw0`, 3 the spinlock `sp0`.
+    /// the read-write lock `rw0`, 3 the spinlock `sp0`, 4 the barrier
+    /// `b0` (for two threads).
     sync: u32,
 }
 
@@ -163,6 +165,7 @@ impl Gen {
             (2, _) => vec![format!(
                 "{x} += pthread_rwlock_trywrlock(&rw0) == 16 || pthread_rwlock_unlock(&rw0);"
             )],
+            (4, _) => vec![format!("{x} += pthread_barrier_wait(&b0) == -1;")],
             (_, 0 | 1) => vec![
                 "pthread_spin_lock(&sp0);".into(),
                 format!("{x}++;"),
@@ -178,7 +181,8 @@ impl Gen {
         self.mark(match self.sync {
             1 => "semaphore",
             2 => "rwlock",
-            _ => "spinlock",
+            3 => "spinlock",
+            _ => "barrier",
         });
         for l in lines {
             let _ = writeln!(out, "{ind}{l}");
@@ -430,6 +434,7 @@ pub fn generate(seed: u64) -> Generated {
         0 => 1,
         1 => 2,
         2 => 3,
+        3 => 4,
         _ => 0,
     };
     let nmain = 1 + g.r.below(3) as usize; // workers created by main
@@ -518,6 +523,7 @@ pub fn generate(seed: u64) -> Generated {
         1 => s.push_str("#include <semaphore.h>\nsem_t s0;\n"),
         2 => s.push_str("pthread_rwlock_t rw0 = PTHREAD_RWLOCK_INITIALIZER;\n"),
         3 => s.push_str("pthread_spinlock_t sp0;\n"),
+        4 => s.push_str("pthread_barrier_t b0;\n"),
         _ => {}
     }
     s.push_str("struct S { int a; int b; };\n\n");
@@ -589,6 +595,7 @@ pub fn generate(seed: u64) -> Generated {
     match g.sync {
         1 => s.push_str("  sem_init(&s0, 0, 1);\n"),
         3 => s.push_str("  pthread_spin_init(&sp0, 0);\n"),
+        4 => s.push_str("  pthread_barrier_init(&b0, 0, 2);\n"),
         _ => {}
     }
     if g.key {

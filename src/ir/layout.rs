@@ -58,7 +58,8 @@ impl Program {
                     | PthreadTy::CondAttr
                     | PthreadTy::Key
                     | PthreadTy::Once
-                    | PthreadTy::Spin => 4,
+                    | PthreadTy::Spin
+                    | PthreadTy::BarrierAttr => 4,
                     PthreadTy::RwlockAttr => 4,
                     _ => dm.pointer_bits() as u64 / 8,
                 };

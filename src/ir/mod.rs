@@ -329,7 +329,9 @@ pub enum Op {
 
 /// The operations on one-word synchronisation objects. A semaphore's
 /// word is its count; a read-write lock's is -1 (held for writing), 0
-/// (free) or the number of readers; a spinlock's is 0 (free) or 1.
+/// (free) or the number of readers; a spinlock's is 0 (free) or 1; a
+/// barrier's packs its count, the threads arrived in this cycle and the
+/// cycle number (`passes::threads`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum WordOp {
     /// `(s, pshared, value)`.
@@ -354,6 +356,11 @@ pub enum WordOp {
     SpinTryLock,
     SpinUnlock,
     SpinDestroy,
+    /// `(b, attr, count)`.
+    BarrierInit,
+    /// Arrive, then wait for the cycle to complete: one step each.
+    BarrierWait,
+    BarrierDestroy,
 }
 
 impl WordOp {
@@ -378,11 +385,14 @@ impl WordOp {
             SpinTryLock => "pthread_spin_trylock",
             SpinUnlock => "pthread_spin_unlock",
             SpinDestroy => "pthread_spin_destroy",
+            BarrierInit => "pthread_barrier_init",
+            BarrierWait => "pthread_barrier_wait",
+            BarrierDestroy => "pthread_barrier_destroy",
         }
     }
 
     /// Every operation of the model, for the front end's table.
-    pub const ALL: [WordOp; 18] = [
+    pub const ALL: [WordOp; 21] = [
         WordOp::SemInit,
         WordOp::SemWait,
         WordOp::SemTryWait,
@@ -401,6 +411,9 @@ impl WordOp {
         WordOp::SpinTryLock,
         WordOp::SpinUnlock,
         WordOp::SpinDestroy,
+        WordOp::BarrierInit,
+        WordOp::BarrierWait,
+        WordOp::BarrierDestroy,
     ];
 
     /// The object's type.
@@ -411,6 +424,7 @@ impl WordOp {
             RwInit | RwRdLock | RwWrLock | RwTryRdLock | RwTryWrLock | RwUnlock | RwDestroy => {
                 PthreadTy::Rwlock
             }
+            BarrierInit | BarrierWait | BarrierDestroy => PthreadTy::Barrier,
             _ => PthreadTy::Spin,
         }
     }

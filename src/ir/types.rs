@@ -148,6 +148,8 @@ pub enum PthreadTy {
     RwlockAttr,
     Sem,
     Spin,
+    Barrier,
+    BarrierAttr,
 }
 
 impl PthreadTy {
@@ -165,6 +167,8 @@ impl PthreadTy {
             PthreadTy::RwlockAttr => "pthread_rwlockattr_t",
             PthreadTy::Sem => "sem_t",
             PthreadTy::Spin => "pthread_spinlock_t",
+            PthreadTy::Barrier => "pthread_barrier_t",
+            PthreadTy::BarrierAttr => "pthread_barrierattr_t",
         }
     }
 
@@ -182,6 +186,8 @@ impl PthreadTy {
             "pthread_rwlockattr_t" => PthreadTy::RwlockAttr,
             "sem_t" => PthreadTy::Sem,
             "pthread_spinlock_t" => PthreadTy::Spin,
+            "pthread_barrier_t" => PthreadTy::Barrier,
+            "pthread_barrierattr_t" => PthreadTy::BarrierAttr,
             _ => return None,
         })
     }
@@ -222,7 +228,14 @@ impl PthreadTy {
                     16
                 }
             }
-            PthreadTy::Spin => 4,
+            PthreadTy::Spin | PthreadTy::BarrierAttr => 4,
+            PthreadTy::Barrier => {
+                if lp64 {
+                    32
+                } else {
+                    20
+                }
+            }
         }
     }
 }

@@ -62,6 +62,9 @@ pub enum Mop {
     /// allows spurious wake-ups): take the mutex at `.1` again, as the
     /// first half (an `Op::CondWait` that wrote register `.2`) left it.
     Relock(Option<Reg>, E, Reg),
+    /// The second half of `pthread_barrier_wait` (a step of its own): pass
+    /// the barrier at `.1` once the cycle the arrival wrote to `.2` is over.
+    BarrierPass(Option<Reg>, E, Reg),
     Assert(E, AssertKind),
     Assume(E),
 }
@@ -302,6 +305,11 @@ impl<'a> FnCompiler<'a> {
                     let m = a[1].clone();
                     self.emit(Mop::Op(Some(state), Op::CondWait, a, tys), loc);
                     self.emit(Mop::Relock(r, m, state), loc);
+                } else if *op == Op::Word(WordOp::BarrierWait) {
+                    let cycle = self.reg();
+                    let b = a[0].clone();
+                    self.emit(Mop::Op(Some(cycle), *op, a, tys), loc);
+                    self.emit(Mop::BarrierPass(r, b, cycle), loc);
                 } else {
                     self.emit(Mop::Op(r, *op, a, tys), loc);
                 }

@@ -213,8 +213,66 @@ fn word_op(
             out.push(put(i(0)));
             out.extend(set(i(0)));
         }
+        BarrierInit => {
+            // The word: count (bits 0-9), arrived in this cycle (10-19),
+            // the cycle number (20-29). A count of 0 is EINVAL; above
+            // BAR_MAX the thread stops (hides).
+            let n = cast(arg(2), Ty::UINT, loc);
+            let zero = cmp(BinOp::Eq, n.clone(), int(0, Ty::UINT, loc), loc);
+            let big = cmp(BinOp::Gt, n.clone(), int(BAR_MAX, Ty::UINT, loc), loc);
+            let mut ok = vec![m.stop_if(p, big, loc), put(cast(n, Ty::INT, loc))];
+            ok.extend(set(i(0)));
+            out.push(if_(zero, set(i(EINVAL)), ok, loc));
+        }
+        BarrierWait => {
+            // Arrive (one step): the last of `count` starts the next cycle
+            // and returns PTHREAD_BARRIER_SERIAL_THREAD; the others wait
+            // (a switch point, then stop unless the cycle moved on).
+            let field = |e: Expr, at: i128| {
+                bin(
+                    BinOp::BitAnd,
+                    bin(BinOp::Shr, e, i(at), Ty::INT, loc),
+                    i(BAR_MAX),
+                    Ty::INT,
+                    loc,
+                )
+            };
+            let count = field(x.clone(), 0);
+            let arrived = bin(BinOp::Add, field(x.clone(), 10), i(1), Ty::INT, loc);
+            let cycle = field(x.clone(), 20);
+            let mine = m.temp("__seqc_cycle", Ty::INT);
+            let mv = lv_local(mine, Ty::INT, loc);
+            out.push(st(StmtKind::Decl(mine, None), loc));
+            out.push(assign(mv.clone(), cycle.clone(), loc));
+            // Not initialised (or destroyed): undefined; the thread waits.
+            out.push(m.stop_if(p, cmp(BinOp::Eq, count.clone(), i(0), loc), loc));
+            let pack = |c: Expr, a: Expr, g: Expr| {
+                let a = bin(BinOp::Shl, a, i(10), Ty::INT, loc);
+                let g = bin(BinOp::Shl, g, i(20), Ty::INT, loc);
+                let cg = bin(BinOp::BitOr, c, g, Ty::INT, loc);
+                bin(BinOp::BitOr, cg, a, Ty::INT, loc)
+            };
+            let next = bin(
+                BinOp::BitAnd,
+                bin(BinOp::Add, mv.clone(), i(1), Ty::INT, loc),
+                i(BAR_MAX),
+                Ty::INT,
+                loc,
+            );
+            let mut last = vec![put(pack(count.clone(), i(0), next))];
+            last.extend(set(i(-1)));
+            let mut wait = vec![put(pack(count.clone(), arrived.clone(), mv.clone()))];
+            wait.extend(m.switch_point(p, loc));
+            wait.push(m.stop_if(p, cmp(BinOp::Eq, field(x.clone(), 20), mv, loc), loc));
+            wait.extend(set(i(0)));
+            out.push(if_(cmp(BinOp::Eq, arrived, count, loc), last, wait, loc));
+        }
+        BarrierDestroy => out.extend(set(i(0))),
     }
 }
+
+/// The largest barrier count the packed word holds (and the cycle mask).
+const BAR_MAX: i128 = 1023;
 
 /// Expands `op` when the model covers it; `false` leaves it to the method.
 pub(crate) fn expand(

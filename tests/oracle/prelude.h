@@ -71,3 +71,9 @@ int pthread_spin_init(pthread_spinlock_t *, int);
 int pthread_spin_lock(pthread_spinlock_t *);
 int pthread_spin_trylock(pthread_spinlock_t *);
 int pthread_spin_unlock(pthread_spinlock_t *);
+typedef union { char size[32]; long align; } pthread_barrier_t;
+typedef union { char size[4]; int align; } pthread_barrierattr_t;
+#define PTHREAD_BARRIER_SERIAL_THREAD (-1)
+int pthread_barrier_init(pthread_barrier_t *, const pthread_barrierattr_t *, unsigned int);
+int pthread_barrier_wait(pthread_barrier_t *);
+int pthread_barrier_destroy(pthread_barrier_t *);

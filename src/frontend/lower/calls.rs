@@ -76,6 +76,7 @@ fn word_sig(name: &str) -> Option<(Op, Vec<Ty>, Ty)> {
         WordOp::SemGetValue => vec![obj, Ty::INT.ptr()],
         WordOp::RwInit => vec![obj, Ty::Pthread(PthreadTy::RwlockAttr).ptr()],
         WordOp::SpinInit => vec![obj, Ty::INT],
+        WordOp::BarrierInit => vec![obj, Ty::Pthread(PthreadTy::BarrierAttr).ptr(), Ty::UINT],
         _ => vec![obj],
     };
     Some((Op::Word(w), params, Ty::INT))
@@ -90,6 +91,8 @@ const ATTR_NOOPS: &[&str] = &[
     "pthread_condattr_destroy",
     "pthread_rwlockattr_init",
     "pthread_rwlockattr_destroy",
+    "pthread_barrierattr_init",
+    "pthread_barrierattr_destroy",
 ];
 
 /// External functions kept as calls with no effect (void, no pointers).

@@ -301,6 +301,17 @@ impl<'p> Machine<'p> {
                     self.set_reg(st, t, *r, RVal::S(Value::Int(res)));
                 }
             }
+            Mop::BarrierPass(r, b, cycle) => {
+                let b = ev!(b).scalar(loc)?;
+                let cycle = match self.reg(st, t, *cycle) {
+                    Some(RVal::S(Value::Int(v))) => v,
+                    _ => return unsup("oracle: a barrier pass without its arrival", loc),
+                };
+                let res = self.barrier_pass(st, b, cycle, loc, ev)?;
+                if let Some(r) = r {
+                    self.set_reg(st, t, *r, RVal::S(Value::Int(res)));
+                }
+            }
             Mop::Op(r, op, args, tys) => {
                 let mut a = Vec::new();
                 for x in args {

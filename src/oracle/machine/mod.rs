@@ -552,7 +552,7 @@ impl<'p> Machine<'p> {
                 false
             }
             Mop::Op(_, op, _, _) => op_visible(*op),
-            Mop::Relock(..) => true,
+            Mop::Relock(..) | Mop::BarrierPass(..) => true,
             Mop::Call(_, c, _, _) => {
                 match self.eval_in(st, t, &f.regs, &f.locals, c, *loc, &mut ch) {
                     Ok(RVal::S(Value::Func(fi))) => self.p.functions[fi as usize].atomic,

@@ -219,8 +219,71 @@ impl<'p> Machine<'p> {
                 self.set_word(st, x, 0, 0, loc)?;
                 (0, format!("unlock {name}"))
             }
+            // A barrier: its count, the threads arrived in this cycle and
+            // the cycle number, in three words. `wait` is two steps: the
+            // arrival (here; its result is the cycle to wait out, or -1
+            // for the last to arrive) and the pass (`barrier_pass`).
+            BarrierInit => {
+                let n = arg(2)? & 0xffff_ffff;
+                if n == 0 {
+                    (
+                        EINVAL,
+                        format!("pthread_barrier_init {name}: count 0 (EINVAL)"),
+                    )
+                } else {
+                    self.set_word(st, x, 0, n, loc)?;
+                    self.set_word(st, x, 4, 0, loc)?;
+                    (0, format!("pthread_barrier_init {name} for {n} threads"))
+                }
+            }
+            BarrierWait => {
+                let n = self.word(st, x, 0, loc)?;
+                if n <= 0 {
+                    return wait(format!("{name} is not initialised"));
+                }
+                let arrived = self.word(st, x, 4, loc)? + 1;
+                let cycle = self.word(st, x, 8, loc)?;
+                if arrived >= n {
+                    self.set_word(st, x, 4, 0, loc)?;
+                    self.set_word(st, x, 8, cycle + 1, loc)?;
+                    (-1, format!("arrive at {name}: the last of {n}, all pass"))
+                } else {
+                    self.set_word(st, x, 4, arrived, loc)?;
+                    (cycle, format!("arrive at {name}: {arrived} of {n}"))
+                }
+            }
+            BarrierDestroy => (0, format!("pthread_barrier_destroy {name}")),
             RwRdLock | RwWrLock | SpinLock | SemWait => unreachable!("guarded above"),
         })
+    }
+
+    /// The second step of `pthread_barrier_wait`: `cycle` is what the
+    /// arrival returned (-1: it was the last, PTHREAD_BARRIER_SERIAL_THREAD).
+    /// The others wait until the barrier's cycle has moved on.
+    pub(super) fn barrier_pass(
+        &self,
+        st: &mut State,
+        b: Value,
+        cycle: i128,
+        loc: Loc,
+        ev: &mut Vec<Event>,
+    ) -> R<i128> {
+        if cycle < 0 {
+            return Ok(-1);
+        }
+        let name = self.describe(st, b, &Ty::Pthread(PthreadTy::Barrier));
+        if self.word(st, b, 8, loc)? == cycle {
+            return Err(Fail(StepEnd::Blocked(format!(
+                "{name}: not every thread has arrived"
+            ))));
+        }
+        if self.trace {
+            ev.push(Event {
+                loc,
+                what: format!("pass {name}"),
+            });
+        }
+        Ok(0)
     }
 
     /// Owner, count and kind of the mutex at `m`.
