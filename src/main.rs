@@ -836,7 +836,8 @@ fn resolve_task(c: &mut Common, kinds: &[&str]) -> Result<(), Diagnostic> {
 /// `check TASK.yml`: each property the task has (or the one `--property`
 /// names), one verdict each with the expected verdict beside it. The
 /// exit code is 10 if any property is violated, else 20 or 30 if any is
-/// unknown, else 2 if one is not supported, else 0.
+/// unknown or not checked (termination, say), else 1 or 2 if one could
+/// not be checked for an error or an unsupported construct, else 0.
 fn check_task(c: &Common) -> ExitCode {
     use seqc::task::Checkable;
     let task = match seqc::task::read(&c.input) {
@@ -868,7 +869,8 @@ fn check_task(c: &Common) -> ExitCode {
                 json.push(serde_json::json!({
                     "property": p.name, "expected_verdict": p.expected, "checked": false, "reason": why,
                 }));
-                codes.push(2u8);
+                // Not checked is not known: SV-COMP's unknown.
+                codes.push(20u8);
                 continue;
             }
         };

@@ -461,6 +461,25 @@ fn a_race_task_uses_kiss_race_mode() {
         out.contains("property unreach-call (expected verdict: unknown)"),
         "{out}"
     );
+    // Safe, and a property not checked: unknown overall.
+    let dir2 = tempfile::tempdir().unwrap();
+    let y = task(
+        dir2.path(),
+        RACY,
+        "input_files: 'prog.c'\nproperties:\n  - property_file: ../properties/unreach-call.prp\n    expected_verdict: true\n  - property_file: ../properties/termination.prp\n    expected_verdict: true\n",
+    );
+    let (code, out, err) = run(&[
+        "check",
+        &y,
+        "--rounds",
+        "2",
+        "--unwind",
+        "2",
+        "--backend",
+        "z3",
+    ]);
+    assert_eq!(code, 20, "{out}{err}");
+    assert!(out.contains("VERIFICATION SUCCESSFUL"), "{out}");
 }
 
 #[test]
