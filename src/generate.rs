@@ -222,7 +222,7 @@ impl Gen {
             }
             return;
         }
-        if self.sync != 0 && self.r.chance(20) {
+        if self.sync != 0 && self.r.chance(8) {
             self.sync_stmt(out, ind);
             return;
         }

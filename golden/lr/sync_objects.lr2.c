@@ -141,10 +141,10 @@ void *worker(void *arg)
 #line 18 "golden/lr/sync_objects.c"
   if ((int)((unsigned int)((*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)&__seqc_mem0.b - (char *)&__seqc_mem0))) >> 10 & 1023) + 1u) == ((*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)&__seqc_mem0.b - (char *)&__seqc_mem0))) >> 0 & 1023)) {
 #line 18 "golden/lr/sync_objects.c"
-    (*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)&__seqc_mem0.b - (char *)&__seqc_mem0))) = (*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)&__seqc_mem0.b - (char *)&__seqc_mem0))) >> 0 & 1023 | (int)((unsigned int)((int)((unsigned int)__seqc_cycle3 + 1u) & 1023) << 20) | (int)((unsigned int)0 << 10);
+    (*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)&__seqc_mem0.b - (char *)&__seqc_mem0))) = ((*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)&__seqc_mem0.b - (char *)&__seqc_mem0))) >> 0 & 1023) | (int)((unsigned int)((int)((unsigned int)__seqc_cycle3 + 1u) & 1023) << 20) | (int)((unsigned int)0 << 10);
   } else {
 #line 18 "golden/lr/sync_objects.c"
-    (*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)&__seqc_mem0.b - (char *)&__seqc_mem0))) = (*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)&__seqc_mem0.b - (char *)&__seqc_mem0))) >> 0 & 1023 | (int)((unsigned int)__seqc_cycle3 << 20) | (int)((unsigned int)(int)((unsigned int)((*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)&__seqc_mem0.b - (char *)&__seqc_mem0))) >> 10 & 1023) + 1u) << 10);
+    (*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)&__seqc_mem0.b - (char *)&__seqc_mem0))) = ((*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)&__seqc_mem0.b - (char *)&__seqc_mem0))) >> 0 & 1023) | (int)((unsigned int)__seqc_cycle3 << 20) | (int)((unsigned int)(int)((unsigned int)((*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)&__seqc_mem0.b - (char *)&__seqc_mem0))) >> 10 & 1023) + 1u) << 10);
     __seqc_cs();
 #line 18 "golden/lr/sync_objects.c"
     if (((*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)&__seqc_mem0.b - (char *)&__seqc_mem0))) >> 20 & 1023) == __seqc_cycle3) {
@@ -277,10 +277,10 @@ static int __seqc_main(void)
 #line 32 "golden/lr/sync_objects.c"
   if ((int)((unsigned int)((*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)&__seqc_mem0.b - (char *)&__seqc_mem0))) >> 10 & 1023) + 1u) == ((*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)&__seqc_mem0.b - (char *)&__seqc_mem0))) >> 0 & 1023)) {
 #line 32 "golden/lr/sync_objects.c"
-    (*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)&__seqc_mem0.b - (char *)&__seqc_mem0))) = (*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)&__seqc_mem0.b - (char *)&__seqc_mem0))) >> 0 & 1023 | (int)((unsigned int)((int)((unsigned int)__seqc_cycle9 + 1u) & 1023) << 20) | (int)((unsigned int)0 << 10);
+    (*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)&__seqc_mem0.b - (char *)&__seqc_mem0))) = ((*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)&__seqc_mem0.b - (char *)&__seqc_mem0))) >> 0 & 1023) | (int)((unsigned int)((int)((unsigned int)__seqc_cycle9 + 1u) & 1023) << 20) | (int)((unsigned int)0 << 10);
   } else {
 #line 32 "golden/lr/sync_objects.c"
-    (*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)&__seqc_mem0.b - (char *)&__seqc_mem0))) = (*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)&__seqc_mem0.b - (char *)&__seqc_mem0))) >> 0 & 1023 | (int)((unsigned int)__seqc_cycle9 << 20) | (int)((unsigned int)(int)((unsigned int)((*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)&__seqc_mem0.b - (char *)&__seqc_mem0))) >> 10 & 1023) + 1u) << 10);
+    (*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)&__seqc_mem0.b - (char *)&__seqc_mem0))) = ((*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)&__seqc_mem0.b - (char *)&__seqc_mem0))) >> 0 & 1023) | (int)((unsigned int)__seqc_cycle9 << 20) | (int)((unsigned int)(int)((unsigned int)((*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)&__seqc_mem0.b - (char *)&__seqc_mem0))) >> 10 & 1023) + 1u) << 10);
     __seqc_cs();
 #line 32 "golden/lr/sync_objects.c"
     if (((*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)&__seqc_mem0.b - (char *)&__seqc_mem0))) >> 20 & 1023) == __seqc_cycle9) {

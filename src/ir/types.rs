@@ -172,6 +172,18 @@ impl PthreadTy {
         }
     }
 
+    /// Declared by glibc only for POSIX 2001 and later (not strict C11).
+    pub fn posix_2001(self) -> bool {
+        matches!(
+            self,
+            PthreadTy::Rwlock
+                | PthreadTy::RwlockAttr
+                | PthreadTy::Spin
+                | PthreadTy::Barrier
+                | PthreadTy::BarrierAttr
+        )
+    }
+
     pub fn from_typedef(name: &str) -> Option<PthreadTy> {
         Some(match name {
             "pthread_t" => PthreadTy::Thread,

@@ -33,7 +33,12 @@ pub fn local(n: &str) -> &str {
 struct P<'a> {
     s: &'a [u8],
     i: usize,
+    /// Elements open now: a hostile file cannot nest past `MAX_DEPTH`.
+    depth: usize,
 }
+
+/// Deeper than any GraphML file is.
+const MAX_DEPTH: usize = 64;
 
 impl P<'_> {
     fn err(&self, what: &str) -> String {
@@ -172,7 +177,12 @@ impl P<'_> {
                 continue;
             }
             if self.starts("<") {
+                if self.depth >= MAX_DEPTH {
+                    return Err(self.err("elements nested too deeply"));
+                }
+                self.depth += 1;
                 let c = self.elem()?;
+                self.depth -= 1;
                 e.children.push(c);
                 continue;
             }
@@ -227,6 +237,7 @@ pub fn parse(text: &str) -> Result<Elem, String> {
     let mut p = P {
         s: text.as_bytes(),
         i: 0,
+        depth: 0,
     };
     loop {
         p.ws();
@@ -263,5 +274,7 @@ mod tests {
         assert_eq!(d.children[0].text, "<t>");
         assert!(parse("<g><d></g>").unwrap_err().contains("closes"));
         assert!(parse("<g>").unwrap_err().contains("not closed"));
+        let deep = "<a>".repeat(100_000);
+        assert!(parse(&deep).unwrap_err().contains("too deeply"));
     }
 }

@@ -395,12 +395,35 @@ impl<'p> Emitter<'p> {
             }
         }
         let p = bin_prec(op);
-        self.sw(a, p);
+        self.sw_quiet(a, p, op);
         self.put(" ");
         self.put(op.c_op());
         self.put(" ");
-        self.sw(b, p + 1);
+        self.sw_quiet(b, p + 1, op);
         p
+    }
+
+    /// `sw`, with parentheses also where gcc's -Wparentheses asks for them
+    /// though precedence does not (`a & b | c`, `a + b << c`, `a && b || c`,
+    /// a comparison inside a comparison or a bitwise operator).
+    fn sw_quiet(&mut self, e: &Expr, min: u8, outer: BinOp) {
+        use BinOp::*;
+        let start = self.out.len();
+        let inner = self.ew(e);
+        let cmp = inner == 8 || inner == 9;
+        let noisy = match outer {
+            Shl | Shr => inner == 11,
+            LogOr => inner == 4,
+            BitOr => cmp || matches!(inner, 6 | 7 | 11),
+            BitXor => cmp || matches!(inner, 7 | 11),
+            BitAnd => cmp || inner == 11,
+            Eq | Ne | Lt | Le | Gt | Ge => cmp,
+            _ => false,
+        };
+        if inner < min || noisy {
+            self.out.insert(start, '(');
+            self.out.push(')');
+        }
     }
 
     /// `name(a, b)`: a UB helper's call.

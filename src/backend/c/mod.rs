@@ -64,6 +64,11 @@ const ROUND_VAR: &str = "__seqc_r";
 const MARK: char = '\u{1}';
 
 /// Prints a whole program.
+/// An "include" that defines _POSIX_C_SOURCE first (it sorts before the
+/// headers): read-write locks, spinlocks and barriers are POSIX 2001, which
+/// glibc hides from strict C11 without it.
+pub(super) const POSIX_SOURCE: &str = "_POSIX_C_SOURCE";
+
 pub fn emit(p: &Program, opts: &COptions) -> String {
     // Under Lal-Reps only globals whose address is taken need the
     // byte-addressed shared struct, where a pointer moves to another
@@ -103,6 +108,7 @@ pub fn emit(p: &Program, opts: &COptions) -> String {
         .map(|h| match *h {
             "memset" => "void *memset(void *, int, __SIZE_TYPE__);\n".to_string(),
             "memcpy" => "void *memcpy(void *, const void *, __SIZE_TYPE__);\n".to_string(),
+            POSIX_SOURCE => "#define _POSIX_C_SOURCE 200809L\n".to_string(),
             h => format!("#include <{h}>\n"),
         })
         .collect();

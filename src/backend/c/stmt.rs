@@ -371,6 +371,11 @@ impl<'p> Emitter<'p> {
                     Op::Word(w) if w.object() == PthreadTy::Sem => "semaphore.h",
                     _ => "pthread.h",
                 });
+                if let Op::Word(w) = op
+                    && w.object().posix_2001()
+                {
+                    self.includes.insert(super::POSIX_SOURCE);
+                }
                 let c = self.call_text(op.c_name(), args);
                 self.with_dest(dest, c)
             }

@@ -74,6 +74,9 @@ impl<'p> Emitter<'p> {
                 } else {
                     "pthread.h"
                 });
+                if p.posix_2001() {
+                    self.includes.insert(POSIX_SOURCE);
+                }
                 p.c_name().into()
             }
             _ => unreachable!("not a base type"),

@@ -8,13 +8,23 @@ impl<'p> Machine<'p> {
         let ty = ty.unqual();
         ch.taken_at.push(loc);
         Ok(RVal::S(match ty {
-            Ty::Bool => Value::Int(ch.pick_from(&[0, 1])),
+            // A forced value (a model's, a witness's) is made one the type
+            // holds: a _Bool is 0 or 1, a float a float.
+            Ty::Bool => Value::Int((ch.pick_from(&[0, 1]) != 0) as i128),
             Ty::Int(_) | Ty::Pthread(PthreadTy::Thread) => {
                 let v = ch.pick_from(&self.b.nondet);
                 Value::Int(self.wrap(v, ty))
             }
             Ty::Ptr(_) => Value::Ptr(0, 0),
-            Ty::Float(_) => Value::Float((ch.pick_from(&self.b.nondet) as f64).to_bits()),
+            Ty::Float(k) => {
+                let v = ch.pick_from(&self.b.nondet) as f64;
+                let v = if *k == FloatKind::Float {
+                    v as f32 as f64
+                } else {
+                    v
+                };
+                Value::Float(v.to_bits())
+            }
             Ty::Void => Value::Int(0),
             _ => return unsup("a nondeterministic value of this type", loc),
         }))
