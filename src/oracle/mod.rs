@@ -571,11 +571,7 @@ impl<'p> Prepared<'p> {
             out.push(Step {
                 thread: *t,
                 round,
-                loc: ev
-                    .iter()
-                    .map(|e| e.loc)
-                    .find(|l| *l != Loc::NONE)
-                    .unwrap_or(at),
+                loc: search::action_loc(&ev, at),
                 events: ev,
                 draws: vals.clone(),
                 draw_locs: ch.taken_at.clone(),

@@ -307,6 +307,15 @@ pub fn search(
     res
 }
 
+/// Where a step's action is: its first event's place, else where the
+/// thread stood before it (`at`).
+pub fn action_loc(ev: &[Event], at: Loc) -> Loc {
+    ev.iter()
+        .map(|e| e.loc)
+        .find(|l| *l != Loc::NONE)
+        .unwrap_or(at)
+}
+
 /// One step of a recorded schedule, run again.
 pub struct Replayed {
     pub thread: u32,
@@ -348,11 +357,7 @@ pub fn replay_path(m: &Machine, init: &State, path: &[(u32, Vec<u32>)]) -> Vec<R
         }
         out.push(Replayed {
             thread: *t,
-            loc: ev
-                .iter()
-                .map(|e| e.loc)
-                .find(|l| *l != Loc::NONE)
-                .unwrap_or(at),
+            loc: action_loc(&ev, at),
             events: ev,
             draws: ch.taken.clone(),
             draw_locs: ch.taken_at.clone(),
