@@ -808,10 +808,7 @@ fn resolve_task(c: &mut Common, kinds: &[&str]) -> Result<(), Diagnostic> {
     let prop = chosen
         .iter()
         .filter_map(|p| p.check.as_ref().ok())
-        .map(|k| match k {
-            Checkable::Assert => "assert",
-            Checkable::Race => "race",
-        })
+        .map(Checkable::seqc_name)
         .find(|k| kinds.contains(k))
         .ok_or_else(|| {
             let names: Vec<&str> = chosen.iter().map(|p| p.name.as_str()).collect();
@@ -823,14 +820,19 @@ fn resolve_task(c: &mut Common, kinds: &[&str]) -> Result<(), Diagnostic> {
         })?
         .to_string();
     c.property = Some(prop);
-    c.input = task.input;
+    take_task(c, &task);
+    Ok(())
+}
+
+/// The task's program and data model in place of the task file.
+fn take_task(c: &mut Common, task: &seqc::task::Task) {
+    c.input = task.input.clone();
     if let Some(dm) = task.data_model {
         c.data_model = match dm {
             seqc::ir::DataModel::Ilp32 => DataModelArg::Ilp32,
             seqc::ir::DataModel::Lp64 => DataModelArg::Lp64,
         };
     }
-    Ok(())
 }
 
 /// `check TASK.yml`: each property the task has (or the one `--property`
@@ -875,19 +877,10 @@ fn check_task(c: &Common) -> ExitCode {
             }
         };
         let mut pc = c.clone();
-        pc.input = task.input.clone();
-        pc.property = Some(match kind {
-            Checkable::Assert => "assert".into(),
-            Checkable::Race => "race".into(),
-        });
+        take_task(&mut pc, &task);
+        pc.property = Some(kind.seqc_name().into());
         if kind == Checkable::Race && !c.method_given {
             pc.method = MethodArg::Kiss;
-        }
-        if let Some(dm) = task.data_model {
-            pc.data_model = match dm {
-                seqc::ir::DataModel::Ilp32 => DataModelArg::Ilp32,
-                seqc::ir::DataModel::Lp64 => DataModelArg::Lp64,
-            };
         }
         let spent = t0.elapsed().as_secs();
         pc.timeout = total.map(|t| (t.saturating_sub(spent) / left).max(1));

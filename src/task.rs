@@ -31,6 +31,16 @@ pub enum Checkable {
     Race,
 }
 
+impl Checkable {
+    /// seqc's own name for it (`--property`).
+    pub fn seqc_name(&self) -> &'static str {
+        match self {
+            Checkable::Assert => "assert",
+            Checkable::Race => "race",
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct TaskProperty {
     /// The property's name (`unreach-call`, `no-data-race`, ...).
