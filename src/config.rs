@@ -42,6 +42,26 @@ pub enum Property {
     /// Data races: on any shared location (`None`), or on one region
     /// (`count`, `struct s.f`, `*int`).
     Race(Option<String>),
+    /// Deadlocks: a reachable state where some thread has not finished
+    /// and every unfinished thread waits on an operation that cannot go
+    /// on. With `assert`, failing assertions too; without, a failing
+    /// assertion ends the run as `abort` would.
+    Deadlock { assert: bool },
+}
+
+impl Property {
+    /// User assertions are checked.
+    pub fn asserts(&self) -> bool {
+        match self {
+            Property::Assert => true,
+            Property::Race(_) => false,
+            Property::Deadlock { assert } => *assert,
+        }
+    }
+
+    pub fn deadlock(&self) -> bool {
+        matches!(self, Property::Deadlock { .. })
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -115,6 +135,8 @@ impl Config {
             Property::Assert => {}
             Property::Race(None) => o.push("--property race".into()),
             Property::Race(Some(r)) => o.push(format!("--property 'race={r}'")),
+            Property::Deadlock { assert: true } => o.push("--property assert,deadlock".into()),
+            Property::Deadlock { assert: false } => o.push("--property deadlock".into()),
         }
         if self.data_model == DataModel::Ilp32 {
             o.push("--data-model ILP32".into());

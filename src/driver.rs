@@ -95,6 +95,16 @@ fn check_options(cfg: &Config) -> Result<()> {
             cfg.method.name()
         )));
     }
+    if cfg.property.deadlock() && cfg.method == Method::None {
+        return Err(Diagnostic::not_yet(
+            "--property deadlock with --method none (a sequentialization checks it: use --method lal-reps or kiss)",
+        ));
+    }
+    if cfg.track.is_some() && cfg.property.deadlock() {
+        return Err(Diagnostic::not_yet(
+            "--track with --property deadlock (slicing keeps no mutex or thread state for the check)",
+        ));
+    }
     if cfg.track.is_some() && matches!(cfg.property, Property::Race(_)) {
         return Err(Diagnostic::not_yet(
             "--track with --property race (slicing would drop the accesses that race)",
@@ -160,6 +170,11 @@ pub fn build(input: &str, cfg: &Config, until: Until, keep_input: bool) -> Resul
     let (prog, front) = load_timed(input, cfg)?;
     s.timings.extend(front);
     s.after("lower", &prog)?;
+    let prog = if cfg.property.deadlock() && !cfg.property.asserts() {
+        passes::no_asserts::no_asserts(prog)
+    } else {
+        prog
+    };
     let kept = keep_input.then(|| prog.clone());
     let (prog, ()) = s.run("normalize", || Ok((passes::normalize::normalize(prog), ())))?;
     if verify_enabled() {
@@ -294,6 +309,7 @@ fn lal_reps(prog: Program, cfg: &Config) -> Result<(Program, LrInfo)> {
             rounds: cfg.rounds,
             threads: cfg.threads,
             unwind: cfg.unwind,
+            deadlock: cfg.property.deadlock(),
         },
     )
 }
@@ -307,8 +323,9 @@ fn kiss(prog: Program, cfg: &Config) -> Result<(Program, KissInfo)> {
             threads: cfg.threads,
             race: match &cfg.property {
                 Property::Race(t) => Some(t.clone()),
-                Property::Assert => None,
+                Property::Assert | Property::Deadlock { .. } => None,
             },
+            deadlock: cfg.property.deadlock(),
         },
     )
 }

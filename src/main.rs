@@ -387,22 +387,36 @@ impl From<ExploreArgs> for Common {
 
 impl Common {
     fn config(&self) -> Result<Config, Diagnostic> {
-        if let Some(p) = &self.property {
-            let known = p == "assert"
-                || p == "race"
+        // A comma-separated set; race stands alone (KISS's race mode).
+        let set: Vec<&str> = self
+            .property
+            .as_deref()
+            .map(|p| p.split(',').map(str::trim).collect())
+            .unwrap_or_default();
+        for p in &set {
+            let known = *p == "assert"
+                || *p == "race"
                 || p.starts_with("race=")
-                || p == "locks"
-                || p == "deadlock";
+                || *p == "locks"
+                || *p == "deadlock";
             if !known {
                 return Err(Diagnostic::input(format!(
-                    "unknown property '{p}' (expected assert, race or race=REGION)"
+                    "unknown property '{p}' (expected assert, deadlock, race or race=REGION)"
                 )));
             }
-            if p == "locks" || p == "deadlock" {
+            if *p == "locks" {
                 return Err(Diagnostic::not_yet(format!("--property {p}")));
             }
         }
+        if set.len() > 1 && set.iter().any(|p| p.starts_with("race")) {
+            return Err(Diagnostic::not_yet(
+                "--property race together with other properties (race mode checks races alone)",
+            ));
+        }
         let property = match self.property.as_deref() {
+            _ if set.contains(&"deadlock") => Property::Deadlock {
+                assert: set.contains(&"assert"),
+            },
             Some("race") => Property::Race(None),
             Some(p) if p.starts_with("race=") => {
                 let r = p["race=".len()..].trim();
@@ -1024,6 +1038,9 @@ fn explore(c: &Common) -> ExitCode {
     };
     start_clock(c, false);
     let prog = match seqc::driver::load(&c.input, &cfg) {
+        Ok(p) if cfg.property.deadlock() && !cfg.property.asserts() => {
+            seqc::passes::no_asserts::no_asserts(p)
+        }
         Ok(p) => p,
         Err(d) => return fail_verdict(c, &d),
     };
@@ -1049,6 +1066,7 @@ fn explore(c: &Common) -> ExitCode {
         threads: cfg.threads,
         max_states: c.max_states,
         nondet,
+        deadlock: cfg.property.deadlock(),
     };
     if matches!(cfg.property, Property::Race(_)) {
         let x = match prepared.races(&bounds) {

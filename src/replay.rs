@@ -20,7 +20,7 @@
 
 use crate::ir::trace::Step;
 use crate::ir::trace::TraceWhat;
-use crate::ir::{FileId, Loc, Program};
+use crate::ir::{AssertKind, FileId, Loc, Program};
 use crate::oracle::{Schedule, Segment, Until};
 use crate::passes::kiss::KissInfo;
 use crate::passes::lal_reps::{CS, ERROR, LrInfo};
@@ -50,7 +50,7 @@ pub fn schedule(
     let Some((id, fail_ctx)) = fail else {
         return Err("the trace records no failing assertion".into());
     };
-    let Some(&(loc, _)) = info.asserts.get(id as usize - 1) else {
+    let Some(&(loc, kind)) = info.asserts.get(id as usize - 1) else {
         return Err(format!(
             "the trace names assertion {id}, which does not exist"
         ));
@@ -181,8 +181,9 @@ pub fn schedule(
         Schedule {
             segments,
             nondet,
-            expect: Some(loc),
+            expect: (kind != AssertKind::Deadlock).then_some(loc),
             race: None,
+            deadlock: kind == AssertKind::Deadlock,
         },
         loc,
     ))
@@ -211,7 +212,14 @@ pub fn kiss_schedule(
             && (last.col == 0 || l.col == last.col)
     };
     let mut race = None;
-    let expect = if let Some(sites) = &info.race_sites {
+    // The deadlock check failed: it set its verdict first.
+    let deadlock = steps.iter().any(|s| {
+        matches!(&s.what, TraceWhat::Assign(l, v)
+            if l == crate::passes::kiss::DEADLOCK && v.int.is_some_and(|x| x != 0))
+    }) || matches!(last.what, TraceWhat::Fail(AssertKind::Deadlock));
+    let expect = if deadlock {
+        None
+    } else if let Some(sites) = &info.race_sites {
         // Race mode: the failing check is the second access; the first is
         // the site the trace last recorded, in the thread that recorded it.
         let Some((id, ctx)) = steps.iter().rev().find_map(|s| match (&s.what, s.ctx) {
@@ -278,6 +286,7 @@ pub fn kiss_schedule(
             nondet,
             expect,
             race,
+            deadlock,
         },
         loc,
     ))

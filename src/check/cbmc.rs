@@ -286,6 +286,7 @@ pub(super) fn read_cbmc(
                                 }
                                 _ if lhs == lal_reps::ERROR
                                     || lhs == kiss::RACE_SITE
+                                    || lhs == kiss::DEADLOCK
                                     || counter(lhs) =>
                                 {
                                     out.push(step(TraceWhat::Assign(lhs.to_string(), val.clone())));

@@ -42,6 +42,7 @@ pub(super) fn confirm(
     let mut bounds = crate::oracle::Bounds {
         unwind: cfg.unwind,
         threads: cfg.threads,
+        deadlock: cfg.property.deadlock(),
         ..Default::default()
     };
     if !search {
@@ -88,6 +89,7 @@ pub(super) fn confirm(
                 loc: lb,
                 trace: r.trace,
                 names: x.thread_funcs,
+                waits: Vec::new(),
             };
         }
     }
@@ -101,15 +103,17 @@ pub(super) fn confirm(
             switches: 12,
         };
         if let Ok(x) = prep.explore(&bounds, Some(caps))
-            && let Some(f) = x
-                .failures
-                .into_iter()
-                .find(|f| f.loc == loc && (k == 0 || f.rounds.is_some_and(|r| r <= k)))
+            && let Some(f) = x.failures.into_iter().find(|f| {
+                f.loc == loc
+                    && (f.kind == crate::ir::AssertKind::Deadlock) == sched.deadlock
+                    && (k == 0 || f.rounds.is_some_and(|r| r <= k))
+            })
         {
             outcome = ReplayOutcome::Confirmed {
                 loc: f.loc,
                 trace: f.trace,
                 names: x.thread_funcs,
+                waits: f.waits,
             };
         }
     }
@@ -118,6 +122,7 @@ pub(super) fn confirm(
             loc: at,
             trace,
             names,
+            waits,
         } => {
             let thread = trace.last().map_or(0, |s| s.thread);
             let text = crate::oracle::render_trace(prog, &trace, &names);
@@ -152,6 +157,7 @@ pub(super) fn confirm(
             let thread = race.as_ref().map_or(thread, |r| r[1].thread);
             Ok(Ok(Concurrent {
                 race,
+                deadlock: sched.deadlock.then_some(waits),
                 at: format!("{}:{}:{}", prog.file_name(at.file), at.line, at.col),
                 source_line: read_line(prog.file_name(at.file), at.line),
                 thread,

@@ -127,6 +127,8 @@ pub struct Concurrent {
     pub json: serde_json::Value,
     /// Race mode: the two conflicting accesses, first recorded first.
     pub race: Option<[RaceAccess; 2]>,
+    /// A deadlock: each waiting thread, where and on what.
+    pub deadlock: Option<Vec<String>>,
     /// The confirmed run, step by step, and each thread's start routine
     /// (for witnesses).
     pub steps: Vec<crate::oracle::Step>,

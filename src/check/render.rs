@@ -34,6 +34,7 @@ pub(super) fn step_text(s: &Step) -> String {
         TraceWhat::Return(f, None) => format!("return from {f}"),
         TraceWhat::Fail(AssertKind::Assert) => "assertion fails".into(),
         TraceWhat::Fail(AssertKind::ReachError) => "error reached".into(),
+        TraceWhat::Fail(AssertKind::Deadlock) => "deadlock".into(),
         TraceWhat::Cut => "the unwinding bound cuts this path".to_string(),
         TraceWhat::Nondet(v) => format!("nondet value {v}"),
     }
@@ -82,6 +83,8 @@ fn render_main(r: &Report) -> String {
                     s.push_str(&format!("    {src}\n"));
                 }
             }
+        } else if let Some(waits) = &c.deadlock {
+            s.push_str(&format!("\ndeadlock: {}\n", waits.join("; ")));
         } else {
             s.push_str(&format!(
                 "\n{}: assertion fails in thread {} ({})\n",
@@ -224,6 +227,10 @@ pub fn report_json(r: &Report) -> serde_json::Value {
             "replayed": true,
             "trace": c.json,
         });
+        if let Some(w) = &c.deadlock {
+            o["kind"] = json!("deadlock");
+            o["deadlock"] = json!(w);
+        }
         if let Some(race) = &c.race {
             o["race"] = json!(
                 race.iter()

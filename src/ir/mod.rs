@@ -215,6 +215,9 @@ pub enum AssertKind {
     Assert,
     /// `reach_error()`, `__VERIFIER_error()`, `__assert_fail`, `ERROR:`.
     ReachError,
+    /// Made by a sequentialization under `--property deadlock`: every
+    /// unfinished thread waits on an operation that cannot go on.
+    Deadlock,
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -73,6 +73,8 @@ pub struct Failure {
     pub trace: Vec<Step>,
     /// The same schedule in the form `replay` takes.
     pub schedule: Schedule,
+    /// A deadlock: each thread, where it waits and on what.
+    pub waits: Vec<String>,
 }
 
 #[derive(Clone, Debug)]
@@ -211,11 +213,19 @@ impl<'p> Prepared<'p> {
             let s = switches.as_ref().and_then(|s| s.found.get(loc));
             let path = r.map(|r| &r.path).unwrap_or(&f.path);
             let (trace, schedule) = self.trace(&mt, &init, path, &mut thread_funcs);
+            let dead = f.kind == AssertKind::Deadlock;
+            let waits = if dead {
+                self.waits(&m, &self.final_state(&m, &init, path))
+            } else {
+                Vec::new()
+            };
             failures.push(Failure {
                 schedule: Schedule {
-                    expect: Some(*loc),
+                    expect: (!dead).then_some(*loc),
+                    deadlock: dead,
                     ..schedule
                 },
+                waits,
                 loc: *loc,
                 kind: f.kind,
                 thread: r.map(|r| r.thread).unwrap_or(f.thread),
@@ -279,6 +289,32 @@ impl<'p> Prepared<'p> {
             complete: r.complete,
             thread_funcs,
         })
+    }
+
+    /// The state after `path`.
+    fn final_state(&self, m: &Machine, init: &State, path: &[(u32, Vec<u32>)]) -> State {
+        let mut st = init.clone();
+        for (t, script) in path {
+            let mut ch = Chooser::new(script);
+            let _ = m.step(&mut st, *t, &mut ch, &mut Vec::new());
+        }
+        st
+    }
+
+    /// A deadlocked state's waits, as text: thread, function, place, why.
+    fn waits(&self, m: &Machine, st: &State) -> Vec<String> {
+        search::deadlocked(m, st)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(t, why)| {
+                let th = &st.threads[t as usize];
+                format!(
+                    "thread {t} ({}) at {}: {why}",
+                    self.prog.func(th.func).name,
+                    self.prog.describe(m.cur_loc(st, t))
+                )
+            })
+            .collect()
     }
 
     fn trace(
@@ -389,8 +425,18 @@ impl<'p> Prepared<'p> {
                         loc: b.loc,
                         trace,
                         names,
+                        waits: Vec::new(),
                     });
                 }
+            }
+            if sched.deadlock && search::deadlocked(&m, &n.st).is_some() {
+                let (trace, names) = self.replay_trace(&mt, &init, &n.path, sched);
+                return Ok(ReplayOutcome::Confirmed {
+                    loc: Loc::NONE,
+                    trace,
+                    names,
+                    waits: self.waits(&m, &n.st),
+                });
             }
             let Some(seg) = sched.segments.get(n.seg) else {
                 ran_out = true;
@@ -475,13 +521,21 @@ impl<'p> Prepared<'p> {
                     }
                     StepEnd::Unsupported(w, l) => return Err(unsupported(self.prog, &w, l)),
                     StepEnd::Failed(loc, _) => {
-                        if sched.race.is_none() && sched.expect.is_none_or(|e| e == loc) {
+                        if sched.race.is_none()
+                            && !sched.deadlock
+                            && sched.expect.is_none_or(|e| e == loc)
+                        {
                             let mut path = n.path.clone();
                             path.push((t, used.clone(), taken, n.seg));
                             // Rerun with the values actually taken, for
                             // the trace.
                             let (trace, names) = self.replay_trace(&mt, &init, &path, sched);
-                            return Ok(ReplayOutcome::Confirmed { loc, trace, names });
+                            return Ok(ReplayOutcome::Confirmed {
+                                loc,
+                                trace,
+                                names,
+                                waits: Vec::new(),
+                            });
                         }
                         note(
                             n.seg,
@@ -632,6 +686,8 @@ pub struct Schedule {
     /// next actions are conflicting accesses at these source lines (a
     /// data race).
     pub race: Option<((u32, Loc), (u32, Loc))>,
+    /// Instead of a failing assertion: a deadlocked state.
+    pub deadlock: bool,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -663,6 +719,8 @@ pub enum ReplayOutcome {
         trace: Vec<Step>,
         /// The start routine of each thread id.
         names: BTreeMap<u32, String>,
+        /// A deadlock's waits (`Failure::waits`).
+        waits: Vec<String>,
     },
     NotReproduced(String),
 }

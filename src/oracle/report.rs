@@ -27,6 +27,7 @@ pub fn render(prog: &Program, x: &Exploration) -> String {
         let what = match f.kind {
             AssertKind::Assert => "assertion fails",
             AssertKind::ReachError => "error location reached",
+            AssertKind::Deadlock => "deadlock",
         };
         s.push_str(&format!(
             "\n{}: {what} in thread {} ({})\n",

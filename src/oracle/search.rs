@@ -140,6 +140,40 @@ pub fn successors(m: &Machine, st: &State, t: u32) -> Vec<(State, Vec<u32>, Step
     }
 }
 
+/// A deadlock (POSIX: no thread can go on and one has not finished):
+/// some thread is still running, every running thread's next step is
+/// blocked whatever values it draws, and main has not finished (its
+/// return is `exit`; after its `pthread_exit` this hides a deadlock).
+/// A state with a stopped thread (a bound cut, an assume, `exit`) or a
+/// thread made past the thread bound is none: that thread might go on.
+/// Gives each waiting thread and why it waits.
+pub fn deadlocked(m: &Machine, st: &State) -> Option<Vec<(u32, String)>> {
+    if st.unscheduled > 0
+        || st.threads[0].status != Status::Running
+        || st
+            .threads
+            .iter()
+            .any(|t| matches!(t.status, Status::Stopped(_)))
+    {
+        return None;
+    }
+    let mut waits = Vec::new();
+    for (t, th) in st.threads.iter().enumerate() {
+        if th.status != Status::Running {
+            continue;
+        }
+        let mut why = None;
+        for (_, _, end) in successors(m, st, t as u32) {
+            match end {
+                StepEnd::Blocked(w) => why = why.or(Some(w)),
+                _ => return None,
+            }
+        }
+        waits.push((t as u32, why?));
+    }
+    Some(waits)
+}
+
 /// The next choice vector after `used`, an odometer over the arities the
 /// step met; `None` when every combination has been run.
 pub fn next_script(mut used: Vec<u32>, arities: &[u32]) -> Option<Vec<u32>> {
@@ -198,6 +232,22 @@ pub fn search(
             if res.states > m.b.max_states {
                 res.complete = false;
                 break 'layers;
+            }
+            if m.b.deadlock
+                && res.found.get(&Loc::NONE).is_none_or(|f| f.cost > c)
+                && deadlocked(m, &n.st).is_some()
+            {
+                // A deadlock is a state, reached in `c`: its key is no
+                // place in the program.
+                res.found.insert(
+                    Loc::NONE,
+                    Found {
+                        kind: AssertKind::Deadlock,
+                        thread: 0,
+                        cost: c,
+                        path: path_of(&paths, n.path),
+                    },
+                );
             }
             let nthreads = n.st.threads.len() as u32;
             let runnable: Vec<u32> = match cost {

@@ -4,6 +4,7 @@
 pub mod bound;
 pub mod kiss;
 pub mod lal_reps;
+pub mod no_asserts;
 pub mod normalize;
 pub mod retype;
 pub mod slice;

@@ -78,6 +78,170 @@ pub(crate) struct Book {
     pub mutex_kinds: bool,
     /// The program has atomic sections or functions.
     pub atomic_code: bool,
+    /// `--property deadlock`: what each thread waits on.
+    pub wait: Option<WaitBook>,
+}
+
+/// Under `--property deadlock`, per thread: the operation it stopped on
+/// because the operation could not go on (`WAIT_*`, 0 for none), its
+/// object and one more value; and whether a thread was made past the
+/// thread bound (such a thread could still run, so no state with it is
+/// a deadlock).
+#[derive(Clone, Copy)]
+pub(crate) struct WaitBook {
+    pub kind: GlobalId,
+    pub obj: GlobalId,
+    pub aux: GlobalId,
+    pub unsched: GlobalId,
+}
+
+/// The globals of `WaitBook`, added to `p` (plain globals: each thread
+/// writes only its own entry, while it runs).
+pub(crate) fn add_wait_globals(
+    p: &mut Program,
+    nslots: u64,
+    mut add: impl FnMut(&mut Program, &str, Ty) -> GlobalId,
+) -> WaitBook {
+    let arr = |t: Ty| Ty::Array(Box::new(t), Some(nslots.max(1)));
+    WaitBook {
+        kind: add(p, "__seqc_wait_kind", arr(Ty::INT)),
+        obj: add(p, "__seqc_wait_obj", arr(Ty::INT.ptr())),
+        aux: add(p, "__seqc_wait_aux", arr(Ty::INT)),
+        unsched: add(p, "__seqc_unsched", Ty::INT),
+    }
+}
+
+/// What a thread waits on (`WaitBook::kind`), and when that blocks it:
+/// a mutex lock (held, by anyone for a normal mutex, by another thread
+/// for the other kinds), the relock of a condition wait (held by another
+/// thread), a join of thread `aux` (it has not returned), a semaphore
+/// wait (value 0), a read lock (a writer holds it), a write lock or
+/// spinlock (held), a barrier wait (its cycle is still `aux`).
+const WAIT_LOCK: i128 = 1;
+const WAIT_RELOCK: i128 = 2;
+const WAIT_JOIN: i128 = 3;
+const WAIT_SEM: i128 = 4;
+const WAIT_RD: i128 = 5;
+const WAIT_WR: i128 = 6;
+const WAIT_BARRIER: i128 = 7;
+
+/// `stop_if(c)`, and under `--property deadlock` first the record of
+/// what the thread waits on. Inside atomic code a blocked thread is
+/// stopped, not waiting (the oracle's reading), so nothing is recorded.
+#[allow(clippy::too_many_arguments)]
+fn wait_if(
+    m: &mut impl Method,
+    p: &Program,
+    c: Expr,
+    kind: i128,
+    obj: &Expr,
+    aux: Expr,
+    loc: Loc,
+    out: &mut Vec<Stmt>,
+) {
+    out.extend(record_wait(m, p, &c, kind, obj, aux, loc));
+    out.push(m.stop_if(p, c, loc));
+}
+
+/// The record `wait_if` makes when `c` holds (none without the property).
+fn record_wait(
+    m: &mut impl Method,
+    p: &Program,
+    c: &Expr,
+    kind: i128,
+    obj: &Expr,
+    aux: Expr,
+    loc: Loc,
+) -> Option<Stmt> {
+    let b = m.book();
+    let w = b.wait?;
+    {
+        let at = |g: GlobalId| index(glob(p, g, loc), glob(p, b.tid, loc), loc);
+        let rec = vec![
+            assign(at(w.kind), int(kind, Ty::INT, loc), loc),
+            assign(at(w.obj), cast(obj.clone(), Ty::INT.ptr(), loc), loc),
+            assign(at(w.aux), cast(aux, Ty::INT, loc), loc),
+        ];
+        let outside = cmp(BinOp::Eq, glob(p, b.atomic, loc), int(0, Ty::INT, loc), loc);
+        let mut when = bin(BinOp::LogAnd, c.clone(), outside, Ty::INT, loc);
+        if let Some(a) = m.alive(p, loc) {
+            when = bin(BinOp::LogAnd, when, a, Ty::INT, loc);
+        }
+        Some(if_(when, rec, vec![], loc))
+    }
+}
+
+/// The object a mutex word expression (`*p`) is in: `p`.
+fn ptr_of(mx: &Expr) -> Expr {
+    match &mx.kind {
+        ExprKind::Deref(p) => (**p).clone(),
+        _ => addr_of(mx.clone(), mx.loc),
+    }
+}
+
+/// Under `--property deadlock`, at the end of the run (the final state):
+/// main has not finished (its return is `exit`; after its
+/// `pthread_exit` this hides a deadlock), no thread was made past the
+/// bound, and every thread that `exists` has returned or waits on an
+/// operation that still cannot go on. Main is then unfinished, so some
+/// thread is; and a thread that stopped for any other reason (a bound,
+/// an assume, `exit`) has no record, so no such run counts.
+pub(crate) fn deadlocked(p: &Program, b: &Book, exists: &dyn Fn(i128) -> Expr, loc: Loc) -> Expr {
+    let w = b.wait.expect("deadlock bookkeeping");
+    let i = |v: i128| int(v, Ty::INT, loc);
+    let and = |a: Expr, c: Expr| bin(BinOp::LogAnd, a, c, Ty::INT, loc);
+    let or = |a: Expr, c: Expr| bin(BinOp::LogOr, a, c, Ty::INT, loc);
+    let cell = |g: GlobalId, s: i128| index(glob(p, g, loc), int(s, Ty::UINT, loc), loc);
+    let mut all = and(
+        cmp(BinOp::Eq, cell(b.done, 0), i(0), loc),
+        cmp(BinOp::Eq, glob(p, w.unsched, loc), i(0), loc),
+    );
+    for s in 0..b.nslots as i128 {
+        let x = deref(cell(w.obj, s), loc);
+        let aux = cell(w.aux, s);
+        let me = i(s + 1);
+        let held = if b.mutex_kinds {
+            kinds::held_against(&x, &me, false, loc)
+        } else {
+            cmp(BinOp::Ne, x.clone(), i(0), loc)
+        };
+        let held_by_other = if b.mutex_kinds {
+            kinds::held_against(&x, &me, true, loc)
+        } else {
+            cmp(BinOp::Ne, x.clone(), i(0), loc)
+        };
+        let joined = index(glob(p, b.done, loc), cast(aux.clone(), Ty::UINT, loc), loc);
+        let cycle = bin(
+            BinOp::BitAnd,
+            bin(BinOp::Shr, x.clone(), i(20), Ty::INT, loc),
+            i(BAR_MAX),
+            Ty::INT,
+            loc,
+        );
+        let kind = |k: i128| cmp(BinOp::Eq, cell(w.kind, s), i(k), loc);
+        let blocked = [
+            (WAIT_LOCK, held),
+            (WAIT_RELOCK, held_by_other),
+            (WAIT_JOIN, cmp(BinOp::Eq, joined, i(0), loc)),
+            (WAIT_SEM, cmp(BinOp::Le, x.clone(), i(0), loc)),
+            (WAIT_RD, cmp(BinOp::Lt, x.clone(), i(0), loc)),
+            (WAIT_WR, cmp(BinOp::Ne, x.clone(), i(0), loc)),
+            (WAIT_BARRIER, cmp(BinOp::Eq, cycle, aux.clone(), loc)),
+        ]
+        .into_iter()
+        .map(|(k, c)| and(kind(k), c))
+        .reduce(or)
+        .unwrap();
+        let ok = or(
+            or(
+                not(exists(s), loc),
+                cmp(BinOp::Ne, cell(b.done, s), i(0), loc),
+            ),
+            blocked,
+        );
+        all = and(all, ok);
+    }
+    all
 }
 
 /// Where a mutex word keeps its kind, its count and its owner.
@@ -165,7 +329,7 @@ fn word_op(
             then(big, vec![], -1, vec![put(cast(v, Ty::INT, loc))], 0);
         }
         SemWait => {
-            out.push(m.stop_if(p, is(BinOp::Le, 0), loc));
+            wait_if(m, p, is(BinOp::Le, 0), WAIT_SEM, &arg(0), i(0), loc, out);
             out.push(put(add(-1)));
             out.extend(set(i(0)));
         }
@@ -189,12 +353,12 @@ fn word_op(
         }
         SemDestroy | RwDestroy | SpinDestroy => out.extend(set(i(0))),
         RwRdLock => {
-            out.push(m.stop_if(p, is(BinOp::Lt, 0), loc));
+            wait_if(m, p, is(BinOp::Lt, 0), WAIT_RD, &arg(0), i(0), loc, out);
             out.push(put(add(1)));
             out.extend(set(i(0)));
         }
         RwWrLock | SpinLock => {
-            out.push(m.stop_if(p, is(BinOp::Ne, 0), loc));
+            wait_if(m, p, is(BinOp::Ne, 0), WAIT_WR, &arg(0), i(0), loc, out);
             out.push(put(i(if w == SpinLock { 1 } else { -1 })));
             out.extend(set(i(0)));
         }
@@ -263,7 +427,8 @@ fn word_op(
             last.extend(set(i(-1)));
             let mut wait = vec![put(pack(count.clone(), arrived.clone(), mv.clone()))];
             wait.extend(m.switch_point(p, loc));
-            wait.push(m.stop_if(p, cmp(BinOp::Eq, field(x.clone(), 20), mv, loc), loc));
+            let same = cmp(BinOp::Eq, field(x.clone(), 20), mv.clone(), loc);
+            wait_if(m, p, same, WAIT_BARRIER, &arg(0), mv, loc, &mut wait);
             wait.extend(set(i(0)));
             out.push(if_(cmp(BinOp::Eq, arrived, count, loc), last, wait, loc));
         }
@@ -317,6 +482,19 @@ pub(crate) fn expand(
                 loc,
             );
             let running = cmp(BinOp::Eq, idx(b.done), zero.clone(), loc);
+            let mut waits = bin(
+                BinOp::LogAnd,
+                not(bad.clone(), loc),
+                running.clone(),
+                Ty::INT,
+                loc,
+            );
+            if let Some(d) = b.detached {
+                let attached = cmp(BinOp::Eq, idx(d), zero.clone(), loc);
+                waits = bin(BinOp::LogAnd, attached, waits, Ty::INT, loc);
+            }
+            let none = int(0, Ty::INT.ptr(), loc);
+            out.extend(record_wait(m, p, &waits, WAIT_JOIN, &none, tv.clone(), loc));
             match b.detached {
                 None => out.extend(m.unless(p, vec![bad, running], ok, loc)),
                 Some(d) => {
@@ -397,7 +575,8 @@ pub(crate) fn expand(
         Op::CondWait if b.mutex_kinds => kinds::wait(m, p, &deref(arg(1), loc), dest, loc, out),
         Op::MutexLock => {
             let mx = deref(arg(0), loc);
-            out.push(m.stop_if(p, cmp(BinOp::Ne, mx.clone(), zero.clone(), loc), loc));
+            let held = cmp(BinOp::Ne, mx.clone(), zero.clone(), loc);
+            wait_if(m, p, held, WAIT_LOCK, &arg(0), zero.clone(), loc, out);
             out.push(assign(mx, one, loc));
             set_dest(out, zero);
         }
@@ -418,7 +597,8 @@ pub(crate) fn expand(
             let mx = deref(arg(1), loc);
             out.push(assign(mx.clone(), zero.clone(), loc));
             out.extend(m.switch_point(p, loc));
-            out.push(m.stop_if(p, cmp(BinOp::Ne, mx.clone(), zero.clone(), loc), loc));
+            let held = cmp(BinOp::Ne, mx.clone(), zero.clone(), loc);
+            wait_if(m, p, held, WAIT_RELOCK, &arg(1), zero.clone(), loc, out);
             out.push(assign(mx, one, loc));
             set_dest(out, zero);
         }
@@ -597,6 +777,13 @@ pub(crate) fn unscheduled(
     )];
     let target = crate::ir::access::create_id_place(pt, loc);
     out.extend(if_nonnull(pt, vec![assign(target, id, loc)], loc));
+    if let Some(w) = b.wait {
+        let set = assign(glob(p, w.unsched, loc), int(1, Ty::INT, loc), loc);
+        out.push(match m.alive(p, loc) {
+            Some(a) => if_(a, vec![set], vec![], loc),
+            None => set,
+        });
+    }
     out.push(assign(
         n.clone(),
         bin(BinOp::Add, n.clone(), int(1, u.clone(), loc), u, loc),
@@ -895,6 +1082,28 @@ mod kinds {
         bin(op, w.clone(), one, Ty::INT, loc)
     }
 
+    /// The mutex word `w` blocks a lock by the thread whose owner value
+    /// is `me`: held by another thread, or (`!other_only`) held by `me`
+    /// as a normal mutex (it deadlocks on itself).
+    pub(super) fn held_against(w: &Expr, me: &Expr, other_only: bool, loc: Loc) -> Expr {
+        let o = owner(w, loc);
+        let taken = cmp(BinOp::Ne, o.clone(), int(0, Ty::INT, loc), loc);
+        let other = cmp(BinOp::Ne, o, me.clone(), loc);
+        let why = if other_only {
+            other
+        } else {
+            let normal = bin(
+                BinOp::LogAnd,
+                not(kind_is(w, KIND_RECURSIVE, loc), loc),
+                not(kind_is(w, KIND_ERRORCHECK, loc), loc),
+                Ty::INT,
+                loc,
+            );
+            bin(BinOp::LogOr, other, normal, Ty::INT, loc)
+        };
+        bin(BinOp::LogAnd, taken, why, Ty::INT, loc)
+    }
+
     /// The running thread's owner value (thread id + 1).
     fn me(p: &Program, b: &Book, loc: Loc) -> Expr {
         bin(
@@ -981,7 +1190,8 @@ mod kinds {
                     Ty::INT,
                     loc,
                 );
-                out.push(m.stop_if(p, other, loc));
+                let (obj, none) = (ptr_of(mx), int(0, Ty::INT, loc));
+                wait_if(m, p, other, WAIT_LOCK, &obj, none.clone(), loc, out);
                 let counts = kind_is(&w, KIND_RECURSIVE, loc);
                 let checks = kind_is(&w, KIND_ERRORCHECK, loc);
                 let hangs = bin(
@@ -997,7 +1207,7 @@ mod kinds {
                     Ty::INT,
                     loc,
                 );
-                out.push(m.stop_if(p, hangs, loc));
+                wait_if(m, p, hangs, WAIT_LOCK, &obj, none, loc, out);
                 out.push(if_(
                     free,
                     take,
@@ -1110,7 +1320,8 @@ mod kinds {
             Ty::INT,
             loc,
         );
-        waits.push(m.stop_if(p, other, loc));
+        let none = int(0, Ty::INT, loc);
+        wait_if(m, p, other, WAIT_RELOCK, &ptr_of(mx), none, loc, &mut waits);
         waits.push(if_(
             free,
             vec![assign(mx.clone(), taken(p, &b, &w2, loc), loc)],

@@ -220,6 +220,10 @@ impl<'p> Emitter<'p> {
                         let c = self.top(c);
                         self.line(loc, &format!("assert({c});"))
                     }
+                    AssertKind::Deadlock => {
+                        let c = self.top(c);
+                        self.line(loc, &format!("assert({c}); /* no deadlock */"))
+                    }
                 }
             }
             StmtKind::Assume(c) => {

@@ -277,6 +277,7 @@ impl<'p> Machine<'p> {
                             what: match k {
                                 AssertKind::Assert => "assertion fails".into(),
                                 AssertKind::ReachError => "error location reached".into(),
+                                AssertKind::Deadlock => "deadlock".into(),
                             },
                         });
                     }

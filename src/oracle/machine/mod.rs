@@ -174,6 +174,8 @@ pub struct Bounds {
     pub max_states: u64,
     /// The values a nondeterministic integer takes (wrapped to its type).
     pub nondet: Vec<i128>,
+    /// Report deadlocks (`oracle::search::deadlocked`) as failures.
+    pub deadlock: bool,
 }
 
 impl Default for Bounds {
@@ -183,6 +185,7 @@ impl Default for Bounds {
             threads: 3,
             max_states: 2_000_000,
             nondet: (-1..=3).collect(),
+            deadlock: false,
         }
     }
 }

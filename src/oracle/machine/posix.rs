@@ -331,7 +331,10 @@ impl<'p> Machine<'p> {
             _ => {
                 let (owner, _, _) = self.mutex(st, m, loc)?;
                 if owner != 0 {
-                    return Err(Fail(StepEnd::Blocked(format!("{name} is held"))));
+                    return Err(Fail(StepEnd::Blocked(format!(
+                        "{name} is held by thread {}",
+                        owner - 1
+                    ))));
                 }
                 self.set_mutex(st, m, me, 1, loc)?;
                 if self.trace {
@@ -583,7 +586,10 @@ impl<'p> Machine<'p> {
                         "{name} is held by this thread"
                     ))));
                 } else {
-                    return Err(Fail(StepEnd::Blocked(format!("{name} is held"))));
+                    return Err(Fail(StepEnd::Blocked(format!(
+                        "{name} is held by thread {}",
+                        owner - 1
+                    ))));
                 };
                 if self.trace {
                     let verb = if op == Op::MutexLock {

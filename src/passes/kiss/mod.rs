@@ -84,6 +84,8 @@ pub struct KissOptions {
     /// Race mode: look for data races (on one region, if named) instead
     /// of failing assertions.
     pub race: Option<Option<String>>,
+    /// Check for deadlocks at the end of the run (`threads::deadlocked`).
+    pub deadlock: bool,
 }
 
 /// One access the race mode instruments: where, and whether it writes.
@@ -111,6 +113,8 @@ pub struct KissInfo {
 }
 
 pub const RAISE: &str = "__seqc_raise";
+/// Set to 1 right before the deadlock check fails, for traces.
+pub const DEADLOCK: &str = "__seqc_deadlock";
 pub const TID: &str = "__seqc_tid";
 
 #[derive(Clone, Copy)]
@@ -135,6 +139,8 @@ struct Globals {
     keys: GlobalId,
     detached: Option<GlobalId>,
     key_dtor: Option<GlobalId>,
+    /// `--property deadlock`: the records, and the verdict (`DEADLOCK`).
+    wait: Option<(threads::WaitBook, GlobalId)>,
 }
 
 /// Race mode's globals: `acc` 0 nothing recorded, 1 a read, 2 a write;
@@ -224,6 +230,10 @@ pub fn kiss(mut p: Program, o: &KissOptions) -> Result<(Program, KissInfo)> {
             .pthread
             .key_dtors
             .then(|| add(&mut p, "__seqc_key_dtor", arr(threads::dtor_ty(), KEYS))),
+        wait: o.deadlock.then(|| {
+            let w = threads::add_wait_globals(&mut p, nslots, add);
+            (w, add(&mut p, DEADLOCK, Ty::INT))
+        }),
     };
     // Thread-local globals: one copy per thread id.
     let mut tls = HashSet::new();
@@ -366,15 +376,40 @@ pub fn kiss(mut p: Program, o: &KissOptions) -> Result<(Program, KissInfo)> {
     }
     p.functions[user_main.index()].name = "__seqc_main".into();
     p.functions[user_main.index()].is_static = true;
-    let at_end = rw.atomic_code.then(|| {
-        threads::end_inside_atomic(
-            &p,
-            &rw.book(),
-            Some(not(rw.raised(&p, Loc::NONE), Loc::NONE)),
-            Loc::NONE,
-        )
-    });
-    make_driver(&mut p, &g, user_main, sched_f, at_end);
+    let l = Loc::NONE;
+    let mut at_end: Vec<Stmt> = rw
+        .atomic_code
+        .then(|| threads::end_inside_atomic(&p, &rw.book(), Some(not(rw.raised(&p, l), l)), l))
+        .into_iter()
+        .collect();
+    let mut last = Vec::new();
+    if let Some((_, verdict)) = g.wait {
+        // Main returned (its `pthread_exit` sets this too): the program
+        // ended, no deadlock.
+        let done0 = index(glob(&p, g.done, l), int(0, Ty::UINT, l), l);
+        at_end.push(if_(
+            not(rw.raised(&p, l), l),
+            vec![assign(done0, int(1, Ty::INT, l), l)],
+            vec![],
+            l,
+        ));
+        let made = |s: i128| cmp(BinOp::Gt, glob(&p, g.nthr, l), int(s, Ty::UINT, l), l);
+        let dead = threads::deadlocked(&p, &rw.book(), &made, l);
+        // At main's place, not a generated one: traces show the verdict.
+        let at = Loc {
+            generated: false,
+            ..p.func(user_main).loc
+        };
+        last.push(assign(glob(&p, verdict, at), dead, at));
+        last.push(st(
+            StmtKind::Assert(
+                cmp(BinOp::Eq, glob(&p, verdict, at), int(0, Ty::INT, at), at),
+                AssertKind::Deadlock,
+            ),
+            at,
+        ));
+    }
+    make_driver(&mut p, &g, user_main, sched_f, at_end, last);
     p.thread_id = Some(g.tid);
     // Each thread but main runs at most once, so at most that many runs nest.
     if max > 0 || !site_list.is_empty() {
@@ -514,6 +549,7 @@ impl threads::Method for Rewriter {
             dtors: self.dtors,
             mutex_kinds: self.mutex_kinds,
             atomic_code: self.atomic_code,
+            wait: g.wait.map(|w| w.0),
         }
     }
 

@@ -305,7 +305,8 @@ pub(super) fn make_driver(
     g: &Globals,
     user_main: FuncId,
     sched: FuncId,
-    at_end: Option<Stmt>,
+    at_end: Vec<Stmt>,
+    last: Vec<Stmt>,
 ) {
     let loc = Loc::NONE;
     let zero = int(0, Ty::INT, loc);
@@ -337,8 +338,9 @@ pub(super) fn make_driver(
             assign(glob(p, g.atomic, loc), zero.clone(), loc),
             assign(glob(p, g.tid, loc), int(0, Ty::UINT, loc), loc),
             call(sched, void_sig(vec![]), vec![], None, loc),
-            st(StmtKind::Return(Some(zero)), loc),
         ])
+        .chain(last)
+        .chain([st(StmtKind::Return(Some(zero)), loc)])
         .collect();
     p.functions.push(Function {
         is_static: false,

@@ -79,7 +79,13 @@ pub(super) fn make_cs(p: &mut Program, g: &Globals, k: u32) -> FuncId {
 
 /// The new `main`: thread 0, then every slot in order, then the
 /// consistency assumptions and the deferred assertion.
-pub(super) fn make_driver(p: &mut Program, rw: &Ctx, user_main: FuncId, nslots: u64) {
+pub(super) fn make_driver(
+    p: &mut Program,
+    rw: &Ctx,
+    user_main: FuncId,
+    nslots: u64,
+    deadlock_id: i128,
+) {
     let loc = Loc::NONE;
     let g = rw.g;
     let k = rw.k as i128;
@@ -234,6 +240,31 @@ pub(super) fn make_driver(p: &mut Program, rw: &Ctx, user_main: FuncId, nslots: 
                 loc,
             ),
             body,
+            vec![],
+            loc,
+        ));
+    }
+    if rw.g.wait.is_some() {
+        // The final state is the end of main's final context: read there,
+        // as thread 0, before the guesses are checked (the check covers
+        // the cells read so far, these included).
+        b.push(assign(glob(p, g.tid, loc), int(0, Ty::UINT, loc), loc));
+        b.push(assign(r.clone(), int(k - 1, Ty::UINT, loc), loc));
+        let created = |s: i128| cmp(BinOp::Ne, at(g.created, s), int(0, Ty::INT, loc), loc);
+        let dead = threads::deadlocked(p, &book(rw), &created, loc);
+        let first = cmp(BinOp::Eq, glob(p, g.error, loc), int(0, Ty::INT, loc), loc);
+        // At main's place, not a generated one: traces show the write.
+        let at_main = Loc {
+            generated: false,
+            ..p.func(user_main).loc
+        };
+        b.push(if_(
+            bin(BinOp::LogAnd, first, dead, Ty::INT, loc),
+            vec![assign(
+                glob(p, g.error, at_main),
+                int(deadlock_id, Ty::INT, at_main),
+                at_main,
+            )],
             vec![],
             loc,
         ));

@@ -71,6 +71,8 @@ pub struct LrOptions {
     pub rounds: u32,
     pub threads: u32,
     pub unwind: u32,
+    /// Check for deadlocks at the end of the run (`threads::deadlocked`).
+    pub deadlock: bool,
 }
 
 /// What the pass made, for traces: assertion ids and thread slots.
@@ -226,6 +228,11 @@ pub fn lal_reps(mut p: Program, o: &LrOptions) -> Result<(Program, LrInfo)> {
         key_dtor: p.pthread.key_dtors.then(|| {
             let t = arr(threads::dtor_ty(), KEYS);
             add_global(&mut p, &mut copied, "__seqc_key_dtor", t, true)
+        }),
+        wait: o.deadlock.then(|| {
+            threads::add_wait_globals(&mut p, nslots, |p, n, t| {
+                add_global(p, &mut copied, n, t, false)
+            })
         }),
     };
     // Thread-local globals: one copy per slot, indexed by the running thread.
@@ -413,6 +420,11 @@ pub fn lal_reps(mut p: Program, o: &LrOptions) -> Result<(Program, LrInfo)> {
     // The user's main becomes thread 0's start routine.
     p.functions[user_main.index()].name = "__seqc_main".into();
     p.functions[user_main.index()].is_static = true;
+    // The deadlock check is the last assertion (`make_driver`).
+    if cx.g.wait.is_some() {
+        asserts.push((Loc::NONE, AssertKind::Deadlock));
+    }
+    let deadlock_id = asserts.len() as i128;
     let info = LrInfo {
         asserts,
         slot_funcs: std::iter::once("main".to_string())
@@ -426,7 +438,7 @@ pub fn lal_reps(mut p: Program, o: &LrOptions) -> Result<(Program, LrInfo)> {
         site_n: p.global(cx.g.site_n).name.clone(),
         rounds: o.rounds.max(1),
     };
-    make_driver(&mut p, &cx, user_main, nslots);
+    make_driver(&mut p, &cx, user_main, nslots, deadlock_id);
     p.thread_id = Some(cx.g.tid);
     p.rounds = Some(Rounds {
         round: cx.g.round,
@@ -466,6 +478,8 @@ struct Globals {
     keys: GlobalId,
     detached: Option<GlobalId>,
     key_dtor: Option<GlobalId>,
+    /// `--property deadlock`.
+    wait: Option<threads::WaitBook>,
 }
 
 struct PassErr {
@@ -781,6 +795,7 @@ fn book(cx: &Ctx) -> Book {
         dtors: cx.dtors,
         mutex_kinds: cx.mutex_kinds,
         atomic_code: cx.atomic_code,
+        wait: g.wait,
     }
 }
 
