@@ -164,6 +164,7 @@ fn replay_uses_given_nondet_values() {
         nondet: [(0, vec![v])].into_iter().collect(),
         expect: None,
         race: None,
+        deadlock: false,
     };
     assert!(matches!(
         prep.replay(&b, &with(2)).unwrap(),
