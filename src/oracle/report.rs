@@ -24,6 +24,17 @@ pub fn render(prog: &Program, x: &Exploration) -> String {
         Verdict::Unknown(w) => s.push_str(&format!("VERIFICATION UNKNOWN: {w}\n")),
     }
     for f in &x.failures {
+        if f.kind == AssertKind::Deadlock {
+            s.push_str(&format!("\ndeadlock: {}\n", f.waits.join("; ")));
+            let m = |v: Option<u32>| v.map_or("more than the cap".to_string(), |v| v.to_string());
+            s.push_str(&format!(
+                "fewest rounds: {}; fewest context switches: {}\n",
+                m(f.rounds),
+                m(f.switches)
+            ));
+            s.push_str(&render_trace(prog, &f.trace, &x.thread_funcs));
+            continue;
+        }
         let what = match f.kind {
             AssertKind::Assert => "assertion fails",
             AssertKind::ReachError => "error location reached",
@@ -215,7 +226,7 @@ pub fn render_json(prog: &Program, x: &Exploration) -> String {
                     json!({"thread": s.thread, "round": s.round, "events": events})
                 })
                 .collect();
-            json!({
+            let mut o = json!({
                 "file": prog.file_name(f.loc.file),
                 "line": f.loc.line,
                 "column": f.loc.col,
@@ -223,7 +234,12 @@ pub fn render_json(prog: &Program, x: &Exploration) -> String {
                 "rounds": f.rounds,
                 "context_switches": f.switches,
                 "trace": trace,
-            })
+            });
+            if f.kind == AssertKind::Deadlock {
+                o["kind"] = json!("deadlock");
+                o["deadlock"] = json!(f.waits);
+            }
+            o
         })
         .collect();
     let reason = match &x.verdict {

@@ -1,0 +1,20 @@
+// deadlock: found
+/* Main holds m and joins a thread that needs m: the thread waits for m,
+   main waits for the thread. */
+#include "../oracle/prelude.h"
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+int x;
+void *worker(void *arg) {
+  pthread_mutex_lock(&m);
+  x = 1;
+  pthread_mutex_unlock(&m);
+  return 0;
+}
+int main(void) {
+  pthread_t t;
+  pthread_mutex_lock(&m);
+  pthread_create(&t, 0, worker, 0);
+  pthread_join(t, 0);
+  pthread_mutex_unlock(&m);
+  return 0;
+}

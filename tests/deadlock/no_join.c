@@ -1,0 +1,28 @@
+// deadlock: none
+/* abba.c without the joins: main returns, which ends the program, so
+   the threads' lock inversion never leaves the process stuck. */
+#include "../oracle/prelude.h"
+pthread_mutex_t a = PTHREAD_MUTEX_INITIALIZER, b = PTHREAD_MUTEX_INITIALIZER;
+int x;
+void *t1(void *arg) {
+  pthread_mutex_lock(&a);
+  pthread_mutex_lock(&b);
+  x++;
+  pthread_mutex_unlock(&b);
+  pthread_mutex_unlock(&a);
+  return 0;
+}
+void *t2(void *arg) {
+  pthread_mutex_lock(&b);
+  pthread_mutex_lock(&a);
+  x++;
+  pthread_mutex_unlock(&a);
+  pthread_mutex_unlock(&b);
+  return 0;
+}
+int main(void) {
+  pthread_t p, q;
+  pthread_create(&p, 0, t1, 0);
+  pthread_create(&q, 0, t2, 0);
+  return 0;
+}
