@@ -16,8 +16,9 @@
 //! recursive and error-checking mutexes (relocks, unlocks by a thread that
 //! does not hold it, results added into shared state); threads created
 //! detached, whose join fails; a semaphore, a read-write lock, a
-//! spinlock or a barrier (waits, posts, tries, read and write sections). Every program
-//! records which features it used.
+//! spinlock or a barrier (waits, posts, tries, read and write sections);
+//! two locks taken one inside the other, in either order (so that two
+//! threads may deadlock). Every program records which features it used.
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -61,6 +62,7 @@ pub const FEATURES: &[&str] = &[
     "rwlock",
     "spinlock",
     "barrier",
+    "lock_nested",
 ];
 
 pub struct Generated {
@@ -103,6 +105,9 @@ struct Gen {
     /// the read-write lock `rw0`, 3 the spinlock `sp0`, 4 the barrier
     /// `b0` (for two threads).
     sync: u32,
+    /// Nested locks come from this stream (programs without them keep
+    /// their bytes).
+    nest: Option<Rng>,
 }
 
 const SCALARS: &[&str] = &["g0", "g1", "g2"];
@@ -192,6 +197,21 @@ impl Gen {
     /// One statement of a thread body (`heap`: the function has `s`, the
     /// heap struct; `depth` limits nesting).
     fn stmt(&mut self, out: &mut String, ind: &str, heap: bool, depth: u32) {
+        if let Some(r) = &mut self.nest
+            && r.chance(25)
+        {
+            let (a, b) = if r.chance(50) { ("m0", "m1") } else { ("m1", "m0") };
+            self.mark("lock_nested");
+            self.mark("lock");
+            let x = self.shared();
+            let _ = writeln!(out, "{ind}pthread_mutex_lock(&{a});");
+            let _ = writeln!(out, "{ind}pthread_mutex_lock(&{b});");
+            self.mark("increment");
+            let _ = writeln!(out, "{ind}{x}++;");
+            let _ = writeln!(out, "{ind}pthread_mutex_unlock(&{b});");
+            let _ = writeln!(out, "{ind}pthread_mutex_unlock(&{a});");
+            return;
+        }
         let k = self.r.below(if depth > 0 { 17 } else { 13 });
         // Keys and mutex kinds get their own statements now and then.
         if self.key && self.r.chance(12) {
@@ -428,7 +448,12 @@ pub fn generate(seed: u64) -> Generated {
         key: false,
         kind: 0,
         sync: 0,
+        nest: None,
     };
+    let mut nest = Rng(seed ^ 0x4E57_ED10);
+    if nest.chance(30) {
+        g.nest = Some(nest);
+    }
     // Drawn apart, so that programs without one keep their bytes.
     g.sync = match Rng(seed ^ 0x5E4A_F0E5).below(10) {
         0 => 1,

@@ -93,7 +93,15 @@ pub(crate) struct WaitBook {
     pub obj: GlobalId,
     pub aux: GlobalId,
     pub unsched: GlobalId,
+    /// The end's check: each waiting thread's object word, read once
+    /// (the checkers' formulas do not share a repeated read), and the
+    /// verdict (`DEADLOCK`).
+    pub word: GlobalId,
+    pub dead: GlobalId,
 }
+
+/// The deadlock check's verdict, for traces.
+pub const DEADLOCK: &str = "__seqc_deadlock";
 
 /// The globals of `WaitBook`, added to `p` (plain globals: each thread
 /// writes only its own entry, while it runs).
@@ -108,6 +116,8 @@ pub(crate) fn add_wait_globals(
         obj: add(p, "__seqc_wait_obj", arr(Ty::INT.ptr())),
         aux: add(p, "__seqc_wait_aux", arr(Ty::INT)),
         unsched: add(p, "__seqc_unsched", Ty::INT),
+        word: add(p, "__seqc_wait_word", arr(Ty::INT)),
+        dead: add(p, DEADLOCK, Ty::INT),
     }
 }
 
@@ -185,8 +195,40 @@ fn ptr_of(mx: &Expr) -> Expr {
 /// bound, and every thread that `exists` has returned or waits on an
 /// operation that still cannot go on. Main is then unfinished, so some
 /// thread is; and a thread that stopped for any other reason (a bound,
-/// an assume, `exit`) has no record, so no such run counts.
-pub(crate) fn deadlocked(p: &Program, b: &Book, exists: &dyn Fn(i128) -> Expr, loc: Loc) -> Expr {
+/// an assume, `exit`) has no record, so no such run counts. The
+/// statements set `WaitBook::dead`; its assignment is at `at`, a place
+/// of the input, so that traces show it.
+pub(crate) fn deadlock_check(
+    p: &Program,
+    b: &Book,
+    exists: &dyn Fn(i128) -> Expr,
+    at: Loc,
+) -> Vec<Stmt> {
+    let w = b.wait.expect("deadlock bookkeeping");
+    let loc = Loc::NONE;
+    let cell = |g: GlobalId, s: i128| index(glob(p, g, loc), int(s, Ty::UINT, loc), loc);
+    let mut out = Vec::new();
+    for s in 0..b.nslots as i128 {
+        let k = cell(w.kind, s);
+        let has_obj = bin(
+            BinOp::LogAnd,
+            cmp(BinOp::Ne, k.clone(), int(0, Ty::INT, loc), loc),
+            cmp(BinOp::Ne, k, int(WAIT_JOIN, Ty::INT, loc), loc),
+            Ty::INT,
+            loc,
+        );
+        let read = assign(cell(w.word, s), deref(cell(w.obj, s), loc), loc);
+        out.push(if_(has_obj, vec![read], vec![], loc));
+    }
+    out.push(assign(
+        glob(p, w.dead, at),
+        deadlocked(p, b, exists, loc),
+        at,
+    ));
+    out
+}
+
+fn deadlocked(p: &Program, b: &Book, exists: &dyn Fn(i128) -> Expr, loc: Loc) -> Expr {
     let w = b.wait.expect("deadlock bookkeeping");
     let i = |v: i128| int(v, Ty::INT, loc);
     let and = |a: Expr, c: Expr| bin(BinOp::LogAnd, a, c, Ty::INT, loc);
@@ -197,7 +239,7 @@ pub(crate) fn deadlocked(p: &Program, b: &Book, exists: &dyn Fn(i128) -> Expr, l
         cmp(BinOp::Eq, glob(p, w.unsched, loc), i(0), loc),
     );
     for s in 0..b.nslots as i128 {
-        let x = deref(cell(w.obj, s), loc);
+        let x = cell(w.word, s);
         let aux = cell(w.aux, s);
         let me = i(s + 1);
         let held = if b.mutex_kinds {

@@ -114,7 +114,7 @@ pub struct KissInfo {
 
 pub const RAISE: &str = "__seqc_raise";
 /// Set to 1 right before the deadlock check fails, for traces.
-pub const DEADLOCK: &str = "__seqc_deadlock";
+pub use crate::passes::threads::DEADLOCK;
 pub const TID: &str = "__seqc_tid";
 
 #[derive(Clone, Copy)]
@@ -139,8 +139,8 @@ struct Globals {
     keys: GlobalId,
     detached: Option<GlobalId>,
     key_dtor: Option<GlobalId>,
-    /// `--property deadlock`: the records, and the verdict (`DEADLOCK`).
-    wait: Option<(threads::WaitBook, GlobalId)>,
+    /// `--property deadlock`: the records and the verdict.
+    wait: Option<threads::WaitBook>,
 }
 
 /// Race mode's globals: `acc` 0 nothing recorded, 1 a read, 2 a write;
@@ -230,10 +230,9 @@ pub fn kiss(mut p: Program, o: &KissOptions) -> Result<(Program, KissInfo)> {
             .pthread
             .key_dtors
             .then(|| add(&mut p, "__seqc_key_dtor", arr(threads::dtor_ty(), KEYS))),
-        wait: o.deadlock.then(|| {
-            let w = threads::add_wait_globals(&mut p, nslots, add);
-            (w, add(&mut p, DEADLOCK, Ty::INT))
-        }),
+        wait: o
+            .deadlock
+            .then(|| threads::add_wait_globals(&mut p, nslots, add)),
     };
     // Thread-local globals: one copy per thread id.
     let mut tls = HashSet::new();
@@ -383,7 +382,7 @@ pub fn kiss(mut p: Program, o: &KissOptions) -> Result<(Program, KissInfo)> {
         .into_iter()
         .collect();
     let mut last = Vec::new();
-    if let Some((_, verdict)) = g.wait {
+    if let Some(w) = g.wait {
         // Main returned (its `pthread_exit` sets this too): the program
         // ended, no deadlock.
         let done0 = index(glob(&p, g.done, l), int(0, Ty::UINT, l), l);
@@ -394,16 +393,15 @@ pub fn kiss(mut p: Program, o: &KissOptions) -> Result<(Program, KissInfo)> {
             l,
         ));
         let made = |s: i128| cmp(BinOp::Gt, glob(&p, g.nthr, l), int(s, Ty::UINT, l), l);
-        let dead = threads::deadlocked(&p, &rw.book(), &made, l);
         // At main's place, not a generated one: traces show the verdict.
         let at = Loc {
             generated: false,
             ..p.func(user_main).loc
         };
-        last.push(assign(glob(&p, verdict, at), dead, at));
+        last.extend(threads::deadlock_check(&p, &rw.book(), &made, at));
         last.push(st(
             StmtKind::Assert(
-                cmp(BinOp::Eq, glob(&p, verdict, at), int(0, Ty::INT, at), at),
+                cmp(BinOp::Eq, glob(&p, w.dead, at), int(0, Ty::INT, at), at),
                 AssertKind::Deadlock,
             ),
             at,
@@ -549,7 +547,7 @@ impl threads::Method for Rewriter {
             dtors: self.dtors,
             mutex_kinds: self.mutex_kinds,
             atomic_code: self.atomic_code,
-            wait: g.wait.map(|w| w.0),
+            wait: g.wait,
         }
     }
 

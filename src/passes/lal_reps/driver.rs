@@ -251,13 +251,15 @@ pub(super) fn make_driver(
         b.push(assign(glob(p, g.tid, loc), int(0, Ty::UINT, loc), loc));
         b.push(assign(r.clone(), int(k - 1, Ty::UINT, loc), loc));
         let created = |s: i128| cmp(BinOp::Ne, at(g.created, s), int(0, Ty::INT, loc), loc);
-        let dead = threads::deadlocked(p, &book(rw), &created, loc);
-        let first = cmp(BinOp::Eq, glob(p, g.error, loc), int(0, Ty::INT, loc), loc);
         // At main's place, not a generated one: traces show the write.
         let at_main = Loc {
             generated: false,
             ..p.func(user_main).loc
         };
+        b.extend(threads::deadlock_check(p, &book(rw), &created, at_main));
+        let w = rw.g.wait.unwrap();
+        let dead = cmp(BinOp::Ne, glob(p, w.dead, loc), int(0, Ty::INT, loc), loc);
+        let first = cmp(BinOp::Eq, glob(p, g.error, loc), int(0, Ty::INT, loc), loc);
         b.push(if_(
             bin(BinOp::LogAnd, first, dead, Ty::INT, loc),
             vec![assign(
