@@ -200,7 +200,11 @@ impl Gen {
         if let Some(r) = &mut self.nest
             && r.chance(25)
         {
-            let (a, b) = if r.chance(50) { ("m0", "m1") } else { ("m1", "m0") };
+            let (a, b) = if r.chance(50) {
+                ("m0", "m1")
+            } else {
+                ("m1", "m0")
+            };
             self.mark("lock_nested");
             self.mark("lock");
             let x = self.shared();

@@ -59,16 +59,24 @@ fn config_name(opts: &[String]) -> String {
             .map(|i| opts[i + 1].clone())
             .unwrap_or_else(|| default.to_string())
     };
-    let race = opts
+    let prop = opts
         .iter()
         .position(|o| o == "--property")
-        .is_some_and(|i| opts[i + 1].starts_with("race"));
+        .map(|i| opts[i + 1].as_str());
+    let race = prop.is_some_and(|p| p.starts_with("race"));
+    let deadlock = prop.is_some_and(|p| p.contains("deadlock"));
     let name = match method {
         "none" => "none".into(),
         "kiss" => format!("kiss{}", num("--ts", "1")),
         _ => format!("lr{}", num("--rounds", "2")),
     };
-    if race { format!("{name}-race") } else { name }
+    if race {
+        format!("{name}-race")
+    } else if deadlock {
+        format!("{name}-deadlock")
+    } else {
+        name
+    }
 }
 
 fn check(path: &Path, actual: &str, failures: &mut Vec<String>) {

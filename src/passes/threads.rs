@@ -98,6 +98,9 @@ pub(crate) struct WaitBook {
     /// verdict (`DEADLOCK`).
     pub word: GlobalId,
     pub dead: GlobalId,
+    /// `__seqc_wait_pick`, made by `make_wait_pick` (its id is taken
+    /// before the rewrite, which calls it).
+    pub pick: FuncId,
 }
 
 /// The deadlock check's verdict, for traces.
@@ -108,6 +111,7 @@ pub const DEADLOCK: &str = "__seqc_deadlock";
 pub(crate) fn add_wait_globals(
     p: &mut Program,
     nslots: u64,
+    pick: FuncId,
     mut add: impl FnMut(&mut Program, &str, Ty) -> GlobalId,
 ) -> WaitBook {
     let arr = |t: Ty| Ty::Array(Box::new(t), Some(nslots.max(1)));
@@ -118,6 +122,7 @@ pub(crate) fn add_wait_globals(
         unsched: add(p, "__seqc_unsched", Ty::INT),
         word: add(p, "__seqc_wait_word", arr(Ty::INT)),
         dead: add(p, DEADLOCK, Ty::INT),
+        pick,
     }
 }
 
@@ -149,8 +154,94 @@ fn wait_if(
     loc: Loc,
     out: &mut Vec<Stmt>,
 ) {
-    out.extend(record_wait(m, p, &c, kind, obj, aux, loc));
+    let c = match m.book().wait {
+        Some(w) => {
+            let v = chosen_wait(m, w, c, loc, out);
+            out.extend(record_wait(m, p, &v, kind, obj, aux, loc));
+            v
+        }
+        None => c,
+    };
     out.push(m.stop_if(p, c, loc));
+}
+
+/// Under `--property deadlock` a thread before a blocking operation may
+/// also wait there for good by choice (it is never scheduled again, a
+/// run like any other): `c` or that choice, in a fresh local. The end's
+/// test decides whether the operation is then blocked. Without this a
+/// deadlock whose threads arrive at their operations before the others
+/// take the locks (the oracle's state-based reading) would need more
+/// rounds than the oracle counts.
+fn chosen_wait(m: &mut impl Method, w: WaitBook, c: Expr, loc: Loc, out: &mut Vec<Stmt>) -> Expr {
+    let t = m.temp("__seqc_waits", Ty::INT);
+    let tv = lv_local(t, Ty::INT, loc);
+    out.push(st(StmtKind::Decl(t, None), loc));
+    let sig = FnSig {
+        ret: Ty::INT,
+        params: vec![],
+        variadic: false,
+        unprototyped: false,
+    };
+    out.push(st(
+        StmtKind::Call {
+            dest: Some(tv.clone()),
+            callee: Expr::new(ExprKind::Func(w.pick), Ty::Func(Box::new(sig)), loc),
+            args: vec![],
+        },
+        loc,
+    ));
+    let either = bin(
+        BinOp::LogOr,
+        c,
+        cmp(BinOp::Ne, tv.clone(), int(0, Ty::INT, loc), loc),
+        Ty::INT,
+        loc,
+    );
+    out.push(assign(tv.clone(), either, loc));
+    cmp(BinOp::Ne, tv, int(0, Ty::INT, loc), loc)
+}
+
+/// `int __seqc_wait_pick(void)`: the choice of `chosen_wait`, never
+/// inside atomic code (where stopping is no waiting) and never in a
+/// thread that has stopped (`alive`, Lal-Reps' sink).
+pub(crate) fn make_wait_pick(p: &Program, b: &Book, alive: Option<Expr>) -> Function {
+    let loc = Loc::NONE;
+    let zero = int(0, Ty::INT, loc);
+    let mut ok = cmp(BinOp::Eq, glob(p, b.atomic, loc), zero.clone(), loc);
+    if let Some(a) = alive {
+        ok = bin(BinOp::LogAnd, ok, a, Ty::INT, loc);
+    }
+    let pick = cmp(
+        BinOp::Ne,
+        Expr::new(ExprKind::Nondet, Ty::INT, loc),
+        zero.clone(),
+        loc,
+    );
+    let body = vec![
+        if_(
+            not(ok, loc),
+            vec![st(StmtKind::Return(Some(zero)), loc)],
+            vec![],
+            loc,
+        ),
+        st(StmtKind::Return(Some(pick)), loc),
+    ];
+    Function {
+        name: "__seqc_wait_pick".into(),
+        sig: FnSig {
+            ret: Ty::INT,
+            params: vec![],
+            variadic: false,
+            unprototyped: false,
+        },
+        params: vec![],
+        locals: vec![],
+        body: Some(Block(body)),
+        is_static: true,
+        atomic: false,
+        loc,
+        labels: vec![],
+    }
 }
 
 /// The record `wait_if` makes when `c` holds (none without the property).
@@ -535,8 +626,20 @@ pub(crate) fn expand(
                 let attached = cmp(BinOp::Eq, idx(d), zero.clone(), loc);
                 waits = bin(BinOp::LogAnd, attached, waits, Ty::INT, loc);
             }
-            let none = int(0, Ty::INT.ptr(), loc);
-            out.extend(record_wait(m, p, &waits, WAIT_JOIN, &none, tv.clone(), loc));
+            if let Some(w) = b.wait {
+                // A join may wait by choice too (`chosen_wait`), unless
+                // it fails at once (no such thread, or detached).
+                let mut may = not(bad.clone(), loc);
+                if let Some(d) = b.detached {
+                    let attached = cmp(BinOp::Eq, idx(d), zero.clone(), loc);
+                    may = bin(BinOp::LogAnd, may, attached, Ty::INT, loc);
+                }
+                let v = chosen_wait(m, w, waits, loc, out);
+                let v = bin(BinOp::LogAnd, may, v, Ty::INT, loc);
+                let none = int(0, Ty::INT.ptr(), loc);
+                out.extend(record_wait(m, p, &v, WAIT_JOIN, &none, tv.clone(), loc));
+                out.push(m.stop_if(p, v, loc));
+            }
             match b.detached {
                 None => out.extend(m.unless(p, vec![bad, running], ok, loc)),
                 Some(d) => {

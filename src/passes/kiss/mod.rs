@@ -27,6 +27,17 @@
 //! at once (rule 5 does not apply). Ids are handed out in creation order,
 //! as the oracle numbers threads, so a trace replays thread for thread.
 //!
+//! Deadlocks (`--property deadlock`): a thread that stops because a
+//! blocking operation cannot go on records what it waits on
+//! (`threads::WaitBook`), and after the last schedule the state is tested
+//! as `threads::deadlock_check` says. The state is the last one of a real
+//! run (above) in which each stopped thread stands before the operation
+//! it stopped at, so a reported deadlock is one. It covers the deadlocks
+//! reachable by balanced runs in which each blocked thread was started
+//! from the stack and stopped at its operation (ABBA: the second thread
+//! runs inside the first's step); deadlocks that need threads to
+//! interleave otherwise are missed.
+//!
 //! Memory needs no copies: globals, heap and locals are the input's own.
 //! A local whose address escapes stays in its frame; when its thread
 //! stops, the frame is left but its object keeps its last value in both
@@ -230,9 +241,12 @@ pub fn kiss(mut p: Program, o: &KissOptions) -> Result<(Program, KissInfo)> {
             .pthread
             .key_dtors
             .then(|| add(&mut p, "__seqc_key_dtor", arr(threads::dtor_ty(), KEYS))),
-        wait: o
-            .deadlock
-            .then(|| threads::add_wait_globals(&mut p, nslots, add)),
+        wait: o.deadlock.then(|| {
+            // After seqc's step, schedule and run, and the destructor
+            // runner (race mode does not check deadlocks).
+            let n = p.functions.len() as u32 + 3 + p.pthread.key_dtors as u32;
+            threads::add_wait_globals(&mut p, nslots, FuncId(n), add)
+        }),
     };
     // Thread-local globals: one copy per thread id.
     let mut tls = HashSet::new();
@@ -356,6 +370,11 @@ pub fn kiss(mut p: Program, o: &KissOptions) -> Result<(Program, KissInfo)> {
         };
         let f = threads::make_dtor_runner(&p, &rw.book(), rw.dtor_passes, None, raised);
         debug_assert_eq!(Some(FuncId(p.functions.len() as u32)), dtors);
+        p.functions.push(f);
+    }
+    if let Some(w) = g.wait {
+        let f = threads::make_wait_pick(&p, &rw.book(), None);
+        debug_assert_eq!(FuncId(p.functions.len() as u32), w.pick);
         p.functions.push(f);
     }
     if let Some(RaceMode {

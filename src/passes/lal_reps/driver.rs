@@ -244,7 +244,7 @@ pub(super) fn make_driver(
             loc,
         ));
     }
-    if rw.g.wait.is_some() {
+    if let Some(w) = rw.g.wait {
         // The final state is the end of main's final context: read there,
         // as thread 0, before the guesses are checked (the check covers
         // the cells read so far, these included).
@@ -257,7 +257,6 @@ pub(super) fn make_driver(
             ..p.func(user_main).loc
         };
         b.extend(threads::deadlock_check(p, &book(rw), &created, at_main));
-        let w = rw.g.wait.unwrap();
         let dead = cmp(BinOp::Ne, glob(p, w.dead, loc), int(0, Ty::INT, loc), loc);
         let first = cmp(BinOp::Eq, glob(p, g.error, loc), int(0, Ty::INT, loc), loc);
         b.push(if_(

@@ -50,6 +50,20 @@
 //! the run (rule 4). Assertions record the first failure in
 //! `__seqc_error`, checked after the consistency assumptions (rule 5),
 //! and stop the failing thread: what it did after a failure is no run.
+//!
+//! Deadlocks (`--property deadlock`). A live thread that stops because a
+//! blocking operation cannot go on records what it waits on
+//! (`threads::WaitBook`). The test is made once, at the end of main's
+//! final context, reading that round's copy, before the round check (so
+//! the check covers the cells it reads): with the guesses checked, the
+//! output's run is a real round-robin run of the input whose last state
+//! is that copy. A thread that stopped in round r took no step after, so
+//! it stands before its operation in that state, and the operation is
+//! re-tested there; a thread that stopped for another reason (its rounds
+//! ran out, a bound, an assume) has no record and the run is no deadlock.
+//! So a deadlock is reported only for a state where every unfinished
+//! thread is blocked; it is found whenever it is reachable in K rounds
+//! by a schedule in which each thread stops at its blocked operation.
 
 use crate::diag::{Diagnostic, Result};
 use crate::ir::build::*;
@@ -168,6 +182,9 @@ pub fn lal_reps(mut p: Program, o: &LrOptions) -> Result<(Program, LrInfo)> {
     };
     let arr = |t: Ty, n: u64| Ty::Array(Box::new(t), Some(n));
     let vptr = Ty::Void.ptr();
+    // seqc's functions after the input's: the switch point, then (made
+    // after the rewrite) the destructor runner and the wait choice.
+    let wait_pick = FuncId(p.functions.len() as u32 + 1 + p.pthread.key_dtors as u32);
     let g = Globals {
         round: add_global(&mut p, &mut copied, ROUND, Ty::UINT, false),
         tid: add_global(&mut p, &mut copied, TID, Ty::UINT, false),
@@ -230,7 +247,7 @@ pub fn lal_reps(mut p: Program, o: &LrOptions) -> Result<(Program, LrInfo)> {
             add_global(&mut p, &mut copied, "__seqc_key_dtor", t, true)
         }),
         wait: o.deadlock.then(|| {
-            threads::add_wait_globals(&mut p, nslots, |p, n, t| {
+            threads::add_wait_globals(&mut p, nslots, wait_pick, |p, n, t| {
                 add_global(p, &mut copied, n, t, false)
             })
         }),
@@ -415,6 +432,11 @@ pub fn lal_reps(mut p: Program, o: &LrOptions) -> Result<(Program, LrInfo)> {
         let alive = Some(cx.alive(&p, Loc::NONE));
         let f = threads::make_dtor_runner(&p, &b, cx.dtor_passes, alive, |_| vec![]);
         debug_assert_eq!(Some(FuncId(p.functions.len() as u32)), cx.dtors);
+        p.functions.push(f);
+    }
+    if let Some(w) = cx.g.wait {
+        let f = threads::make_wait_pick(&p, &book(&cx), Some(cx.alive(&p, Loc::NONE)));
+        debug_assert_eq!(FuncId(p.functions.len() as u32), w.pick);
         p.functions.push(f);
     }
     // The user's main becomes thread 0's start routine.
