@@ -233,18 +233,24 @@ pub fn search(
                 res.complete = false;
                 break 'layers;
             }
+            // A deadlock is a state: its key is no place in the program.
+            // Reached at main's turn of a round in which no other thread
+            // has run yet, it is in main's final context after the round
+            // before, as a failure by main is.
+            let dc = match cost {
+                Cost::Rounds if n.aux == 0 && c > 0 => c - 1,
+                _ => c,
+            };
             if m.b.deadlock
-                && res.found.get(&Loc::NONE).is_none_or(|f| f.cost > c)
+                && res.found.get(&Loc::NONE).is_none_or(|f| f.cost > dc)
                 && deadlocked(m, &n.st).is_some()
             {
-                // A deadlock is a state, reached in `c`: its key is no
-                // place in the program.
                 res.found.insert(
                     Loc::NONE,
                     Found {
                         kind: AssertKind::Deadlock,
                         thread: 0,
-                        cost: c,
+                        cost: dc,
                         path: path_of(&paths, n.path),
                     },
                 );
