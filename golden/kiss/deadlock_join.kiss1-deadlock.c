@@ -184,7 +184,7 @@ static int __seqc_main(void)
 #line 20 "golden/kiss/deadlock_join.c"
   __seqc_waits5 = (!(__seqc_j4 >= 2u) && __seqc_done[__seqc_j4] == 0) || __seqc_waits5 != 0;
 #line 20 "golden/kiss/deadlock_join.c"
-  if (!(__seqc_j4 >= 2u) && __seqc_waits5 != 0 && __seqc_atomic == 0) {
+  if (!(__seqc_j4 >= 2u) && __seqc_j4 != __seqc_tid && __seqc_waits5 != 0 && __seqc_atomic == 0) {
 #line 20 "golden/kiss/deadlock_join.c"
     __seqc_wait_kind[__seqc_tid] = 3;
 #line 20 "golden/kiss/deadlock_join.c"
@@ -193,7 +193,7 @@ static int __seqc_main(void)
     __seqc_wait_aux[__seqc_tid] = (int)__seqc_j4;
   }
 #line 20 "golden/kiss/deadlock_join.c"
-  if (!(__seqc_j4 >= 2u) && __seqc_waits5 != 0) {
+  if (!(__seqc_j4 >= 2u) && __seqc_j4 != __seqc_tid && __seqc_waits5 != 0) {
 #line 20 "golden/kiss/deadlock_join.c"
     __seqc_raise = 1;
 #line 20 "golden/kiss/deadlock_join.c"

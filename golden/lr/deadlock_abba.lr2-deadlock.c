@@ -292,7 +292,7 @@ static int __seqc_main(void)
 #line 32 "golden/lr/deadlock_abba.c"
   __seqc_waits9 = (!(__seqc_j8 >= 3u) && __seqc_nmem[__seqc_r]->__seqc_done[__seqc_j8] == 0) || __seqc_waits9 != 0;
 #line 32 "golden/lr/deadlock_abba.c"
-  if (!(__seqc_j8 >= 3u) && __seqc_waits9 != 0 && __seqc_atomic == 0 && __seqc_r < 3u) {
+  if (!(__seqc_j8 >= 3u) && __seqc_j8 != __seqc_tid && __seqc_waits9 != 0 && __seqc_atomic == 0 && __seqc_r < 3u) {
 #line 32 "golden/lr/deadlock_abba.c"
     __seqc_wait_kind[__seqc_tid] = 3;
 #line 32 "golden/lr/deadlock_abba.c"
@@ -301,7 +301,7 @@ static int __seqc_main(void)
     __seqc_wait_aux[__seqc_tid] = (int)__seqc_j8;
   }
 #line 32 "golden/lr/deadlock_abba.c"
-  if (!(__seqc_j8 >= 3u) && __seqc_waits9 != 0) {
+  if (!(__seqc_j8 >= 3u) && __seqc_j8 != __seqc_tid && __seqc_waits9 != 0) {
 #line 32 "golden/lr/deadlock_abba.c"
     __seqc_r = 3u;
   }
@@ -329,7 +329,7 @@ static int __seqc_main(void)
 #line 33 "golden/lr/deadlock_abba.c"
   __seqc_waits11 = (!(__seqc_j10 >= 3u) && __seqc_nmem[__seqc_r]->__seqc_done[__seqc_j10] == 0) || __seqc_waits11 != 0;
 #line 33 "golden/lr/deadlock_abba.c"
-  if (!(__seqc_j10 >= 3u) && __seqc_waits11 != 0 && __seqc_atomic == 0 && __seqc_r < 3u) {
+  if (!(__seqc_j10 >= 3u) && __seqc_j10 != __seqc_tid && __seqc_waits11 != 0 && __seqc_atomic == 0 && __seqc_r < 3u) {
 #line 33 "golden/lr/deadlock_abba.c"
     __seqc_wait_kind[__seqc_tid] = 3;
 #line 33 "golden/lr/deadlock_abba.c"
@@ -338,7 +338,7 @@ static int __seqc_main(void)
     __seqc_wait_aux[__seqc_tid] = (int)__seqc_j10;
   }
 #line 33 "golden/lr/deadlock_abba.c"
-  if (!(__seqc_j10 >= 3u) && __seqc_waits11 != 0) {
+  if (!(__seqc_j10 >= 3u) && __seqc_j10 != __seqc_tid && __seqc_waits11 != 0) {
 #line 33 "golden/lr/deadlock_abba.c"
     __seqc_r = 3u;
   }

@@ -141,9 +141,13 @@ pub fn successors(m: &Machine, st: &State, t: u32) -> Vec<(State, Vec<u32>, Step
 }
 
 /// A deadlock (POSIX: no thread can go on and one has not finished):
-/// some thread is still running, every running thread's next step is
-/// blocked whatever values it draws, and main has not finished (its
-/// return is `exit`; after its `pthread_exit` this hides a deadlock).
+/// some thread is still running, every running thread's next step can
+/// end blocked, and main has not finished (its return is `exit`; after
+/// its `pthread_exit` this hides a deadlock). A step blocks only at its
+/// visible action, after actions on the thread's own locals: the values
+/// it draws before are a choice the thread may already have made, so
+/// one blocked outcome is enough. A join of the thread itself is no
+/// wait (glibc returns EDEADLK; POSIX leaves it undefined).
 /// A state with a stopped thread (a bound cut, an assume, `exit`) or a
 /// thread made past the thread bound is none: that thread might go on.
 /// Gives each waiting thread and why it waits.
@@ -162,13 +166,13 @@ pub fn deadlocked(m: &Machine, st: &State) -> Option<Vec<(u32, String)>> {
         if th.status != Status::Running {
             continue;
         }
-        let mut why = None;
-        for (_, _, end) in successors(m, st, t as u32) {
-            match end {
-                StepEnd::Blocked(w) => why = why.or(Some(w)),
-                _ => return None,
-            }
-        }
+        let own_join = format!("pthread_join: thread {t} has not returned");
+        let why = successors(m, st, t as u32)
+            .into_iter()
+            .find_map(|(_, _, end)| match end {
+                StepEnd::Blocked(w) if w != own_join => Some(w),
+                _ => None,
+            });
         waits.push((t as u32, why?));
     }
     Some(waits)

@@ -343,7 +343,13 @@ fn deadlocked(p: &Program, b: &Book, exists: &dyn Fn(i128) -> Expr, loc: Loc) ->
         } else {
             cmp(BinOp::Ne, x.clone(), i(0), loc)
         };
-        let joined = index(glob(p, b.done, loc), cast(aux.clone(), Ty::UINT, loc), loc);
+        let target = cast(aux.clone(), Ty::UINT, loc);
+        let mut joined = index(glob(p, b.done, loc), target.clone(), loc);
+        if let Some(d) = b.detached {
+            // Detached since: the join would fail with EINVAL.
+            let gone = index(glob(p, d, loc), target, loc);
+            joined = bin(BinOp::LogOr, joined, gone, Ty::INT, loc);
+        }
         let cycle = bin(
             BinOp::BitAnd,
             bin(BinOp::Shr, x.clone(), i(20), Ty::INT, loc),
@@ -628,8 +634,11 @@ pub(crate) fn expand(
             }
             if let Some(w) = b.wait {
                 // A join may wait by choice too (`chosen_wait`), unless
-                // it fails at once (no such thread, or detached).
-                let mut may = not(bad.clone(), loc);
+                // it fails at once (no such thread, or detached). A join
+                // of the thread itself is no wait: glibc returns EDEADLK
+                // (POSIX: undefined), so it records nothing.
+                let own = cmp(BinOp::Ne, tv.clone(), glob(p, b.tid, loc), loc);
+                let mut may = bin(BinOp::LogAnd, not(bad.clone(), loc), own, Ty::INT, loc);
                 if let Some(d) = b.detached {
                     let attached = cmp(BinOp::Eq, idx(d), zero.clone(), loc);
                     may = bin(BinOp::LogAnd, may, attached, Ty::INT, loc);
