@@ -16,9 +16,11 @@
 //! recursive and error-checking mutexes (relocks, unlocks by a thread that
 //! does not hold it, results added into shared state); threads created
 //! detached, whose join fails; a semaphore, a read-write lock, a
-//! spinlock or a barrier (waits, posts, tries, read and write sections);
-//! two locks taken one inside the other, in either order (so that two
-//! threads may deadlock). Every program records which features it used.
+//! spinlock or a barrier (waits, posts, tries, read and write sections).
+//! `generate_nested` also takes two locks one inside the other, in either
+//! order, so that two threads may deadlock (the deadlock tests; the
+//! assertion tests keep their programs and their cost). Every program
+//! records which features it used.
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -445,6 +447,16 @@ struct Worker {
 }
 
 pub fn generate(seed: u64) -> Generated {
+    generate_with(seed, false)
+}
+
+/// `generate`, and in 30% of programs nested locks (`lock_nested`),
+/// drawn from their own stream: the other programs keep their bytes.
+pub fn generate_nested(seed: u64) -> Generated {
+    generate_with(seed, true)
+}
+
+fn generate_with(seed: u64, nested_locks: bool) -> Generated {
     let mut g = Gen {
         r: Rng(seed ^ 0x5EC0_5EC0),
         f: FEATURES.iter().map(|f| (*f, false)).collect(),
@@ -455,7 +467,7 @@ pub fn generate(seed: u64) -> Generated {
         nest: None,
     };
     let mut nest = Rng(seed ^ 0x4E57_ED10);
-    if nest.chance(30) {
+    if nested_locks && nest.chance(30) {
         g.nest = Some(nest);
     }
     // Drawn apart, so that programs without one keep their bytes.

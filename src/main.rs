@@ -219,6 +219,9 @@ struct GenArgs {
     /// Directory for gen_<seed>.c and features.csv (stdout for one program without it).
     #[arg(long)]
     out: Option<String>,
+    /// Also take two locks one inside the other (deadlocks) in some programs.
+    #[arg(long)]
+    nest_locks: bool,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -1105,10 +1108,18 @@ fn explore(c: &Common) -> ExitCode {
     })
 }
 
+fn gen_one(g: &GenArgs, seed: u64) -> seqc::generate::Generated {
+    if g.nest_locks {
+        seqc::generate::generate_nested(seed)
+    } else {
+        seqc::generate::generate(seed)
+    }
+}
+
 fn gen_programs(g: &GenArgs) -> ExitCode {
     let Some(dir) = &g.out else {
         for i in 0..g.count {
-            print!("{}", seqc::generate::generate(g.seed + i).text);
+            print!("{}", gen_one(g, g.seed + i).text);
         }
         return ExitCode::SUCCESS;
     };
@@ -1124,7 +1135,7 @@ fn gen_programs(g: &GenArgs) -> ExitCode {
     csv.push('\n');
     for i in 0..g.count {
         let seed = g.seed + i;
-        let p = seqc::generate::generate(seed);
+        let p = gen_one(g, seed);
         let name = format!("gen_{seed}.c");
         if let Err(e) = std::fs::write(format!("{dir}/{name}"), &p.text) {
             return fail(&Diagnostic::input(format!("cannot write in '{dir}': {e}")));

@@ -244,7 +244,7 @@ fn generated_programs_against_the_oracle() {
     }
     let dir = tempfile::tempdir().unwrap();
     let n = common::sample_size("SEQC_DEADLOCK_PROGRAMS", 40);
-    let progs = common::generated(dir.path(), n, nests_locks);
+    let progs = common::generated_by(seqc::generate::generate_nested, dir.path(), n, nests_locks);
     let rows = parallel(&progs, |p| {
         let f = p.to_str().unwrap();
         let (code, json) = run(&["explore", f, "--property", "deadlock", "--json"]);

@@ -78,10 +78,20 @@ pub fn sample_size(var: &str, default: usize) -> usize {
 /// Writes the first `n` generated programs (seeds from 1) that `keep`
 /// accepts into `dir`; returns their paths.
 pub fn generated(dir: &Path, n: usize, keep: impl Fn(&str) -> bool) -> Vec<PathBuf> {
+    generated_by(seqc::generate::generate, dir, n, keep)
+}
+
+/// `generated` with another generator (`generate_nested`).
+pub fn generated_by(
+    gen_fn: fn(u64) -> seqc::generate::Generated,
+    dir: &Path,
+    n: usize,
+    keep: impl Fn(&str) -> bool,
+) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut seed = 1;
     while out.len() < n {
-        let g = seqc::generate::generate(seed);
+        let g = gen_fn(seed);
         if keep(&g.text) {
             let path = dir.join(format!("gen_{seed}.c"));
             std::fs::write(&path, &g.text).unwrap();
