@@ -176,12 +176,7 @@ fn chosen_wait(m: &mut impl Method, w: WaitBook, c: Expr, loc: Loc, out: &mut Ve
     let t = m.temp("__seqc_waits", Ty::INT);
     let tv = lv_local(t, Ty::INT, loc);
     out.push(st(StmtKind::Decl(t, None), loc));
-    let sig = FnSig {
-        ret: Ty::INT,
-        params: vec![],
-        variadic: false,
-        unprototyped: false,
-    };
+    let sig = int_sig();
     out.push(st(
         StmtKind::Call {
             dest: Some(tv.clone()),
@@ -199,6 +194,16 @@ fn chosen_wait(m: &mut impl Method, w: WaitBook, c: Expr, loc: Loc, out: &mut Ve
     );
     out.push(assign(tv.clone(), either, loc));
     cmp(BinOp::Ne, tv, int(0, Ty::INT, loc), loc)
+}
+
+/// `int f(void)`.
+fn int_sig() -> FnSig {
+    FnSig {
+        ret: Ty::INT,
+        params: vec![],
+        variadic: false,
+        unprototyped: false,
+    }
 }
 
 /// `int __seqc_wait_pick(void)`: the choice of `chosen_wait`, never
@@ -228,12 +233,7 @@ pub(crate) fn make_wait_pick(p: &Program, b: &Book, alive: Option<Expr>) -> Func
     ];
     Function {
         name: "__seqc_wait_pick".into(),
-        sig: FnSig {
-            ret: Ty::INT,
-            params: vec![],
-            variadic: false,
-            unprototyped: false,
-        },
+        sig: int_sig(),
         params: vec![],
         locals: vec![],
         body: Some(Block(body)),
@@ -256,20 +256,18 @@ fn record_wait(
 ) -> Option<Stmt> {
     let b = m.book();
     let w = b.wait?;
-    {
-        let at = |g: GlobalId| index(glob(p, g, loc), glob(p, b.tid, loc), loc);
-        let rec = vec![
-            assign(at(w.kind), int(kind, Ty::INT, loc), loc),
-            assign(at(w.obj), cast(obj.clone(), Ty::INT.ptr(), loc), loc),
-            assign(at(w.aux), cast(aux, Ty::INT, loc), loc),
-        ];
-        let outside = cmp(BinOp::Eq, glob(p, b.atomic, loc), int(0, Ty::INT, loc), loc);
-        let mut when = bin(BinOp::LogAnd, c.clone(), outside, Ty::INT, loc);
-        if let Some(a) = m.alive(p, loc) {
-            when = bin(BinOp::LogAnd, when, a, Ty::INT, loc);
-        }
-        Some(if_(when, rec, vec![], loc))
+    let at = |g: GlobalId| index(glob(p, g, loc), glob(p, b.tid, loc), loc);
+    let rec = vec![
+        assign(at(w.kind), int(kind, Ty::INT, loc), loc),
+        assign(at(w.obj), cast(obj.clone(), Ty::INT.ptr(), loc), loc),
+        assign(at(w.aux), cast(aux, Ty::INT, loc), loc),
+    ];
+    let outside = cmp(BinOp::Eq, glob(p, b.atomic, loc), int(0, Ty::INT, loc), loc);
+    let mut when = bin(BinOp::LogAnd, c.clone(), outside, Ty::INT, loc);
+    if let Some(a) = m.alive(p, loc) {
+        when = bin(BinOp::LogAnd, when, a, Ty::INT, loc);
     }
+    Some(if_(when, rec, vec![], loc))
 }
 
 /// The object a mutex word expression (`*p`) is in: `p`.
