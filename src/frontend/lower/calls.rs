@@ -247,7 +247,10 @@ impl<'a> Lowerer<'a> {
         if let ast::Expression::Identifier(id) = &c.node.callee.node {
             let name = id.node.name.as_str();
             let sym = self.lookup(name).cloned();
-            let is_var = matches!(sym, Some(Sym::Local(_)) | Some(Sym::Global(_)));
+            let is_var = matches!(
+                sym,
+                Some(Sym::Local(_)) | Some(Sym::Global(_)) | Some(Sym::Vla { .. })
+            );
             let user_defined = match sym {
                 Some(Sym::Func(f)) => {
                     let func = self.prog.func(f);

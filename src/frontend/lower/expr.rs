@@ -32,6 +32,9 @@ impl<'a> Lowerer<'a> {
 
     /// The type of an expression, without evaluating it (`sizeof`, `typeof`).
     pub(super) fn type_of_expr(&mut self, e: &'a Node<ast::Expression>) -> Result<Ty> {
+        if self.vla_named(&e.node).is_some() {
+            return self.unsupported(e.span, "the type of a variable-length array");
+        }
         let (_, x) = self.in_scratch(|s| s.collect(|s| s.expr(e, Want::Value)))?;
         Ok(x.ty)
     }
@@ -159,6 +162,12 @@ impl<'a> Lowerer<'a> {
                 self.sizeof(&ty, e)
             }
             ast::Expression::SizeOfVal(s) => {
+                if let Some((count, elem)) = self.vla_named(&s.node.0.node) {
+                    let esz = self.prog.size_of(&elem).unwrap_or(1);
+                    let n = Expr::new(ExprKind::Local(count), Ty::ULONG, loc);
+                    let w = Expr::int(esz as i128, Ty::ULONG, loc);
+                    return Ok(crate::ir::build::bin(BinOp::Mul, n, w, Ty::ULONG, loc));
+                }
                 let ty = self.type_of_expr(&s.node.0)?;
                 self.sizeof(&ty, e)
             }
@@ -275,6 +284,9 @@ impl<'a> Lowerer<'a> {
                 self.use_function(f);
                 let sig = self.prog.func(f).sig.clone();
                 Ok(Expr::new(ExprKind::Func(f), Ty::Func(Box::new(sig)), loc))
+            }
+            Some(Sym::Vla { ptr, elem, .. }) => {
+                Ok(Expr::new(ExprKind::Local(ptr), elem.ptr(), loc))
             }
             Some(Sym::EnumConst(v)) => Ok(Expr::int(v, Ty::INT, loc)),
             Some(Sym::Typedef(_)) => {
@@ -423,6 +435,9 @@ impl<'a> Lowerer<'a> {
         let op = &u.node.operand;
         match u.node.operator.node {
             ast::UnaryOperator::Address => {
+                if self.vla_named(&op.node).is_some() {
+                    return self.unsupported(e.span, "the address of a variable-length array");
+                }
                 let x = self.expr(op, Want::Value)?;
                 if let ExprKind::Deref(p) = x.kind {
                     return Ok(*p);

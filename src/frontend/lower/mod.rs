@@ -21,6 +21,7 @@ mod types;
 
 use super::source_map::SourceMap;
 use crate::diag::{Diagnostic, Result};
+use crate::ir::build::{addr_of, assign, bin, cast, cmp, if_, index};
 use crate::ir::*;
 use lang_c::ast;
 use lang_c::span::{Node, Span};
@@ -35,6 +36,24 @@ enum Sym {
     Typedef(Ty),
     /// A declaration seqc could not lower; an error only if it is used.
     Poisoned(Diagnostic),
+    /// A variable-length array: `ptr` points to its heap object of
+    /// `count` elements of `elem` (`local_vla`).
+    Vla {
+        ptr: LocalId,
+        count: LocalId,
+        elem: Ty,
+    },
+}
+
+/// Where a declarator may have an array size that is not a constant.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum VlaCtx {
+    No,
+    /// A parameter: its array type becomes a pointer, the size goes.
+    Param,
+    /// A block-scope object without storage class: the size is kept in
+    /// `Lowerer::vla_size`.
+    Object,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -111,6 +130,10 @@ pub(super) struct Lowerer<'a> {
     /// lowering quadratic in the number of functions).
     global_index: HashMap<String, GlobalId>,
     func_index: HashMap<String, FuncId>,
+    /// What the next `declarator` call may do with a run-time array size.
+    vla_ctx: VlaCtx,
+    /// The run-time size of the object `declarator` just read.
+    vla_size: Option<&'a Node<ast::Expression>>,
 }
 
 pub(super) fn lower(
@@ -136,6 +159,8 @@ pub(super) fn lower(
         extern_calls: Vec::new(),
         global_index: HashMap::default(),
         func_index: HashMap::default(),
+        vla_ctx: VlaCtx::No,
+        vla_size: None,
     };
     for ext in &unit.0 {
         l.external(ext)?;
@@ -275,7 +300,13 @@ impl<'a> Lowerer<'a> {
         id: &'a Node<ast::InitDeclarator>,
         file_scope: bool,
     ) -> Result<()> {
+        let object = !(file_scope || specs.is_static || specs.is_extern || specs.typedef);
+        if object {
+            self.vla_ctx = VlaCtx::Object;
+        }
+        self.vla_size = None;
         let decl = self.declarator(specs.ty.clone(), &id.node.declarator)?;
+        let vla = self.vla_size.take();
         let span = id.node.declarator.span;
         let Some(name) = decl.name.clone() else {
             return Ok(());
@@ -309,6 +340,9 @@ impl<'a> Lowerer<'a> {
         }
         if file_scope || specs.is_static || specs.is_extern {
             return self.global_declaration(name, decl.ty, specs, id, file_scope, loc);
+        }
+        if let Some(size) = vla {
+            return self.local_vla(name, decl.ty, specs, id, size, loc);
         }
         self.local_declaration(name, decl.ty, specs, id, loc)
     }
@@ -539,7 +573,13 @@ impl<'a> Lowerer<'a> {
             self.bind(name, Sym::Local(v));
             params.push(v);
         }
-        let body = self.lower_fn_body(&fd.node.statement);
+        let mut body = self.lower_fn_body(&fd.node.statement);
+        if let Ok(b) = &mut body
+            && self.prog.func(f).name == "main"
+        {
+            let pro = self.main_prologue(&params, b, self.loc(fd.span));
+            b.0.splice(0..0, pro);
+        }
         self.pop_scope();
         self.scopes.extend(saved_scopes);
         self.named.extend(saved_named);
@@ -557,6 +597,127 @@ impl<'a> Lowerer<'a> {
         func.labels = fs.label_names;
         func.body = Some(body);
         Ok(())
+    }
+
+    /// What C promises about main's parameters (C11 5.2.2.1.2): the back
+    /// ends and the oracle call main with any `argc` and a null `argv`,
+    /// and this prologue makes them a run's: `1 <= argc <= ARGS` (more
+    /// arguments, or none at all, are runs seqc does not look at, which
+    /// can only hide a bug), and, where main reads `argv`, `argv[i]`
+    /// points to a string of up to ARG_LEN - 1 arbitrary bytes for
+    /// `i < argc` and `argv[argc]` is null; `envp`, where read, is empty.
+    fn main_prologue(&mut self, params: &[LocalId], body: &Block, loc: Loc) -> Vec<Stmt> {
+        const ARGS: i128 = 3;
+        const ARG_LEN: u64 = 2;
+        // The draws keep main's own place, so that a trace shows them
+        // (and a replay takes their values); the rest is generated.
+        let draw = loc;
+        let loc = loc.generated();
+        let ty = |s: &Self, v: LocalId| s.fs.as_ref().unwrap().locals[v.index()].ty.clone();
+        let used = |v: LocalId| {
+            let mut hit = false;
+            body.walk(&mut |s| {
+                s.each_expr(&mut |e| {
+                    e.walk(&mut |x| hit |= matches!(x.kind, ExprKind::Local(l) if l == v))
+                })
+            });
+            hit
+        };
+        let mut out = Vec::new();
+        let Some(&argc) = params.first().filter(|&&v| ty(self, v).is_integer()) else {
+            return out;
+        };
+        let ct = ty(self, argc);
+        let c = Expr::new(ExprKind::Local(argc), ct.clone(), loc);
+        // Drawn here, where every route and the oracle see the same draw
+        // (into a declaration, where CBMC's trace shows the draw).
+        let d = self.new_local("__seqc_argc", ct.clone(), loc, true);
+        let dv = Expr::new(ExprKind::Local(d), ct.clone(), loc);
+        out.push(Stmt {
+            kind: StmtKind::Decl(
+                d,
+                Some(Init::Expr(Expr::new(ExprKind::Nondet, ct.clone(), draw))),
+            ),
+            loc: draw,
+        });
+        out.push(assign(c.clone(), dv, loc));
+        let range = bin(
+            BinOp::LogAnd,
+            cmp(BinOp::Ge, c.clone(), Expr::int(1, ct.clone(), loc), loc),
+            cmp(BinOp::Le, c.clone(), Expr::int(ARGS, ct.clone(), loc), loc),
+            Ty::INT,
+            loc,
+        );
+        out.push(Stmt {
+            kind: StmtKind::Assume(range),
+            loc,
+        });
+        let vector = |s: &mut Self, out: &mut Vec<Stmt>, name: &str, n: u64| {
+            let cp = Ty::CHAR.ptr();
+            let v = s.new_local(name, Ty::Array(Box::new(cp.clone()), Some(n)), loc, true);
+            out.push(Stmt {
+                kind: StmtKind::Decl(v, None),
+                loc,
+            });
+            Expr::new(ExprKind::Local(v), Ty::Array(Box::new(cp), Some(n)), loc)
+        };
+        let at = |a: &Expr, i: i128| index(a.clone(), Expr::int(i, Ty::INT, loc), loc);
+        let first = |a: &Expr| cast(addr_of(at(a, 0), loc), Ty::CHAR.ptr().ptr(), loc);
+        if let Some(&argv) = params
+            .get(1)
+            .filter(|&&v| ty(self, v).is_pointer() && used(v))
+        {
+            let row = Ty::Array(Box::new(Ty::CHAR), Some(ARG_LEN));
+            let all = Ty::Array(Box::new(row.clone()), Some(ARGS as u64));
+            let sv = self.new_local("__seqc_args", all.clone(), loc, true);
+            out.push(Stmt {
+                kind: StmtKind::Decl(sv, None),
+                loc,
+            });
+            let strs = Expr::new(ExprKind::Local(sv), all, loc);
+            let vec = vector(self, &mut out, "__seqc_argv", ARGS as u64 + 1);
+            for i in 0..ARGS {
+                let s = index(strs.clone(), Expr::int(i, Ty::INT, loc), loc);
+                for j in 0..ARG_LEN as i128 {
+                    let ch = index(s.clone(), Expr::int(j, Ty::INT, loc), loc);
+                    out.push(if j + 1 < ARG_LEN as i128 {
+                        assign(ch, Expr::new(ExprKind::Nondet, Ty::CHAR, draw), draw)
+                    } else {
+                        assign(ch, Expr::int(0, Ty::CHAR, loc), loc)
+                    });
+                }
+                let p = cast(
+                    addr_of(index(s, Expr::int(0, Ty::INT, loc), loc), loc),
+                    Ty::CHAR.ptr(),
+                    loc,
+                );
+                out.push(if_(
+                    cmp(BinOp::Gt, c.clone(), Expr::int(i, ct.clone(), loc), loc),
+                    vec![assign(at(&vec, i), p, loc)],
+                    vec![assign(at(&vec, i), Expr::int(0, Ty::CHAR.ptr(), loc), loc)],
+                    loc,
+                ));
+            }
+            out.push(assign(
+                at(&vec, ARGS),
+                Expr::int(0, Ty::CHAR.ptr(), loc),
+                loc,
+            ));
+            let at_ty = ty(self, argv);
+            let lhs = Expr::new(ExprKind::Local(argv), at_ty.clone(), loc);
+            out.push(assign(lhs, cast(first(&vec), at_ty, loc), loc));
+        }
+        if let Some(&envp) = params
+            .get(2)
+            .filter(|&&v| ty(self, v).is_pointer() && used(v))
+        {
+            let vec = vector(self, &mut out, "__seqc_envp", 1);
+            out.push(assign(at(&vec, 0), Expr::int(0, Ty::CHAR.ptr(), loc), loc));
+            let et = ty(self, envp);
+            let lhs = Expr::new(ExprKind::Local(envp), et.clone(), loc);
+            out.push(assign(lhs, cast(first(&vec), et, loc), loc));
+        }
+        out
     }
 
     fn lower_fn_body(&mut self, s: &'a Node<ast::Statement>) -> Result<Block> {
@@ -704,6 +865,111 @@ impl<'a> Lowerer<'a> {
         };
         self.emit(StmtKind::Decl(v, init), loc);
         Ok(())
+    }
+
+    /// `T a[e];` in a block: `e` is evaluated, and `a` points to a fresh
+    /// heap object of that many elements, as `T *a = malloc(e * sizeof(T))`
+    /// would (C11 6.7.6.2p5: the size is evaluated each time the
+    /// declaration is reached). `sizeof a` is the run-time size. A size
+    /// that is not positive is undefined, and one above 1 MiB would
+    /// overflow a real stack: such a run stops the thread there (an
+    /// approximation that can only hide a bug). The object outlives its
+    /// block, which an assertion cannot tell apart.
+    fn local_vla(
+        &mut self,
+        name: String,
+        ty: Ty,
+        specs: &types::Specs,
+        id: &'a Node<ast::InitDeclarator>,
+        size: &'a Node<ast::Expression>,
+        loc: Loc,
+    ) -> Result<()> {
+        if specs.thread_local {
+            return self.error(
+                id.span,
+                "a block-scope _Thread_local variable must be static or extern",
+            );
+        }
+        if id.node.initializer.is_some() {
+            return self.error(
+                id.span,
+                format!("the variable-length array '{name}' cannot be initialised"),
+            );
+        }
+        let Ty::Array(elem, None) = ty else {
+            unreachable!("declarator keeps a run-time size only for an array")
+        };
+        let elem = *elem;
+        let Some(esz) = self.prog.size_of(&elem).filter(|&n| n > 0) else {
+            return self.error(
+                id.span,
+                format!("array '{name}' has an incomplete element type"),
+            );
+        };
+        let n = self.rvalue(size)?;
+        if !n.ty.is_integer() {
+            return self.error(size.span, "the array size is not an integer");
+        }
+        let gl = loc.generated();
+        let t = self.temp(n.ty.clone(), loc);
+        self.emit(StmtKind::Assign(t.clone(), n), gl);
+        let ul = Ty::ULONG;
+        let limit = ((1u64 << 20) / esz).max(1);
+        let pos = cmp(BinOp::Gt, t.clone(), Expr::int(0, t.ty.clone(), gl), gl);
+        let small = cmp(
+            BinOp::Le,
+            cast(t.clone(), ul.clone(), gl),
+            Expr::int(limit as i128, ul.clone(), gl),
+            gl,
+        );
+        self.emit(
+            StmtKind::Assume(bin(BinOp::LogAnd, pos, small, Ty::INT, gl)),
+            gl,
+        );
+        let count = self.temp(ul.clone(), loc);
+        self.emit(StmtKind::Assign(count.clone(), cast(t, ul.clone(), gl)), gl);
+        let bytes = bin(
+            BinOp::Mul,
+            count.clone(),
+            Expr::int(esz as i128, ul.clone(), gl),
+            ul.clone(),
+            gl,
+        );
+        let m = self.op(
+            Op::Malloc,
+            vec![bytes],
+            Some(Ty::Void.ptr()),
+            expr::Want::Value,
+            loc,
+        );
+        let pty = elem.clone().ptr();
+        let init = self.convert(m, &pty);
+        let v = self.new_local(&name, pty, loc, false);
+        self.emit(StmtKind::Decl(v, Some(Init::Expr(init))), loc);
+        let ExprKind::Local(count) = count.kind else {
+            unreachable!("a temporary is a local")
+        };
+        self.bind(
+            name,
+            Sym::Vla {
+                ptr: v,
+                count,
+                elem,
+            },
+        );
+        Ok(())
+    }
+
+    /// The variable-length array `e` names, if it is one: its element
+    /// count and element type.
+    fn vla_named(&self, e: &ast::Expression) -> Option<(LocalId, Ty)> {
+        let ast::Expression::Identifier(id) = e else {
+            return None;
+        };
+        match self.lookup(&id.node.name) {
+            Some(Sym::Vla { count, elem, .. }) => Some((*count, elem.clone())),
+            _ => None,
+        }
     }
 
     // ---- the end: keep what is used ----

@@ -1,7 +1,7 @@
 //! Declaration specifiers and declarators to IR types.
 
 use super::attrs::{AttrSite, Attrs};
-use super::{Lowerer, Sym, Tag};
+use super::{Lowerer, Sym, Tag, VlaCtx};
 use crate::diag::Result;
 use crate::ir::*;
 use lang_c::ast;
@@ -427,6 +427,13 @@ impl<'a> Lowerer<'a> {
         }
         let mut ty = base;
         let mut params = None;
+        // Only the declared object's own outermost dimension may be
+        // variable; nested declarators and inner dimensions may not.
+        let vla_ctx = std::mem::replace(&mut self.vla_ctx, VlaCtx::No);
+        let direct = matches!(
+            d.node.kind.node,
+            ast::DeclaratorKind::Identifier(_) | ast::DeclaratorKind::Abstract
+        );
         // Prefix pointers bind first, then postfix array/function
         // declarators from the inside out.
         let derived = &d.node.derived;
@@ -448,16 +455,56 @@ impl<'a> Lowerer<'a> {
                     if matches!(ty, Ty::Func(_)) {
                         return self.error(dd.span, "array of functions");
                     }
+                    let outer = direct && std::ptr::eq(dd, &derived[0]);
                     let n = match &a.node.size {
                         ast::ArraySize::Unknown => None,
+                        ast::ArraySize::VariableUnknown if outer && vla_ctx == VlaCtx::Param => {
+                            None
+                        }
                         ast::ArraySize::VariableUnknown => {
                             return self.unsupported(dd.span, "variable-length array");
+                        }
+                        // `int a[n]` as a parameter is `int *a`; C
+                        // evaluates `n` on entry, which is no effect when
+                        // `n` has none.
+                        ast::ArraySize::VariableExpression(e)
+                        | ast::ArraySize::StaticExpression(e)
+                            if outer && vla_ctx == VlaCtx::Param =>
+                        {
+                            if !pure_size(&e.node) {
+                                return self.unsupported(
+                                    e.span,
+                                    "a variable-length array parameter whose size has side effects",
+                                );
+                            }
+                            None
                         }
                         ast::ArraySize::VariableExpression(e)
                         | ast::ArraySize::StaticExpression(e) => match self.try_const_expr(e)? {
                             Some(n) if n >= 0 => Some(n as u64),
                             Some(_) => return self.error(e.span, "array size is negative"),
-                            None => return self.unsupported(e.span, "variable-length array"),
+                            None if outer && vla_ctx == VlaCtx::Object => {
+                                self.vla_size = Some(e);
+                                None
+                            }
+                            None if vla_ctx == VlaCtx::No => {
+                                return self.unsupported(
+                                    e.span,
+                                    "a variable-length array type here (only a block-scope array or a parameter may have a run-time size)",
+                                );
+                            }
+                            None if direct => {
+                                return self.unsupported(
+                                    e.span,
+                                    "a variable-length array with a run-time inner dimension",
+                                );
+                            }
+                            None => {
+                                return self.unsupported(
+                                    e.span,
+                                    "a variable-length array type in a nested declarator (a pointer to one)",
+                                );
+                            }
                         },
                     };
                     ty = Ty::Array(Box::new(ty), n);
@@ -476,6 +523,7 @@ impl<'a> Lowerer<'a> {
                         };
                         let (name, pty) = match &p.node.declarator {
                             Some(pd) => {
+                                self.vla_ctx = VlaCtx::Param;
                                 let r = self.declarator(pspecs.ty, pd);
                                 let r = match r {
                                     Ok(r) => r,
@@ -551,5 +599,52 @@ impl<'a> Lowerer<'a> {
                 Ok(r)
             }
         }
+    }
+}
+
+/// Whether evaluating an array size has no effect (so a parameter's
+/// size may go unevaluated).
+fn pure_size(e: &ast::Expression) -> bool {
+    match e {
+        ast::Expression::Identifier(_)
+        | ast::Expression::Constant(_)
+        | ast::Expression::SizeOfTy(_)
+        | ast::Expression::SizeOfVal(_)
+        | ast::Expression::AlignOf(_) => true,
+        ast::Expression::Member(m) => pure_size(&m.node.expression.node),
+        ast::Expression::Cast(c) => pure_size(&c.node.expression.node),
+        ast::Expression::UnaryOperator(u) => {
+            !matches!(
+                u.node.operator.node,
+                ast::UnaryOperator::PreIncrement
+                    | ast::UnaryOperator::PreDecrement
+                    | ast::UnaryOperator::PostIncrement
+                    | ast::UnaryOperator::PostDecrement
+            ) && pure_size(&u.node.operand.node)
+        }
+        ast::Expression::BinaryOperator(b) => {
+            use ast::BinaryOperator as B;
+            !matches!(
+                b.node.operator.node,
+                B::Assign
+                    | B::AssignMultiply
+                    | B::AssignDivide
+                    | B::AssignModulo
+                    | B::AssignPlus
+                    | B::AssignMinus
+                    | B::AssignShiftLeft
+                    | B::AssignShiftRight
+                    | B::AssignBitwiseAnd
+                    | B::AssignBitwiseXor
+                    | B::AssignBitwiseOr
+            ) && pure_size(&b.node.lhs.node)
+                && pure_size(&b.node.rhs.node)
+        }
+        ast::Expression::Conditional(c) => {
+            pure_size(&c.node.condition.node)
+                && pure_size(&c.node.then_expression.node)
+                && pure_size(&c.node.else_expression.node)
+        }
+        _ => false,
     }
 }

@@ -92,6 +92,12 @@ impl Rewriter<'_> {
                 StmtKind::Assign(l, r) if matches!(strip_cast(r).kind, ExprKind::Local(_)) => {
                     Some((strip_cast(r).clone(), l.ty.clone()))
                 }
+                // `T *p = malloc(...)` (and a variable-length array).
+                StmtKind::Decl(v, Some(Init::Expr(r)))
+                    if matches!(strip_cast(r).kind, ExprKind::Local(_)) =>
+                {
+                    Some((strip_cast(r).clone(), self.locals[v.index()].ty.clone()))
+                }
                 _ => None,
             });
             self.stmt(p, s, &mut out, next_ty);
