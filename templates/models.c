@@ -2,7 +2,15 @@
    the input as a system header when the input calls one of them and does
    not define it. Loops here are bounded like the input's own loops; each
    read and write is a step of the calling thread, as in a real libc.
-   SIZE_T is the data model's size_t. */
+   SIZE_T is the data model's size_t. No comments inside a model: the text
+   is appended after preprocessing. The sscanf pieces are called per
+   directive by the front end (lower/calls.rs): white space (the characters
+   skipped), an ordinary character (1, or -1 for another one: a matching
+   failure, -2 at the end: an input failure), %d/%u (the characters of
+   white space, sign and decimal digits consumed, as strtol reads them with
+   base 10; -2, -1 as before) and its value (wrapped: C leaves a value out
+   of range undefined). atoi and atol read as strtol does with base 10;
+   a value out of range wraps (C leaves it undefined). */
 /* model: strlen */
 SIZE_T strlen(const char *s) { SIZE_T n = 0; while (s[n] != 0) n++; return n; }
 /* model: strcpy */
@@ -27,3 +35,12 @@ int rand(void) { int r = __VERIFIER_nondet_int(); __VERIFIER_assume(r >= 0); ret
 long time(long *t) { long v = __VERIFIER_nondet_long(); if (t) *t = v; return v; }
 /* model: strerror */
 char *strerror(int e) { return "error"; }
+/* model: sscanf */
+int __seqc_scan_ws(const char *s) { int i = 0; while (s[i] == ' ' || (s[i] >= '\t' && s[i] <= '\r')) i++; return i; }
+int __seqc_scan_lit(const char *s, int c) { if (s[0] == 0) return -2; return s[0] == (char)c ? 1 : -1; }
+int __seqc_scan_dec(const char *s) { int i = __seqc_scan_ws(s), d; if (s[i] == 0) return -2; if (s[i] == '+' || s[i] == '-') i++; d = i; while (s[i] >= '0' && s[i] <= '9') i++; return i > d ? i : -1; }
+unsigned long __seqc_scan_val(const char *s) { int i = __seqc_scan_ws(s), neg = 0; unsigned long v = 0; if (s[i] == '+' || s[i] == '-') { neg = s[i] == '-'; i++; } while (s[i] >= '0' && s[i] <= '9') { v = v * 10 + (unsigned long)(s[i] - '0'); i++; } return neg ? 0 - v : v; }
+/* model: atoi */
+int atoi(const char *s) { int i = 0, neg = 0; unsigned long v = 0; while (s[i] == ' ' || (s[i] >= '\t' && s[i] <= '\r')) i++; if (s[i] == '+' || s[i] == '-') { neg = s[i] == '-'; i++; } while (s[i] >= '0' && s[i] <= '9') { v = v * 10 + (unsigned long)(s[i] - '0'); i++; } return (int)(neg ? 0 - v : v); }
+/* model: atol */
+long atol(const char *s) { int i = 0, neg = 0; unsigned long v = 0; while (s[i] == ' ' || (s[i] >= '\t' && s[i] <= '\r')) i++; if (s[i] == '+' || s[i] == '-') { neg = s[i] == '-'; i++; } while (s[i] >= '0' && s[i] <= '9') { v = v * 10 + (unsigned long)(s[i] - '0'); i++; } return (long)(neg ? 0 - v : v); }

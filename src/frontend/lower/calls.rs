@@ -9,6 +9,7 @@ use super::arith::promote;
 use super::expr::Want;
 use super::{Lowerer, Sym};
 use crate::diag::Result;
+use crate::ir::build::{assign, bin, cmp, if_};
 use crate::ir::*;
 use lang_c::ast;
 use lang_c::span::Node;
@@ -330,6 +331,221 @@ impl<'a> Lowerer<'a> {
         Ok(dest.unwrap_or_else(|| Expr::int(0, Ty::Void, loc)))
     }
 
+    /// `sscanf(s, "literal format", &x, ...)`: each directive in turn,
+    /// by the models of `templates/models.c` (`__seqc_scan_*`), until one
+    /// fails; the result is the number of values stored, or EOF (-1) when
+    /// the string ended before the first conversion (C11 7.21.6.7). The
+    /// conversions modelled are `%d` and `%u` (with `h`, `l` or `ll`);
+    /// others (`%s`, `%c`, `%x`, widths, `*`, ...) are refused by name.
+    fn sscanf(
+        &mut self,
+        c: &'a Node<ast::CallExpression>,
+        e: &'a Node<ast::Expression>,
+        want: Want,
+    ) -> Result<Expr> {
+        enum Dir {
+            Ws,
+            Lit(u8),
+            Num,
+        }
+        let loc = self.loc(e.span);
+        let args = &c.node.arguments;
+        if args.len() < 2 {
+            return self.error(e.span, "'sscanf' needs a string and a format");
+        }
+        let s = self.rvalue(&args[0])?;
+        let f = self.rvalue(&args[1])?;
+        let Some(fmt) = string_of(&f).map(|b| b.to_vec()) else {
+            return self.unsupported(
+                args[1].span,
+                "'sscanf' with a format that is not a string literal",
+            );
+        };
+        let mut dirs = Vec::new();
+        let mut i = 0;
+        while i < fmt.len() && fmt[i] != 0 {
+            let b = fmt[i];
+            if b.is_ascii_whitespace() {
+                while i < fmt.len() && fmt[i].is_ascii_whitespace() {
+                    i += 1;
+                }
+                dirs.push(Dir::Ws);
+                continue;
+            }
+            if b != b'%' {
+                dirs.push(Dir::Lit(b));
+                i += 1;
+                continue;
+            }
+            let mut j = i + 1;
+            while j < fmt.len() && matches!(fmt[j], b'h' | b'l') {
+                j += 1;
+            }
+            let spec = &fmt[i..(j + 1).min(fmt.len())];
+            let mods = &fmt[i + 1..j];
+            if j >= fmt.len()
+                || !matches!(fmt[j], b'd' | b'u')
+                || !matches!(mods, b"" | b"h" | b"hh" | b"l" | b"ll")
+            {
+                return self.unsupported(
+                    args[1].span,
+                    format!(
+                        "'sscanf' conversion '{}' (only %d and %u are modelled)",
+                        String::from_utf8_lossy(spec)
+                    ),
+                );
+            }
+            dirs.push(Dir::Num);
+            i = j + 1;
+        }
+        let convs = dirs.iter().filter(|d| matches!(d, Dir::Num)).count();
+        if args.len() < 2 + convs {
+            return self.error(
+                e.span,
+                format!("'sscanf' has {convs} conversions but fewer pointers"),
+            );
+        }
+        let mut outs = Vec::new();
+        for a in &args[2..] {
+            outs.push((self.rvalue(a)?, a.span));
+        }
+        let cp = Ty::CHAR.ptr();
+        let cur = self.temp(cp.clone(), loc);
+        self.emit(StmtKind::Assign(cur.clone(), self.convert(s, &cp)), loc);
+        let n = self.temp(Ty::INT, loc);
+        let state = self.temp(Ty::INT, loc);
+        let zero = Expr::int(0, Ty::INT, loc);
+        self.emit(StmtKind::Assign(n.clone(), zero.clone()), loc);
+        self.emit(StmtKind::Assign(state.clone(), zero.clone()), loc);
+        let mut k = 0;
+        for d in dirs {
+            let (b, ()) = self.collect(|l| {
+                let r = match d {
+                    Dir::Ws => l.call_model("__seqc_scan_ws", vec![cur.clone()], Ty::INT, loc)?,
+                    Dir::Lit(ch) => {
+                        let ch = Expr::int(ch as i128, Ty::INT, loc);
+                        l.call_model("__seqc_scan_lit", vec![cur.clone(), ch], Ty::INT, loc)?
+                    }
+                    Dir::Num => l.call_model("__seqc_scan_dec", vec![cur.clone()], Ty::INT, loc)?,
+                };
+                // A failure ends the scan (state 1: matching, 2: input).
+                let fail = vec![assign(
+                    state.clone(),
+                    bin(
+                        BinOp::Sub,
+                        Expr::int(0, Ty::INT, loc),
+                        r.clone(),
+                        Ty::INT,
+                        loc,
+                    ),
+                    loc,
+                )];
+                let mut ok = Vec::new();
+                if let Dir::Num = d {
+                    let (p, span) = outs[k].clone();
+                    k += 1;
+                    let Some(t) = p.ty.pointee().filter(|t| t.unqual().is_integer()).cloned()
+                    else {
+                        return l.unsupported(
+                            span,
+                            "'sscanf' stores an integer through a pointer to another type",
+                        );
+                    };
+                    let (vb, v) = l.collect(|l| {
+                        l.call_model("__seqc_scan_val", vec![cur.clone()], Ty::ULONG, loc)
+                    })?;
+                    ok.extend(vb.0);
+                    let v = l.convert(v, t.unqual());
+                    ok.push(assign(
+                        Expr::new(ExprKind::Deref(Box::new(p)), t, loc),
+                        v,
+                        loc,
+                    ));
+                    ok.push(assign(
+                        n.clone(),
+                        bin(
+                            BinOp::Add,
+                            n.clone(),
+                            Expr::int(1, Ty::INT, loc),
+                            Ty::INT,
+                            loc,
+                        ),
+                        loc,
+                    ));
+                }
+                ok.push(assign(
+                    cur.clone(),
+                    l.ptr_arith(BinOp::PtrAdd, cur.clone(), r.clone(), loc),
+                    loc,
+                ));
+                l.emit(
+                    if_(cmp(BinOp::Lt, r, zero.clone(), loc), fail, ok, loc).kind,
+                    loc,
+                );
+                Ok(())
+            })?;
+            let run = cmp(BinOp::Eq, state.clone(), zero.clone(), loc);
+            self.emit(StmtKind::If(run, b, Block(vec![])), loc);
+        }
+        // EOF when the input ended before the first value was stored.
+        let eof = bin(
+            BinOp::LogAnd,
+            cmp(BinOp::Eq, state.clone(), Expr::int(2, Ty::INT, loc), loc),
+            cmp(BinOp::Eq, n.clone(), zero.clone(), loc),
+            Ty::INT,
+            loc,
+        );
+        let res = self.temp(Ty::INT, loc);
+        self.emit(
+            StmtKind::If(
+                eof,
+                Block(vec![assign(res.clone(), Expr::int(-1, Ty::INT, loc), loc)]),
+                Block(vec![assign(res.clone(), n, loc)]),
+            ),
+            loc,
+        );
+        Ok(if want == Want::Value {
+            res
+        } else {
+            Expr::int(0, Ty::Void, loc)
+        })
+    }
+
+    /// A call of one of seqc's library models by name.
+    fn call_model(&mut self, name: &str, args: Vec<Expr>, ret: Ty, loc: Loc) -> Result<Expr> {
+        // The models come after the input: declared here, unprototyped,
+        // their definition's prototype completes the declaration.
+        let f = match self.lookup(name).cloned() {
+            Some(Sym::Func(f)) => f,
+            _ => {
+                let sig = FnSig {
+                    ret: ret.clone(),
+                    params: Vec::new(),
+                    variadic: false,
+                    unprototyped: true,
+                };
+                self.declare_function(name, sig, false, Loc::NONE)
+            }
+        };
+        if self.prog.func(f).body.is_none() {
+            // Lowered once its definition is read (and an error if none).
+            let d = crate::diag::Diagnostic::internal(format!("the model '{name}' is missing"));
+            self.extern_calls.push((f, d));
+        }
+        self.use_function(f);
+        let sig = self.prog.func(f).sig.clone();
+        let dest = self.temp(ret, loc);
+        self.emit(
+            StmtKind::Call {
+                dest: Some(dest.clone()),
+                callee: Expr::new(ExprKind::Func(f), Ty::Func(Box::new(sig)), loc),
+                args,
+            },
+            loc,
+        );
+        Ok(dest)
+    }
+
     fn call_args(
         &mut self,
         sig: &FnSig,
@@ -562,6 +778,9 @@ impl<'a> Lowerer<'a> {
                 return self.error(e.span, format!("'{name}' takes no arguments"));
             }
             return Ok(Some(Expr::new(ExprKind::Nondet, ty.unqual().clone(), loc)));
+        }
+        if name == "sscanf" {
+            return self.sscanf(c, e, want).map(Some);
         }
         if let Some(r) = self.pthread_attr_call(name, c, e, want)? {
             return Ok(Some(r));

@@ -473,7 +473,13 @@ impl<'a> Lowerer<'a> {
         n
     }
 
-    fn declare_function(&mut self, name: &str, sig: FnSig, is_static: bool, loc: Loc) -> FuncId {
+    pub(super) fn declare_function(
+        &mut self,
+        name: &str,
+        sig: FnSig,
+        is_static: bool,
+        loc: Loc,
+    ) -> FuncId {
         if let Some(&f) = self.func_index.get(name) {
             let func = &mut self.prog.functions[f.index()];
             // A prototype refines an unprototyped declaration.
