@@ -39,7 +39,7 @@ char *strerror(int e) { return "error"; }
 int __seqc_scan_ws(const char *s) { int i = 0; while (s[i] == ' ' || (s[i] >= '\t' && s[i] <= '\r')) i++; return i; }
 int __seqc_scan_lit(const char *s, int c) { if (s[0] == 0) return -2; return s[0] == (char)c ? 1 : -1; }
 int __seqc_scan_dec(const char *s) { int i = __seqc_scan_ws(s), d; if (s[i] == 0) return -2; if (s[i] == '+' || s[i] == '-') i++; d = i; while (s[i] >= '0' && s[i] <= '9') i++; return i > d ? i : -1; }
-unsigned long __seqc_scan_val(const char *s) { int i = __seqc_scan_ws(s), neg = 0; unsigned long v = 0; if (s[i] == '+' || s[i] == '-') { neg = s[i] == '-'; i++; } while (s[i] >= '0' && s[i] <= '9') { v = v * 10 + (unsigned long)(s[i] - '0'); i++; } return neg ? 0 - v : v; }
+unsigned long long __seqc_scan_val(const char *s) { int i = __seqc_scan_ws(s), neg = 0; unsigned long long v = 0; if (s[i] == '+' || s[i] == '-') { neg = s[i] == '-'; i++; } while (s[i] >= '0' && s[i] <= '9') { v = v * 10 + (unsigned long long)(s[i] - '0'); i++; } return neg ? 0 - v : v; }
 /* model: atoi */
 int atoi(const char *s) { int i = 0, neg = 0; unsigned long v = 0; while (s[i] == ' ' || (s[i] >= '\t' && s[i] <= '\r')) i++; if (s[i] == '+' || s[i] == '-') { neg = s[i] == '-'; i++; } while (s[i] >= '0' && s[i] <= '9') { v = v * 10 + (unsigned long)(s[i] - '0'); i++; } return (int)(neg ? 0 - v : v); }
 /* model: atol */

@@ -201,6 +201,59 @@ fn unknown_option_and_value() {
     assert_eq!(out.status.code(), Some(1));
 }
 
+/// Constructs whose meaning seqc would change are refused by name, at
+/// their place (exit 2), never accepted with another meaning.
+#[test]
+fn refusals_name_the_construct() {
+    let cases: &[(&str, &str, &str)] = &[
+        (
+            "int depth;\nint main(int argc, char **argv) {\n  if (depth) return argc;\n  depth = 1; return main(42, argv);\n}\n",
+            "4:21",
+            "main used by the program itself",
+        ),
+        (
+            "int sscanf(const char *, const char *, ...);\nint main(void) { long l; return sscanf(\"1\", \"%d\", &l); }\n",
+            "2:51",
+            "does not match its conversion",
+        ),
+        (
+            "int sscanf(const char *, const char *, ...);\nint main(void) { char s[4]; return sscanf(\"1\", \"%s\", s); }\n",
+            "2:48",
+            "'%s' (only %d and %u are modelled)",
+        ),
+        (
+            "void free(void *);\nint main(void) { int n = 3; int a[n]; free((void *)a); return 0; }\n",
+            "2:44",
+            "free of a variable-length array",
+        ),
+        (
+            "int main(void) { int n = 3; int a[2][n]; return 0; }\n",
+            "1:38",
+            "run-time inner dimension",
+        ),
+        (
+            "int main(void) { int n = 3; int a[n]; int (*p)[n] = &a; return 0; }\n",
+            "1:48",
+            "nested declarator",
+        ),
+        (
+            "int main(void) { int n = 3; int a[n]; __typeof__(a) b; return 0; }\n",
+            "1:50",
+            "the type of a variable-length array",
+        ),
+    ];
+    for (src, at, what) in cases {
+        let (_d, p) = temp_file("r.c", src.as_bytes());
+        let (code, err) = translate(&p);
+        assert_eq!(code, 2, "{src}: {err}");
+        assert!(
+            err.contains(&format!("r.c:{at}: error: unsupported: ")),
+            "{src}: {err}"
+        );
+        assert!(err.contains(what), "{src}: {err}");
+    }
+}
+
 #[test]
 fn later_features_say_not_supported_yet() {
     let (_d, p) = temp_file("ok.c", b"int main(void) { return 0; }\n");

@@ -346,8 +346,11 @@ impl<'a> Lowerer<'a> {
         enum Dir {
             Ws,
             Lit(u8),
-            Num,
+            /// A conversion: the kind of integer its pointer must point to.
+            Num(IntKind),
         }
+        // C's isspace in the "C" locale (Rust's leaves out '\v').
+        let space = |b: u8| b == b' ' || (b'\t'..=b'\r').contains(&b);
         let loc = self.loc(e.span);
         let args = &c.node.arguments;
         if args.len() < 2 {
@@ -365,8 +368,8 @@ impl<'a> Lowerer<'a> {
         let mut i = 0;
         while i < fmt.len() && fmt[i] != 0 {
             let b = fmt[i];
-            if b.is_ascii_whitespace() {
-                while i < fmt.len() && fmt[i].is_ascii_whitespace() {
+            if space(b) {
+                while i < fmt.len() && space(fmt[i]) {
                     i += 1;
                 }
                 dirs.push(Dir::Ws);
@@ -395,23 +398,41 @@ impl<'a> Lowerer<'a> {
                     ),
                 );
             }
-            dirs.push(Dir::Num);
+            let signed = fmt[j] == b'd';
+            let kind = match (mods, signed) {
+                (b"hh", true) => IntKind::SChar,
+                (b"hh", false) => IntKind::UChar,
+                (b"h", true) => IntKind::Short,
+                (b"h", false) => IntKind::UShort,
+                (b"l", true) => IntKind::Long,
+                (b"l", false) => IntKind::ULong,
+                (b"ll", true) => IntKind::LongLong,
+                (b"ll", false) => IntKind::ULongLong,
+                (_, true) => IntKind::Int,
+                (_, false) => IntKind::UInt,
+            };
+            dirs.push(Dir::Num(kind));
             i = j + 1;
         }
-        let convs = dirs.iter().filter(|d| matches!(d, Dir::Num)).count();
+        let convs = dirs.iter().filter(|d| matches!(d, Dir::Num(_))).count();
         if args.len() < 2 + convs {
             return self.error(
                 e.span,
                 format!("'sscanf' has {convs} conversions but fewer pointers"),
             );
         }
-        let mut outs = Vec::new();
-        for a in &args[2..] {
-            outs.push((self.rvalue(a)?, a.span));
-        }
         let cp = Ty::CHAR.ptr();
         let cur = self.temp(cp.clone(), loc);
         self.emit(StmtKind::Assign(cur.clone(), self.convert(s, &cp)), loc);
+        // Every argument is evaluated before the call (C11 6.5.2.2p10):
+        // `&a[i]` names the element of the `i` before any store.
+        let mut outs = Vec::new();
+        for a in &args[2..] {
+            let v = self.rvalue(a)?;
+            let t = self.temp(v.ty.clone(), loc);
+            self.emit(StmtKind::Assign(t.clone(), v), loc);
+            outs.push((t, a.span));
+        }
         let n = self.temp(Ty::INT, loc);
         let state = self.temp(Ty::INT, loc);
         let zero = Expr::int(0, Ty::INT, loc);
@@ -426,7 +447,7 @@ impl<'a> Lowerer<'a> {
                         let ch = Expr::int(ch as i128, Ty::INT, loc);
                         l.call_model("__seqc_scan_lit", vec![cur.clone(), ch], Ty::INT, loc)?
                     }
-                    Dir::Num => l.call_model("__seqc_scan_dec", vec![cur.clone()], Ty::INT, loc)?,
+                    Dir::Num(_) => l.call_model("__seqc_scan_dec", vec![cur.clone()], Ty::INT, loc)?,
                 };
                 // A failure ends the scan (state 1: matching, 2: input).
                 let fail = vec![assign(
@@ -441,18 +462,28 @@ impl<'a> Lowerer<'a> {
                     loc,
                 )];
                 let mut ok = Vec::new();
-                if let Dir::Num = d {
+                if let Dir::Num(want) = d {
                     let (p, span) = outs[k].clone();
                     k += 1;
-                    let Some(t) = p.ty.pointee().filter(|t| t.unqual().is_integer()).cloned()
-                    else {
+                    // The pointer must be to the conversion's own type
+                    // (plain char counts as its signed or unsigned twin).
+                    let dm = l.prog.data_model;
+                    let wt = Ty::Int(want);
+                    let fits = |t: &Ty| match t.unqual() {
+                        Ty::Int(have) => {
+                            have.bits(dm) == want.bits(dm) && t.is_signed() == wt.is_signed()
+                        }
+                        _ => false,
+                    };
+                    let Some(t) = p.ty.pointee().filter(|t| fits(t)).cloned() else {
                         return l.unsupported(
                             span,
-                            "'sscanf' stores an integer through a pointer to another type",
+                            "'sscanf' stores through a pointer whose type does not match its conversion",
                         );
                     };
+                    let ull = Ty::Int(IntKind::ULongLong);
                     let (vb, v) = l.collect(|l| {
-                        l.call_model("__seqc_scan_val", vec![cur.clone()], Ty::ULONG, loc)
+                        l.call_model("__seqc_scan_val", vec![cur.clone()], ull, loc)
                     })?;
                     ok.extend(vb.0);
                     let v = l.convert(v, t.unqual());
@@ -779,6 +810,12 @@ impl<'a> Lowerer<'a> {
             }
             return Ok(Some(Expr::new(ExprKind::Nondet, ty.unqual().clone(), loc)));
         }
+        if matches!(name, "free" | "__builtin_free")
+            && let Some(a) = args.first()
+            && self.vla_named(strip_ast_casts(&a.node)).is_some()
+        {
+            return self.unsupported(a.span, "free of a variable-length array (undefined)");
+        }
         if name == "sscanf" {
             return self.sscanf(c, e, want).map(Some);
         }
@@ -1087,5 +1124,13 @@ impl<'a> Lowerer<'a> {
             }
         }
         (p, vt.unqual().clone())
+    }
+}
+
+/// An expression under its casts (`free((void *)a)`).
+fn strip_ast_casts(e: &ast::Expression) -> &ast::Expression {
+    match e {
+        ast::Expression::Cast(c) => strip_ast_casts(&c.node.expression.node),
+        _ => e,
     }
 }

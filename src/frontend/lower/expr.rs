@@ -281,6 +281,15 @@ impl<'a> Lowerer<'a> {
                 Ok(Expr::new(ExprKind::Global(g), ty, loc))
             }
             Some(Sym::Func(f)) => {
+                let func = self.prog.func(f);
+                if func.name == "main" && !func.sig.params.is_empty() {
+                    // main's prologue draws the program's arguments on
+                    // every entry (`main_prologue`).
+                    return self.unsupported(
+                        id.span,
+                        "main used by the program itself (a call of main with arguments)",
+                    );
+                }
                 self.use_function(f);
                 let sig = self.prog.func(f).sig.clone();
                 Ok(Expr::new(ExprKind::Func(f), Ty::Func(Box::new(sig)), loc))

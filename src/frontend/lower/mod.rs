@@ -922,10 +922,12 @@ impl<'a> Lowerer<'a> {
         let ul = Ty::ULONG;
         let limit = ((1u64 << 20) / esz).max(1);
         let pos = cmp(BinOp::Gt, t.clone(), Expr::int(0, t.ty.clone(), gl), gl);
+        // Compared at 64 bits, so no size wider than size_t wraps into range.
+        let ull = Ty::Int(IntKind::ULongLong);
         let small = cmp(
             BinOp::Le,
-            cast(t.clone(), ul.clone(), gl),
-            Expr::int(limit as i128, ul.clone(), gl),
+            cast(t.clone(), ull.clone(), gl),
+            Expr::int(limit as i128, ull, gl),
             gl,
         );
         self.emit(

@@ -409,6 +409,10 @@ impl<'a> Lowerer<'a> {
         base: Ty,
         d: &'a Node<ast::Declarator>,
     ) -> Result<Declared> {
+        // Taken first, so that no early return leaves it for another
+        // declarator: only the declared object's own outermost dimension
+        // may be variable; nested declarators and inner dimensions may not.
+        let vla_ctx = std::mem::replace(&mut self.vla_ctx, VlaCtx::No);
         // Attributes after the declarator: `mode` makes the base integer
         // type; `packed`/`aligned` go to an anonymous struct declared
         // here (glibc's `typedef struct {...} T __attribute__((aligned))`);
@@ -427,9 +431,6 @@ impl<'a> Lowerer<'a> {
         }
         let mut ty = base;
         let mut params = None;
-        // Only the declared object's own outermost dimension may be
-        // variable; nested declarators and inner dimensions may not.
-        let vla_ctx = std::mem::replace(&mut self.vla_ctx, VlaCtx::No);
         let direct = matches!(
             d.node.kind.node,
             ast::DeclaratorKind::Identifier(_) | ast::DeclaratorKind::Abstract
@@ -455,7 +456,12 @@ impl<'a> Lowerer<'a> {
                     if matches!(ty, Ty::Func(_)) {
                         return self.error(dd.span, "array of functions");
                     }
-                    let outer = direct && std::ptr::eq(dd, &derived[0]);
+                    // The first array declarator is the outermost
+                    // dimension (`int *a[n]`: pointers come first).
+                    let first = derived
+                        .iter()
+                        .find(|x| matches!(x.node, ast::DerivedDeclarator::Array(_)));
+                    let outer = direct && first.is_some_and(|x| std::ptr::eq(x, dd));
                     let n = match &a.node.size {
                         ast::ArraySize::Unknown => None,
                         ast::ArraySize::VariableUnknown if outer && vla_ctx == VlaCtx::Param => {
