@@ -1484,3 +1484,18 @@ mod kinds {
         out.push(if_(refused, set(dest, EPERM, loc), waits, loc));
     }
 }
+
+/// The type C gives a start routine: `void *(void *)`.
+pub fn start_sig() -> FnSig {
+    FnSig {
+        ret: Ty::Void.ptr(),
+        params: vec![Ty::Void.ptr()],
+        variadic: false,
+        unprototyped: false,
+    }
+}
+
+/// `start_sig` as a type (a slot table holds pointers to it).
+pub fn start_ty() -> Ty {
+    Ty::Func(Box::new(start_sig()))
+}

@@ -152,6 +152,8 @@ struct Globals {
     key_dtor: Option<GlobalId>,
     /// `--property deadlock`: the records and the verdict.
     wait: Option<threads::WaitBook>,
+    /// Each thread's start routine, where a site gives it through a pointer.
+    start: Option<GlobalId>,
 }
 
 /// Race mode's globals: `acc` 0 nothing recorded, 1 a read, 2 a write;
@@ -171,15 +173,6 @@ pub fn kiss(mut p: Program, o: &KissOptions) -> Result<(Program, KissInfo)> {
         return Err(Diagnostic::input("the program has no main function"));
     };
     let site_list = sites::thread_sites(&p).map_err(|(w, l)| unsupported(&p, w, l))?;
-    for s in &site_list {
-        if s.start.is_none() {
-            return Err(unsupported(
-                &p,
-                "pthread_create with a start routine that is not a function name".into(),
-                s.loc,
-            ));
-        }
-    }
     let threads = o.threads.max(1);
     // A site that runs at most once needs one slot, which keeps the
     // nesting a checker must inline small.
@@ -246,6 +239,11 @@ pub fn kiss(mut p: Program, o: &KissOptions) -> Result<(Program, KissInfo)> {
             // runner (race mode does not check deadlocks).
             let n = p.functions.len() as u32 + 3 + p.pthread.key_dtors as u32;
             threads::add_wait_globals(&mut p, nslots, FuncId(n), add)
+        }),
+        // Start routines given through pointers, by thread id.
+        start: site_list.iter().any(|s| s.start.is_none()).then(|| {
+            let t = arr(threads::start_ty().ptr(), nslots);
+            add(&mut p, "__seqc_start", t)
         }),
     };
     // Thread-local globals: one copy per thread id.

@@ -279,6 +279,10 @@ impl Rewriter {
                 ));
                 let book = threads::Method::book(self);
                 made.extend(threads::on_create(p, &book, &tv, &arg(1), loc));
+                if let (None, Some(sg)) = (self.sites[si].start, g.start) {
+                    let f = cast(arg(2), threads::start_ty().ptr(), loc);
+                    made.push(assign(index(glob(p, sg, loc), tv.clone(), loc), f, loc));
+                }
                 let pt = arg(0);
                 let ptd = cast(tv.clone(), Ty::ULONG, loc);
                 made.extend(if_nonnull(

@@ -222,17 +222,30 @@ pub(super) fn make_run(
             loc,
         ),
     ];
-    // One call per start routine, whichever sites share it.
-    let mut funcs: Vec<FuncId> = Vec::new();
+    // One call per start routine, whichever sites share it; `None`: the
+    // routine the creator stored, called through its pointer (the back
+    // ends dispatch over the functions whose address is taken).
+    let mut funcs: Vec<Option<FuncId>> = Vec::new();
     for s in sites {
-        let f = s.start.unwrap();
-        if !funcs.contains(&f) {
-            funcs.push(f);
+        if !funcs.contains(&s.start) {
+            funcs.push(s.start);
         }
     }
     let mut chain: Vec<Stmt> = Vec::new();
     for &f in funcs.iter().rev() {
-        let sig = p.func(f).sig.clone();
+        let (callee, sig) = match f {
+            Some(f) => {
+                let sig = p.func(f).sig.clone();
+                (
+                    Expr::new(ExprKind::Func(f), Ty::Func(Box::new(sig.clone())), loc),
+                    sig,
+                )
+            }
+            None => {
+                let g = g.start.expect("a start table for pointer starts");
+                (at(g), threads::start_sig())
+            }
+        };
         let args: Vec<Expr> = sig
             .params
             .iter()
@@ -248,7 +261,14 @@ pub(super) fn make_run(
         } else {
             None
         };
-        then.push(call(f, sig.clone(), args, rv.clone(), loc));
+        then.push(st(
+            StmtKind::Call {
+                dest: rv.clone(),
+                callee,
+                args,
+            },
+            loc,
+        ));
         if let Some(v) = rv {
             then.push(if_(
                 ok(),
@@ -260,7 +280,7 @@ pub(super) fn make_run(
         let is_f = sites
             .iter()
             .enumerate()
-            .filter(|(_, s)| s.start == Some(f))
+            .filter(|(_, s)| s.start == f)
             .map(|(i, _)| cmp(BinOp::Eq, site.clone(), int(i as i128, u.clone(), loc), loc))
             .reduce(|a, b| bin(BinOp::LogOr, a, b, Ty::INT, loc))
             .unwrap();

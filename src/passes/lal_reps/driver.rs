@@ -166,8 +166,23 @@ pub(super) fn make_driver(
     b.push(st(StmtKind::Decl(start, None), loc));
     let slots = (0..rw.sites.len()).flat_map(|si| (0..rw.caps[si]).map(move |j| (si, j as i128)));
     for (slot, (si, j)) in (1..nslots as i128).zip(slots) {
-        let f = rw.sites[si].start.unwrap();
-        let sig = p.func(f).sig.clone();
+        // A start routine through a pointer is called through the one the
+        // creator stored: the back ends dispatch such a call over the
+        // functions whose address is taken and whose type fits.
+        let (callee, sig) = match rw.sites[si].start {
+            Some(f) => {
+                let sig = p.func(f).sig.clone();
+                (
+                    Expr::new(ExprKind::Func(f), Ty::Func(Box::new(sig.clone())), loc),
+                    sig,
+                )
+            }
+            None => {
+                let sig = threads::start_sig();
+                let g = rw.g.start.expect("a slot table for pointer starts");
+                (at(g, slot), sig)
+            }
+        };
         let mut body = vec![
             assign(glob(p, g.tid, loc), int(slot, Ty::UINT, loc), loc),
             assign(glob(p, g.atomic, loc), int(0, Ty::INT, loc), loc),
@@ -209,7 +224,7 @@ pub(super) fn make_driver(
         body.push(st(
             StmtKind::Call {
                 dest: rv.clone(),
-                callee: Expr::new(ExprKind::Func(f), Ty::Func(Box::new(sig.clone())), loc),
+                callee,
                 args,
             },
             loc,

@@ -135,15 +135,6 @@ pub fn lal_reps(mut p: Program, o: &LrOptions) -> Result<(Program, LrInfo)> {
     } else {
         o.rounds.max(1) + 1
     };
-    for s in &site_list {
-        if s.start.is_none() {
-            return Err(err(
-                &p,
-                "pthread_create with a start routine that is not a function name".into(),
-                s.loc,
-            ));
-        }
-    }
     // A site that runs at most once needs one slot: fewer slots are a
     // smaller program for the checker and lose no run.
     let caps = sites::slot_caps(&p, &site_list, o.threads);
@@ -250,6 +241,12 @@ pub fn lal_reps(mut p: Program, o: &LrOptions) -> Result<(Program, LrInfo)> {
             threads::add_wait_globals(&mut p, nslots, wait_pick, |p, n, t| {
                 add_global(p, &mut copied, n, t, false)
             })
+        }),
+        // Start routines given through pointers: written by the creator
+        // before the thread runs (a lower slot), like the argument.
+        start: site_list.iter().any(|s| s.start.is_none()).then(|| {
+            let t = arr(threads::start_ty().ptr(), nslots);
+            add_global(&mut p, &mut copied, "__seqc_start", t, false)
         }),
     };
     // Thread-local globals: one copy per slot, indexed by the running thread.
@@ -451,7 +448,10 @@ pub fn lal_reps(mut p: Program, o: &LrOptions) -> Result<(Program, LrInfo)> {
         asserts,
         slot_funcs: std::iter::once("main".to_string())
             .chain(site_list.iter().zip(&caps).flat_map(|(s, &c)| {
-                let n = p.func(s.start.unwrap()).name.clone();
+                let n = match s.start {
+                    Some(f) => p.func(f).name.clone(),
+                    None => "(a start routine through a pointer)".to_string(),
+                };
                 std::iter::repeat_n(n, c as usize)
             }))
             .collect(),
@@ -502,6 +502,8 @@ struct Globals {
     key_dtor: Option<GlobalId>,
     /// `--property deadlock`.
     wait: Option<threads::WaitBook>,
+    /// Each slot's start routine, where a site gives it through a pointer.
+    start: Option<GlobalId>,
 }
 
 struct PassErr {

@@ -67,6 +67,10 @@ impl Rewriter<'_> {
                     assign(idx(self.g.arg), arg(3), loc),
                     assign(idx(self.g.created), one.clone(), loc),
                 ];
+                if let (None, Some(sg)) = (self.sites[si].start, self.g.start) {
+                    let f = cast(arg(2), threads::start_ty().ptr(), loc);
+                    made.push(assign(idx(sg), f, loc));
+                }
                 made.extend(threads::on_create(p, &book(self.cx), &tv, &arg(1), loc));
                 let pt = arg(0);
                 made.extend(if_nonnull(
