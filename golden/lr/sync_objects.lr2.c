@@ -83,12 +83,15 @@ void *worker(void *arg)
 {
   __seqc_cs();
 #line 11 "golden/lr/sync_objects.c"
-  if ((*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)&__seqc_mem0.rw - (char *)&__seqc_mem0))) != 0) {
+  if ((*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)&__seqc_mem0.rw - (char *)&__seqc_mem0))) == (int)((unsigned int)-1 - (unsigned int)(int)__seqc_tid)) { } else {
 #line 11 "golden/lr/sync_objects.c"
-    __seqc_r = 3u;
+    if ((*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)&__seqc_mem0.rw - (char *)&__seqc_mem0))) != 0) {
+#line 11 "golden/lr/sync_objects.c"
+      __seqc_r = 3u;
+    }
+#line 11 "golden/lr/sync_objects.c"
+    (*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)&__seqc_mem0.rw - (char *)&__seqc_mem0))) = (int)((unsigned int)-1 - (unsigned int)(int)__seqc_tid);
   }
-#line 11 "golden/lr/sync_objects.c"
-  (*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)&__seqc_mem0.rw - (char *)&__seqc_mem0))) = -1;
   __seqc_cs();
 #line 12 "golden/lr/sync_objects.c"
   int __s1 = __seqc_nmem[__seqc_r]->x;
@@ -234,12 +237,15 @@ static int __seqc_main(void)
   (*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)&__seqc_mem0.s - (char *)&__seqc_mem0))) = (int)((unsigned int)(*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)&__seqc_mem0.s - (char *)&__seqc_mem0))) + (unsigned int)-1);
   __seqc_cs();
 #line 29 "golden/lr/sync_objects.c"
-  if ((*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)&__seqc_mem0.rw - (char *)&__seqc_mem0))) < 0) {
+  if ((*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)&__seqc_mem0.rw - (char *)&__seqc_mem0))) == (int)((unsigned int)-1 - (unsigned int)(int)__seqc_tid)) { } else {
 #line 29 "golden/lr/sync_objects.c"
-    __seqc_r = 3u;
+    if ((*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)&__seqc_mem0.rw - (char *)&__seqc_mem0))) < 0) {
+#line 29 "golden/lr/sync_objects.c"
+      __seqc_r = 3u;
+    }
+#line 29 "golden/lr/sync_objects.c"
+    (*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)&__seqc_mem0.rw - (char *)&__seqc_mem0))) = (int)((unsigned int)(*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)&__seqc_mem0.rw - (char *)&__seqc_mem0))) + 1u);
   }
-#line 29 "golden/lr/sync_objects.c"
-  (*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)&__seqc_mem0.rw - (char *)&__seqc_mem0))) = (int)((unsigned int)(*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)&__seqc_mem0.rw - (char *)&__seqc_mem0))) + 1u);
   __seqc_cs();
 #line 30 "golden/lr/sync_objects.c"
   if (__seqc_r < 3u) {

@@ -423,10 +423,11 @@ pub(crate) trait Method {
 /// Semaphores, read-write locks and spinlocks (`WordOp`): one step
 /// each, reading and writing the object's word. Waiting is stopping
 /// (rule 4: the thread may wait at the switch point before instead).
-/// Where POSIX leaves a case undefined or lets it deadlock (a read-write
-/// lock or spinlock taken again by its holder, unlocked by a thread that
-/// does not hold it), the thread waits for good: that hides runs, never
-/// makes one. `errno` is not modelled (seqc refuses reading it).
+/// A read-write lock's writer taking it again (to read or to write)
+/// gets glibc's EDEADLK. Where POSIX leaves a case undefined or lets it
+/// deadlock (a spinlock taken again by its holder, a reader taking the
+/// write lock, an unlock by a thread that does not hold it), the thread
+/// waits for good: that hides runs, never makes one. `errno` is not modelled (seqc refuses reading it).
 fn word_op(
     m: &mut impl Method,
     p: &Program,
@@ -489,21 +490,47 @@ fn word_op(
             out.extend(set(i(0)));
         }
         SemDestroy | RwDestroy | SpinDestroy => out.extend(set(i(0))),
-        RwRdLock => {
-            wait_if(m, p, is(BinOp::Lt, 0), WAIT_RD, &arg(0), i(0), loc, out);
-            out.push(put(add(1)));
-            out.extend(set(i(0)));
+        // A writer holds the lock as minus (its thread id + 1), so that
+        // its own read or write lock is glibc's EDEADLK, not a wait.
+        RwRdLock | RwWrLock => {
+            let b = m.book();
+            let me = bin(
+                BinOp::Sub,
+                i(-1),
+                cast(glob(p, b.tid, loc), Ty::INT, loc),
+                Ty::INT,
+                loc,
+            );
+            let mine = cmp(BinOp::Eq, x.clone(), me.clone(), loc);
+            let mut go = Vec::new();
+            if w == RwRdLock {
+                wait_if(m, p, is(BinOp::Lt, 0), WAIT_RD, &arg(0), i(0), loc, &mut go);
+                go.push(put(add(1)));
+            } else {
+                wait_if(m, p, is(BinOp::Ne, 0), WAIT_WR, &arg(0), i(0), loc, &mut go);
+                go.push(put(me));
+            }
+            go.extend(set(i(0)));
+            out.push(if_(mine, set(i(EDEADLK)), go, loc));
         }
-        RwWrLock | SpinLock => {
+        SpinLock => {
             wait_if(m, p, is(BinOp::Ne, 0), WAIT_WR, &arg(0), i(0), loc, out);
-            out.push(put(i(if w == SpinLock { 1 } else { -1 })));
+            out.push(put(i(1)));
             out.extend(set(i(0)));
         }
         RwTryRdLock => then(is(BinOp::Ge, 0), vec![put(add(1))], 0, vec![], EBUSY),
-        RwTryWrLock | SpinTryLock => {
-            let v = i(if w == SpinTryLock { 1 } else { -1 });
-            then(is(BinOp::Eq, 0), vec![put(v)], 0, vec![], EBUSY)
+        RwTryWrLock => {
+            let b = m.book();
+            let me = bin(
+                BinOp::Sub,
+                i(-1),
+                cast(glob(p, b.tid, loc), Ty::INT, loc),
+                Ty::INT,
+                loc,
+            );
+            then(is(BinOp::Eq, 0), vec![put(me)], 0, vec![], EBUSY)
         }
+        SpinTryLock => then(is(BinOp::Eq, 0), vec![put(i(1))], 0, vec![], EBUSY),
         RwUnlock => {
             // A writer leaves it free; a reader takes one reader off.
             let reader = vec![if_(is(BinOp::Gt, 0), vec![put(add(-1))], vec![], loc)];

@@ -131,10 +131,11 @@ impl<'p> Machine<'p> {
     /// A semaphore, read-write lock or spinlock operation on the object
     /// `x` whose word is `v` (POSIX): the result and what the trace says.
     /// A semaphore counts; `sem_wait` waits while it is 0. A read-write
-    /// lock holds any number of readers or one writer (-1); readers are
-    /// let in whenever no writer holds it. A spinlock is held or not.
-    /// Taking a lock its holder cannot get again, and the cases POSIX
-    /// leaves undefined, wait.
+    /// lock holds any number of readers or one writer (minus the writer's
+    /// number plus one); readers are let in whenever no writer holds it,
+    /// and the writer's own read or write lock is EDEADLK (glibc). A
+    /// spinlock is held or not. Taking a lock its holder cannot get
+    /// again, and the cases POSIX leaves undefined, wait.
     #[allow(clippy::too_many_arguments)]
     fn word_op(
         &self,
@@ -145,8 +146,11 @@ impl<'p> Machine<'p> {
         a: &[RVal],
         loc: Loc,
         name: &str,
+        me: i128,
     ) -> R<(i128, String)> {
         use WordOp::*;
+        // A read-write lock held for writing holds -(writer + 1).
+        let writer = -(me + 1);
         let max = i32::MAX as i128;
         let wait = |why: String| -> R<(i128, String)> { Err(Fail(StepEnd::Blocked(why))) };
         let arg = |i: usize| -> R<i128> {
@@ -194,6 +198,14 @@ impl<'p> Machine<'p> {
                 (0, format!("{} {name}", w.c_name()))
             }
             SemDestroy | RwDestroy | SpinDestroy => (0, format!("{} {name}", w.c_name())),
+            // glibc: the writer's own read or write lock is EDEADLK.
+            RwRdLock | RwWrLock if v == writer => (
+                EDEADLK,
+                format!(
+                    "{} {name}: held for writing by this thread (EDEADLK)",
+                    w.c_name()
+                ),
+            ),
             RwRdLock if v < 0 => return wait(format!("{name} is held for writing")),
             RwRdLock | RwTryRdLock if v >= 0 => {
                 self.set_word(st, x, 0, v + 1, loc)?;
@@ -202,7 +214,7 @@ impl<'p> Machine<'p> {
             RwTryRdLock => (EBUSY, format!("tryrdlock {name}: held for writing (EBUSY)")),
             RwWrLock | SpinLock if v != 0 => return wait(format!("{name} is held")),
             RwWrLock | RwTryWrLock if v == 0 => {
-                self.set_word(st, x, 0, -1, loc)?;
+                self.set_word(st, x, 0, writer, loc)?;
                 (0, format!("write-lock {name}"))
             }
             SpinLock | SpinTryLock if v == 0 => {
@@ -377,7 +389,7 @@ impl<'p> Machine<'p> {
                 let x = s(0)?;
                 let name = self.describe(st, x, &Ty::Pthread(w.object()));
                 let v = self.word(st, x, 0, loc)?;
-                let (res, what) = self.word_op(st, w, x, v, a, loc, &name)?;
+                let (res, what) = self.word_op(st, w, x, v, a, loc, &name, me)?;
                 if self.trace {
                     say(what);
                 }
