@@ -368,14 +368,30 @@ impl<'p> Symex<'p> {
             }
             None => {
                 // Dispatch over the functions whose address is taken and
-                // whose parameter count fits; any other target blocks.
+                // whose parameter count and result fit; any other target
+                // blocks (a call through an incompatible type is undefined,
+                // and a result of another width has no value here).
                 let fv = self.rvalue(&st, fr, callee)?.s();
+                let want = match callee.ty.pointee().unwrap_or(&callee.ty) {
+                    Ty::Func(sig) => Some(sig.ret.clone()),
+                    _ => None,
+                };
+                let p = self.p;
+                let fits = |r: &Ty| {
+                    want.as_ref().is_none_or(|w| {
+                        let (w, r) = (w.unqual(), r.unqual());
+                        w == r
+                            || (w.is_pointer() && r.is_pointer())
+                            || (w.is_integer() && r.is_integer() && p.size_of(w) == p.size_of(r))
+                    })
+                };
                 let cands: Vec<(FuncId, u64)> = self
                     .fn_addr
                     .iter()
                     .filter(|(f, _)| {
                         let s = &self.p.func(**f).sig;
-                        s.variadic || s.unprototyped || s.params.len() == args.len()
+                        (s.variadic || s.unprototyped || s.params.len() == args.len())
+                            && fits(&s.ret)
                     })
                     .map(|(f, a)| (*f, *a))
                     .collect();

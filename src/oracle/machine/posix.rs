@@ -402,12 +402,12 @@ impl<'p> Machine<'p> {
                 if n >= self.b.threads {
                     // Past the thread bound the thread is made but never
                     // scheduled: the run ends before its first step.
-                    let Value::Func(_) = s(2)? else {
+                    if !matches!(s(2)?, Value::Func(_) | Value::Ptr(0, 0) | Value::Int(0)) {
                         return unsup(
                             "pthread_create with a start routine that is not a function",
                             loc,
                         );
-                    };
+                    }
                     let id = UNSCHEDULED + st.unscheduled;
                     st.unscheduled += 1;
                     let attr = s(1)?;
@@ -432,13 +432,42 @@ impl<'p> Machine<'p> {
                     }
                     return Ok(int(0));
                 }
-                let Value::Func(f) = s(2)? else {
-                    return unsup(
-                        "pthread_create with a start routine that is not a function",
-                        loc,
-                    );
+                let f = match s(2)? {
+                    Value::Func(f) => Some(f),
+                    // A null start routine: the thread would fault at its
+                    // first step, ending the process; every run in which
+                    // it has not been scheduled yet is real, so it never
+                    // runs (as a thread past the bound).
+                    Value::Ptr(0, 0) | Value::Int(0) => None,
+                    _ => {
+                        return unsup(
+                            "pthread_create with a start routine that is not a function",
+                            loc,
+                        );
+                    }
                 };
                 let id = st.threads.len() as u32;
+                let Some(f) = f else {
+                    let mut th = Thread::new(st.threads[t as usize].func, Some(t));
+                    th.status = Status::Stopped("its start routine is a null pointer".into());
+                    st.threads.push(th);
+                    let pt = s(0)?;
+                    if pt != Value::Ptr(0, 0) {
+                        self.write(
+                            st,
+                            pt,
+                            &Ty::Pthread(PthreadTy::Thread),
+                            RVal::S(Value::Int(id as i128)),
+                            loc,
+                        )?;
+                    }
+                    if self.trace {
+                        say(format!(
+                            "create thread {id} with a null start routine: it never runs"
+                        ));
+                    }
+                    return Ok(int(0));
+                };
                 let attr = s(1)?;
                 let detached = attr != Value::Ptr(0, 0) && self.word(st, attr, 0, loc)? & 1 != 0;
                 st.threads.push(Thread::new(FuncId(f), Some(t)));

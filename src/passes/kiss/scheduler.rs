@@ -261,14 +261,28 @@ pub(super) fn make_run(
         } else {
             None
         };
-        then.push(st(
+        let call = st(
             StmtKind::Call {
                 dest: rv.clone(),
-                callee,
+                callee: callee.clone(),
                 args,
             },
             loc,
-        ));
+        );
+        if f.is_none() {
+            // A null start routine (undefined): the thread stops before
+            // its first step, instead of the call blocking the whole run.
+            let fty = Ty::Func(Box::new(sig.clone())).ptr();
+            let null = cmp(BinOp::Eq, callee, int(0, fty, loc), loc);
+            then.push(if_(
+                null,
+                vec![assign(raise.clone(), int(1, Ty::INT, loc), loc)],
+                vec![call],
+                loc,
+            ));
+        } else {
+            then.push(call);
+        }
         if let Some(v) = rv {
             then.push(if_(
                 ok(),

@@ -221,14 +221,27 @@ pub(super) fn make_driver(
         } else {
             None
         };
-        body.push(st(
+        let call = st(
             StmtKind::Call {
                 dest: rv.clone(),
-                callee,
+                callee: callee.clone(),
                 args,
             },
             loc,
-        ));
+        );
+        if rw.sites[si].start.is_none() {
+            // A null start routine (undefined): the thread stops before
+            // its first step, instead of the call blocking the whole run.
+            let null = cmp(BinOp::Eq, callee, int(0, callee_ty(&sig), loc), loc);
+            body.push(if_(
+                null,
+                vec![assign(r.clone(), int(k, Ty::UINT, loc), loc)],
+                vec![call],
+                loc,
+            ));
+        } else {
+            body.push(call);
+        }
         if let Some(d) = rw.dtors {
             // The thread returned: its key destructors run first.
             body.push(st(
@@ -310,4 +323,9 @@ pub(super) fn make_driver(
         loc,
         labels: vec![],
     });
+}
+
+/// The type of a pointer to a function of `sig`.
+fn callee_ty(sig: &FnSig) -> Ty {
+    Ty::Func(Box::new(sig.clone())).ptr()
 }
