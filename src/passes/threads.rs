@@ -449,6 +449,15 @@ fn word_op(
     let put = |v: Expr| assign(x.clone(), v, loc);
     let add = |k: i128| bin(BinOp::Add, x.clone(), i(k), Ty::INT, loc);
     let is = |op: BinOp, k: i128| cmp(op, x.clone(), i(k), loc);
+    // A read-write lock's writer holds it as minus (its thread id + 1),
+    // so that its own read or write lock is glibc's EDEADLK, not a wait.
+    let writer = bin(
+        BinOp::Sub,
+        i(-1),
+        cast(glob(p, m.book().tid, loc), Ty::INT, loc),
+        Ty::INT,
+        loc,
+    );
     let mut then = |c: Expr, mut a: Vec<Stmt>, ra: i128, mut b: Vec<Stmt>, rb: i128| {
         a.extend(set(i(ra)));
         b.extend(set(i(rb)));
@@ -490,25 +499,15 @@ fn word_op(
             out.extend(set(i(0)));
         }
         SemDestroy | RwDestroy | SpinDestroy => out.extend(set(i(0))),
-        // A writer holds the lock as minus (its thread id + 1), so that
-        // its own read or write lock is glibc's EDEADLK, not a wait.
         RwRdLock | RwWrLock => {
-            let b = m.book();
-            let me = bin(
-                BinOp::Sub,
-                i(-1),
-                cast(glob(p, b.tid, loc), Ty::INT, loc),
-                Ty::INT,
-                loc,
-            );
-            let mine = cmp(BinOp::Eq, x.clone(), me.clone(), loc);
+            let mine = cmp(BinOp::Eq, x.clone(), writer.clone(), loc);
             let mut go = Vec::new();
             if w == RwRdLock {
                 wait_if(m, p, is(BinOp::Lt, 0), WAIT_RD, &arg(0), i(0), loc, &mut go);
                 go.push(put(add(1)));
             } else {
                 wait_if(m, p, is(BinOp::Ne, 0), WAIT_WR, &arg(0), i(0), loc, &mut go);
-                go.push(put(me));
+                go.push(put(writer));
             }
             go.extend(set(i(0)));
             out.push(if_(mine, set(i(EDEADLK)), go, loc));
@@ -519,17 +518,7 @@ fn word_op(
             out.extend(set(i(0)));
         }
         RwTryRdLock => then(is(BinOp::Ge, 0), vec![put(add(1))], 0, vec![], EBUSY),
-        RwTryWrLock => {
-            let b = m.book();
-            let me = bin(
-                BinOp::Sub,
-                i(-1),
-                cast(glob(p, b.tid, loc), Ty::INT, loc),
-                Ty::INT,
-                loc,
-            );
-            then(is(BinOp::Eq, 0), vec![put(me)], 0, vec![], EBUSY)
-        }
+        RwTryWrLock => then(is(BinOp::Eq, 0), vec![put(writer)], 0, vec![], EBUSY),
         SpinTryLock => then(is(BinOp::Eq, 0), vec![put(i(1))], 0, vec![], EBUSY),
         RwUnlock => {
             // A writer leaves it free; a reader takes one reader off.

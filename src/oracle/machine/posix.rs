@@ -136,6 +136,15 @@ impl<'p> Machine<'p> {
     /// and the writer's own read or write lock is EDEADLK (glibc). A
     /// spinlock is held or not. Taking a lock its holder cannot get
     /// again, and the cases POSIX leaves undefined, wait.
+    /// `*pt = id` for `pthread_create`'s first argument, unless it is null.
+    fn store_id(&self, st: &mut State, pt: Value, id: u32, loc: Loc) -> R<()> {
+        if pt != Value::Ptr(0, 0) {
+            let v = RVal::S(Value::Int(id as i128));
+            self.write(st, pt, &Ty::Pthread(PthreadTy::Thread), v, loc)?;
+        }
+        Ok(())
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn word_op(
         &self,
@@ -414,16 +423,7 @@ impl<'p> Machine<'p> {
                     if attr != Value::Ptr(0, 0) && self.word(st, attr, 0, loc)? & 1 != 0 {
                         st.unscheduled_detached.insert(id);
                     }
-                    let pt = s(0)?;
-                    if pt != Value::Ptr(0, 0) {
-                        self.write(
-                            st,
-                            pt,
-                            &Ty::Pthread(PthreadTy::Thread),
-                            RVal::S(Value::Int(id as i128)),
-                            loc,
-                        )?;
-                    }
+                    self.store_id(st, s(0)?, id, loc)?;
                     if self.trace {
                         say(format!(
                             "create thread {id}, never scheduled (thread bound {} reached here)",
@@ -451,16 +451,7 @@ impl<'p> Machine<'p> {
                     let mut th = Thread::new(st.threads[t as usize].func, Some(t));
                     th.status = Status::Stopped("its start routine is a null pointer".into());
                     st.threads.push(th);
-                    let pt = s(0)?;
-                    if pt != Value::Ptr(0, 0) {
-                        self.write(
-                            st,
-                            pt,
-                            &Ty::Pthread(PthreadTy::Thread),
-                            RVal::S(Value::Int(id as i128)),
-                            loc,
-                        )?;
-                    }
+                    self.store_id(st, s(0)?, id, loc)?;
                     if self.trace {
                         say(format!(
                             "create thread {id} with a null start routine: it never runs"
@@ -482,16 +473,7 @@ impl<'p> Machine<'p> {
                     RetTo::Thread,
                     loc,
                 )?;
-                let pt = s(0)?;
-                if pt != Value::Ptr(0, 0) {
-                    self.write(
-                        st,
-                        pt,
-                        &Ty::Pthread(PthreadTy::Thread),
-                        RVal::S(Value::Int(id as i128)),
-                        loc,
-                    )?;
-                }
+                self.store_id(st, s(0)?, id, loc)?;
                 if self.trace {
                     ev.push(Event {
                         loc,
