@@ -84,7 +84,14 @@ pub fn c_string(b: &[u8]) -> String {
         b
     };
     let mut s = String::from("\"");
+    let mut octal = false;
     for &c in body {
+        // C ends an octal escape after three digits, but CBMC's parser
+        // reads on ("\0132" became 'Z'): a digit after one starts a new
+        // literal, which C joins to this one.
+        if std::mem::take(&mut octal) && c.is_ascii_digit() {
+            s.push_str("\" \"");
+        }
         match c {
             b'"' => s.push_str("\\\""),
             b'\\' => s.push_str("\\\\"),
@@ -92,10 +99,10 @@ pub fn c_string(b: &[u8]) -> String {
             b'\t' => s.push_str("\\t"),
             b'\r' => s.push_str("\\r"),
             b'?' => s.push_str("\\?"),
-            // Octal escapes are at most three digits, so any character may follow.
             0x20..=0x7e => s.push(c as char),
             _ => {
                 let _ = write!(s, "\\{:03o}", c);
+                octal = true;
             }
         }
     }
@@ -116,4 +123,18 @@ pub(super) fn checker_note(p: &Program) -> String {
             )
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::c_string;
+
+    /// CBMC reads an octal escape on into a following digit: the digit
+    /// goes into a literal of its own.
+    #[test]
+    fn no_digit_follows_an_octal_escape() {
+        assert_eq!(c_string(b"1\x0b2\0"), "\"1\\013\" \"2\"");
+        assert_eq!(c_string(b"\x0bx\0"), "\"\\013x\"");
+        assert_eq!(c_string(b"a\"\\\n\0"), "\"a\\\"\\\\\\n\"");
+    }
 }
