@@ -341,10 +341,16 @@ impl<'a> Lowerer<'a> {
         if file_scope || specs.is_static || specs.is_extern {
             return self.global_declaration(name, decl.ty, specs, id, file_scope, loc);
         }
-        if let Some(size) = vla {
-            return self.local_vla(name, decl.ty, specs, id, size, loc);
+        if specs.thread_local {
+            return self.error(
+                id.span,
+                "a block-scope _Thread_local variable must be static or extern",
+            );
         }
-        self.local_declaration(name, decl.ty, specs, id, loc)
+        if let Some(size) = vla {
+            return self.local_vla(name, decl.ty, id, size, loc);
+        }
+        self.local_declaration(name, decl.ty, id, loc)
     }
 
     fn global_declaration(
@@ -825,16 +831,9 @@ impl<'a> Lowerer<'a> {
         &mut self,
         name: String,
         mut ty: Ty,
-        specs: &types::Specs,
         id: &'a Node<ast::InitDeclarator>,
         loc: Loc,
     ) -> Result<()> {
-        if specs.thread_local {
-            return self.error(
-                id.span,
-                "a block-scope _Thread_local variable must be static or extern",
-            );
-        }
         if let Ty::Array(_, None) = ty
             && id.node.initializer.is_none()
         {
@@ -885,17 +884,10 @@ impl<'a> Lowerer<'a> {
         &mut self,
         name: String,
         ty: Ty,
-        specs: &types::Specs,
         id: &'a Node<ast::InitDeclarator>,
         size: &'a Node<ast::Expression>,
         loc: Loc,
     ) -> Result<()> {
-        if specs.thread_local {
-            return self.error(
-                id.span,
-                "a block-scope _Thread_local variable must be static or extern",
-            );
-        }
         if id.node.initializer.is_some() {
             return self.error(
                 id.span,
