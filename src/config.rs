@@ -42,11 +42,25 @@ pub enum Property {
     /// Data races: on any shared location (`None`), or on one region
     /// (`count`, `struct s.f`, `*int`).
     Race(Option<String>),
+    /// A set of the properties a sequentialization checks in one run
+    /// (at least one of them other than `assert`).
+    Set(Checks),
+}
+
+/// `--property assert,deadlock,locks,locks-exit`, any of them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Checks {
+    /// Failing assertions; without, a failing assertion ends the run as
+    /// `abort` would.
+    pub assert: bool,
     /// Deadlocks: a reachable state where some thread has not finished
     /// and every unfinished thread waits on an operation that cannot go
-    /// on. With `assert`, failing assertions too; without, a failing
-    /// assertion ends the run as `abort` would.
-    Deadlock { assert: bool },
+    /// on.
+    pub deadlock: bool,
+    /// Lock discipline (`ir::LockRule`, all but `ExitHolding`).
+    pub locks: bool,
+    /// A thread that ends holding a lock it took.
+    pub locks_exit: bool,
 }
 
 impl Property {
@@ -55,12 +69,25 @@ impl Property {
         match self {
             Property::Assert => true,
             Property::Race(_) => false,
-            Property::Deadlock { assert } => *assert,
+            Property::Set(c) => c.assert,
         }
     }
 
     pub fn deadlock(&self) -> bool {
-        matches!(self, Property::Deadlock { .. })
+        matches!(self, Property::Set(c) if c.deadlock)
+    }
+
+    pub fn locks(&self) -> bool {
+        matches!(self, Property::Set(c) if c.locks)
+    }
+
+    pub fn locks_exit(&self) -> bool {
+        matches!(self, Property::Set(c) if c.locks_exit)
+    }
+
+    /// A property the thread model checks (a sequentialization is needed).
+    pub fn needs_threads(&self) -> bool {
+        self.deadlock() || self.locks() || self.locks_exit()
     }
 }
 
@@ -135,8 +162,16 @@ impl Config {
             Property::Assert => {}
             Property::Race(None) => o.push("--property race".into()),
             Property::Race(Some(r)) => o.push(format!("--property 'race={r}'")),
-            Property::Deadlock { assert: true } => o.push("--property assert,deadlock".into()),
-            Property::Deadlock { assert: false } => o.push("--property deadlock".into()),
+            Property::Set(c) => {
+                let names = [
+                    (c.assert, "assert"),
+                    (c.deadlock, "deadlock"),
+                    (c.locks, "locks"),
+                    (c.locks_exit, "locks-exit"),
+                ];
+                let on: Vec<&str> = names.iter().filter(|(b, _)| *b).map(|(_, n)| *n).collect();
+                o.push(format!("--property {}", on.join(",")));
+            }
         }
         if self.data_model == DataModel::Ilp32 {
             o.push("--data-model ILP32".into());

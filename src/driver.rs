@@ -87,6 +87,24 @@ pub fn load_timed(input: &str, cfg: &Config) -> Result<(Program, frontend::Timin
     frontend::load_timed(input, &opts)
 }
 
+/// The thread-model properties asked for, as `--property` spells them.
+fn property_names(p: &Property) -> String {
+    let Property::Set(c) = p else {
+        return String::new();
+    };
+    let mut n = Vec::new();
+    for (on, name) in [
+        (c.deadlock, "deadlock"),
+        (c.locks, "locks"),
+        (c.locks_exit, "locks-exit"),
+    ] {
+        if on {
+            n.push(name);
+        }
+    }
+    n.join(",")
+}
+
 /// The checks of the options that no pass can make alone.
 fn check_options(cfg: &Config) -> Result<()> {
     if matches!(cfg.property, Property::Race(_)) && cfg.method != Method::Kiss {
@@ -95,15 +113,16 @@ fn check_options(cfg: &Config) -> Result<()> {
             cfg.method.name()
         )));
     }
-    if cfg.property.deadlock() && cfg.method == Method::None {
-        return Err(Diagnostic::not_yet(
-            "--property deadlock with --method none (a sequentialization checks it: use --method lal-reps or kiss)",
-        ));
+    let named = property_names(&cfg.property);
+    if cfg.property.needs_threads() && cfg.method == Method::None {
+        return Err(Diagnostic::not_yet(format!(
+            "--property {named} with --method none (a sequentialization checks it: use --method lal-reps or kiss)"
+        )));
     }
-    if cfg.track.is_some() && cfg.property.deadlock() {
-        return Err(Diagnostic::not_yet(
-            "--track with --property deadlock (slicing keeps no mutex or thread state for the check)",
-        ));
+    if cfg.track.is_some() && cfg.property.needs_threads() {
+        return Err(Diagnostic::not_yet(format!(
+            "--track with --property {named} (slicing keeps no mutex or thread state for the check)"
+        )));
     }
     if cfg.track.is_some() && matches!(cfg.property, Property::Race(_)) {
         return Err(Diagnostic::not_yet(
@@ -170,11 +189,15 @@ pub fn build(input: &str, cfg: &Config, until: Until, keep_input: bool) -> Resul
     let (prog, front) = load_timed(input, cfg)?;
     s.timings.extend(front);
     s.after("lower", &prog)?;
-    let prog = if cfg.property.deadlock() && !cfg.property.asserts() {
+    let mut prog = if cfg.property.needs_threads() && !cfg.property.asserts() {
         passes::no_asserts::no_asserts(prog)
     } else {
         prog
     };
+    if cfg.property.locks() || cfg.property.locks_exit() {
+        // Lock discipline needs each mutex's owner.
+        prog.pthread.mutex_kinds = true;
+    }
     let kept = keep_input.then(|| prog.clone());
     let (prog, ()) = s.run("normalize", || Ok((passes::normalize::normalize(prog), ())))?;
     if verify_enabled() {
@@ -310,8 +333,17 @@ fn lal_reps(prog: Program, cfg: &Config) -> Result<(Program, LrInfo)> {
             threads: cfg.threads,
             unwind: cfg.unwind,
             deadlock: cfg.property.deadlock(),
+            locks: lock_checks(cfg),
         },
     )
+}
+
+/// What `--property locks` / `locks-exit` ask of the thread model.
+fn lock_checks(cfg: &Config) -> passes::threads::LockChecks {
+    passes::threads::LockChecks {
+        rules: cfg.property.locks(),
+        exit: cfg.property.locks_exit(),
+    }
 }
 
 /// The KISS pass with the configuration's bounds.
@@ -323,9 +355,10 @@ fn kiss(prog: Program, cfg: &Config) -> Result<(Program, KissInfo)> {
             threads: cfg.threads,
             race: match &cfg.property {
                 Property::Race(t) => Some(t.clone()),
-                Property::Assert | Property::Deadlock { .. } => None,
+                Property::Assert | Property::Set(_) => None,
             },
             deadlock: cfg.property.deadlock(),
+            locks: lock_checks(cfg),
         },
     )
 }

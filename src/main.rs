@@ -401,14 +401,12 @@ impl Common {
                 || *p == "race"
                 || p.starts_with("race=")
                 || *p == "locks"
+                || *p == "locks-exit"
                 || *p == "deadlock";
             if !known {
                 return Err(Diagnostic::input(format!(
-                    "unknown property '{p}' (expected assert, deadlock, race or race=REGION)"
+                    "unknown property '{p}' (expected assert, deadlock, locks, locks-exit, race or race=REGION)"
                 )));
-            }
-            if *p == "locks" {
-                return Err(Diagnostic::not_yet(format!("--property {p}")));
             }
         }
         if set.len() > 1 && set.iter().any(|p| p.starts_with("race")) {
@@ -417,9 +415,17 @@ impl Common {
             ));
         }
         let property = match self.property.as_deref() {
-            _ if set.contains(&"deadlock") => Property::Deadlock {
-                assert: set.contains(&"assert"),
-            },
+            _ if set
+                .iter()
+                .any(|p| ["deadlock", "locks", "locks-exit"].contains(p)) =>
+            {
+                Property::Set(seqc::config::Checks {
+                    assert: set.contains(&"assert"),
+                    deadlock: set.contains(&"deadlock"),
+                    locks: set.contains(&"locks"),
+                    locks_exit: set.contains(&"locks-exit"),
+                })
+            }
             Some("race") => Property::Race(None),
             Some(p) if p.starts_with("race=") => {
                 let r = p["race=".len()..].trim();
@@ -1070,6 +1076,8 @@ fn explore(c: &Common) -> ExitCode {
         max_states: c.max_states,
         nondet,
         deadlock: cfg.property.deadlock(),
+        locks: cfg.property.locks(),
+        locks_exit: cfg.property.locks_exit(),
     };
     if matches!(cfg.property, Property::Race(_)) {
         let x = match prepared.races(&bounds) {

@@ -20,7 +20,7 @@
 
 use crate::ir::trace::Step;
 use crate::ir::trace::TraceWhat;
-use crate::ir::{AssertKind, FileId, Loc, Program};
+use crate::ir::{AssertKind, FileId, Loc, LockRule, Program};
 use crate::oracle::{Schedule, Segment, Until};
 use crate::passes::kiss::KissInfo;
 use crate::passes::lal_reps::{CS, ERROR, LrInfo};
@@ -181,12 +181,22 @@ pub fn schedule(
         Schedule {
             segments,
             nondet,
-            expect: (kind != AssertKind::Deadlock).then_some(loc),
+            expect: (!at_no_place(kind)).then_some(loc),
             race: None,
             deadlock: kind == AssertKind::Deadlock,
+            kind: Some(kind),
         },
         loc,
     ))
+}
+
+/// A check made where no statement of the input is (a thread's end):
+/// the replay looks for its kind anywhere.
+fn at_no_place(kind: AssertKind) -> bool {
+    matches!(
+        kind,
+        AssertKind::Deadlock | AssertKind::Lock(LockRule::ExitHolding)
+    )
 }
 
 /// The schedule a KISS trace stands for, and the failing assertion.
@@ -217,7 +227,20 @@ pub fn kiss_schedule(
         matches!(&s.what, TraceWhat::Assign(l, v)
             if l == crate::passes::kiss::DEADLOCK && v.int.is_some_and(|x| x != 0))
     }) || matches!(last.what, TraceWhat::Fail(AssertKind::Deadlock));
+    // A thread's end check (locks-exit) failed: it set its flag first.
+    let exit_held = steps.iter().any(|s| {
+        matches!(&s.what, TraceWhat::Assign(l, v)
+            if l == crate::passes::threads::EXIT_HELD && v.int.is_some_and(|x| x != 0))
+    }) || matches!(
+        last.what,
+        TraceWhat::Fail(AssertKind::Lock(LockRule::ExitHolding))
+    );
+    let mut kind = None;
     let expect = if deadlock {
+        kind = Some(AssertKind::Deadlock);
+        None
+    } else if exit_held {
+        kind = Some(AssertKind::Lock(LockRule::ExitHolding));
         None
     } else if let Some(sites) = &info.race_sites {
         // Race mode: the failing check is the second access; the first is
@@ -244,14 +267,20 @@ pub fn kiss_schedule(
         race = Some(((ctx.1, first.loc), (tb, second.loc)));
         None
     } else {
-        let at: Vec<Loc> = info
+        let mut at: Vec<Loc> = info
             .asserts
             .iter()
             .map(|(l, _)| *l)
             .filter(|l| same(l))
             .collect();
+        // An operation's lock checks share its place.
+        at.sort_by_key(|l| (l.file.0, l.line, l.col));
+        at.dedup();
         match at.as_slice() {
-            [l] => Some(*l),
+            [l] => {
+                kind = info.asserts.iter().find(|(a, _)| a == l).map(|(_, k)| *k);
+                Some(*l)
+            }
             _ => None,
         }
     };
@@ -279,6 +308,8 @@ pub fn kiss_schedule(
             until: None,
         });
     }
+    // A thread's end check: where the thread ends is the oracle's to say.
+    let expect = expect.filter(|_| !kind.is_some_and(at_no_place));
     let loc = expect.or(race.map(|r| r.1.1)).unwrap_or(Loc::NONE);
     Ok((
         Schedule {
@@ -287,6 +318,7 @@ pub fn kiss_schedule(
             expect,
             race,
             deadlock,
+            kind,
         },
         loc,
     ))

@@ -43,6 +43,8 @@ pub(super) fn confirm(
         unwind: cfg.unwind,
         threads: cfg.threads,
         deadlock: cfg.property.deadlock(),
+        locks: cfg.property.locks(),
+        locks_exit: cfg.property.locks_exit(),
         ..Default::default()
     };
     if !search {
@@ -104,8 +106,11 @@ pub(super) fn confirm(
         };
         if let Ok(x) = prep.explore(&bounds, Some(caps))
             && let Some(f) = x.failures.into_iter().find(|f| {
-                f.loc == loc
+                (f.loc == loc || sched.expect.is_none() && sched.kind.is_some())
                     && (f.kind == crate::ir::AssertKind::Deadlock) == sched.deadlock
+                    && sched
+                        .kind
+                        .is_none_or(|k| crate::oracle::same_kind(k, f.kind))
                     && (k == 0 || f.rounds.is_some_and(|r| r <= k))
             })
         {
@@ -155,7 +160,21 @@ pub(super) fn confirm(
                 [side(ta, la), side(tb, lb)]
             });
             let thread = race.as_ref().map_or(thread, |r| r[1].thread);
+            // A broken rule of lock discipline: what the oracle says of it.
+            let lock = match sched.kind {
+                Some(crate::ir::AssertKind::Lock(r)) => {
+                    let said = trace
+                        .iter()
+                        .flat_map(|s| &s.events)
+                        .rev()
+                        .find(|e| e.what.starts_with(r.property()))
+                        .map(|e| e.what.clone());
+                    Some(said.unwrap_or_else(|| format!("{}: {}", r.property(), r.text())))
+                }
+                _ => None,
+            };
             Ok(Ok(Concurrent {
+                lock,
                 race,
                 deadlock: sched.deadlock.then_some(waits),
                 at: format!("{}:{}:{}", prog.file_name(at.file), at.line, at.col),

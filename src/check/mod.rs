@@ -129,6 +129,9 @@ pub struct Concurrent {
     pub race: Option<[RaceAccess; 2]>,
     /// A deadlock: each waiting thread, where and on what.
     pub deadlock: Option<Vec<String>>,
+    /// A broken rule of lock discipline, as the oracle words it
+    /// (`locks: unlock of m, which is not locked`).
+    pub lock: Option<String>,
     /// The confirmed run, step by step, and each thread's start routine
     /// (for witnesses).
     pub steps: Vec<crate::oracle::Step>,

@@ -35,6 +35,7 @@ pub(super) fn step_text(s: &Step) -> String {
         TraceWhat::Fail(AssertKind::Assert) => "assertion fails".into(),
         TraceWhat::Fail(AssertKind::ReachError) => "error reached".into(),
         TraceWhat::Fail(AssertKind::Deadlock) => "deadlock".into(),
+        TraceWhat::Fail(AssertKind::Lock(r)) => format!("{}: {}", r.property(), r.text()),
         TraceWhat::Cut => "the unwinding bound cuts this path".to_string(),
         TraceWhat::Nondet(v) => format!("nondet value {v}"),
     }
@@ -85,6 +86,14 @@ fn render_main(r: &Report) -> String {
             }
         } else if let Some(waits) = &c.deadlock {
             s.push_str(&format!("\ndeadlock: {}\n", waits.join("; ")));
+        } else if let Some(what) = &c.lock {
+            s.push_str(&format!(
+                "\n{}: {what} (thread {}, {})\n",
+                c.at, c.thread, c.thread_func
+            ));
+            if let Some(src) = &r.source_line {
+                s.push_str(&format!("  {src}\n"));
+            }
         } else {
             s.push_str(&format!(
                 "\n{}: assertion fails in thread {} ({})\n",
@@ -230,6 +239,11 @@ pub fn report_json(r: &Report) -> serde_json::Value {
         if let Some(w) = &c.deadlock {
             o["kind"] = json!("deadlock");
             o["deadlock"] = json!(w);
+        }
+        if let Some(w) = &c.lock {
+            let kind = w.split(':').next().unwrap_or("locks");
+            o["kind"] = json!(kind);
+            o["lock"] = json!(w);
         }
         if let Some(race) = &c.race {
             o["race"] = json!(

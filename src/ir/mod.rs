@@ -218,6 +218,50 @@ pub enum AssertKind {
     /// Made by a sequentialization under `--property deadlock`: every
     /// unfinished thread waits on an operation that cannot go on.
     Deadlock,
+    /// Made by the thread model under `--property locks` or `locks-exit`:
+    /// a rule of lock discipline is broken.
+    Lock(LockRule),
+}
+
+/// The rules of lock discipline seqc checks (Saturn's and SLAM's locking
+/// rules, for POSIX mutexes, spinlocks and read-write locks).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LockRule {
+    /// Unlock of a lock the thread does not hold.
+    UnlockNotHeld,
+    /// A lock taken again by its holder (not a recursive mutex).
+    Relock,
+    /// Destroy of a held lock.
+    DestroyHeld,
+    /// Lock, unlock, wait on or destroy of a destroyed lock.
+    UseDestroyed,
+    /// A condition wait with a mutex the thread does not hold.
+    WaitNotHeld,
+    /// `locks-exit`: a thread ends (returns, `pthread_exit`, main's
+    /// return or `exit`) holding a lock it took.
+    ExitHolding,
+}
+
+impl LockRule {
+    /// What was done wrong, for verdicts and traces.
+    pub fn text(self) -> &'static str {
+        match self {
+            LockRule::UnlockNotHeld => "unlock of a lock this thread does not hold",
+            LockRule::Relock => "lock of a lock this thread already holds",
+            LockRule::DestroyHeld => "destroy of a held lock",
+            LockRule::UseDestroyed => "use of a destroyed lock",
+            LockRule::WaitNotHeld => "condition wait with a mutex this thread does not hold",
+            LockRule::ExitHolding => "the thread ends holding a lock",
+        }
+    }
+
+    /// The property that checks the rule.
+    pub fn property(self) -> &'static str {
+        match self {
+            LockRule::ExitHolding => "locks-exit",
+            _ => "locks",
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -34,7 +34,7 @@ pub use search::rounds_of;
 
 use crate::diag::Diagnostic;
 use crate::ir::trace::verdict;
-use crate::ir::{AssertKind, FileId, Loc, Program};
+use crate::ir::{AssertKind, FileId, Loc, LockRule, Program};
 use machine::{Chooser, Machine, State, Status};
 use std::collections::{BTreeMap, BTreeSet, HashSet, VecDeque};
 
@@ -221,8 +221,10 @@ impl<'p> Prepared<'p> {
             };
             failures.push(Failure {
                 schedule: Schedule {
-                    expect: (!dead).then_some(*loc),
+                    expect: (!dead && f.kind != AssertKind::Lock(LockRule::ExitHolding))
+                        .then_some(*loc),
                     deadlock: dead,
+                    kind: Some(f.kind),
                     ..schedule
                 },
                 waits,
@@ -520,10 +522,11 @@ impl<'p> Prepared<'p> {
                         )
                     }
                     StepEnd::Unsupported(w, l) => return Err(unsupported(self.prog, &w, l)),
-                    StepEnd::Failed(loc, _) => {
+                    StepEnd::Failed(loc, kind) => {
                         if sched.race.is_none()
                             && !sched.deadlock
                             && sched.expect.is_none_or(|e| e == loc)
+                            && sched.kind.is_none_or(|k| same_kind(k, kind))
                         {
                             let mut path = n.path.clone();
                             path.push((t, used.clone(), taken, n.seg));
@@ -688,6 +691,23 @@ pub struct Schedule {
     pub race: Option<((u32, Loc), (u32, Loc))>,
     /// Instead of a failing assertion: a deadlocked state.
     pub deadlock: bool,
+    /// The kind of the failure (any, if `None`; see `same_kind`).
+    pub kind: Option<AssertKind>,
+}
+
+/// A failure of kind `found` stands for one reported as `want`: both
+/// rules of lock discipline at an operation (an operation's checks come
+/// in one order in the passes and in the oracle, and a C checker's trace
+/// does not say which of them failed), both a thread's end check, or
+/// both user assertions of either spelling.
+pub fn same_kind(want: AssertKind, found: AssertKind) -> bool {
+    let at_end = |r: LockRule| r == LockRule::ExitHolding;
+    match (want, found) {
+        (AssertKind::Lock(a), AssertKind::Lock(b)) => at_end(a) == at_end(b),
+        (AssertKind::Lock(_), _) | (_, AssertKind::Lock(_)) => false,
+        (AssertKind::Deadlock, f) | (f, AssertKind::Deadlock) => f == AssertKind::Deadlock,
+        _ => true,
+    }
 }
 
 #[derive(Clone, Copy, Debug)]

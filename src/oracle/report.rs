@@ -36,9 +36,10 @@ pub fn render(prog: &Program, x: &Exploration) -> String {
             continue;
         }
         let what = match f.kind {
-            AssertKind::Assert => "assertion fails",
-            AssertKind::ReachError => "error location reached",
-            AssertKind::Deadlock => "deadlock",
+            AssertKind::Assert => "assertion fails".to_string(),
+            AssertKind::ReachError => "error location reached".into(),
+            AssertKind::Deadlock => "deadlock".into(),
+            AssertKind::Lock(r) => format!("{}: {}", r.property(), r.text()),
         };
         s.push_str(&format!(
             "\n{}: {what} in thread {} ({})\n",
@@ -238,6 +239,10 @@ pub fn render_json(prog: &Program, x: &Exploration) -> String {
             if f.kind == AssertKind::Deadlock {
                 o["kind"] = json!("deadlock");
                 o["deadlock"] = json!(f.waits);
+            }
+            if let AssertKind::Lock(r) = f.kind {
+                o["kind"] = json!(r.property());
+                o["rule"] = json!(r.text());
             }
             o
         })

@@ -80,6 +80,70 @@ pub(crate) struct Book {
     pub atomic_code: bool,
     /// `--property deadlock`: what each thread waits on.
     pub wait: Option<WaitBook>,
+    /// `--property locks` / `locks-exit`.
+    pub locks: LockChecks,
+    /// Under `locks-exit`, per thread: the locks it took and has not
+    /// released itself (a plain global: each thread writes only its own
+    /// entry, while it runs).
+    pub held: Option<GlobalId>,
+}
+
+/// The lock-discipline checks asked for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LockChecks {
+    /// `locks`: every `LockRule` but `ExitHolding`, as an assertion at
+    /// the operation, before its effect.
+    pub rules: bool,
+    /// `locks-exit`: a thread ends holding a lock it took.
+    pub exit: bool,
+}
+
+/// The count of held locks per thread (`Book::held`).
+pub(crate) const HELD: &str = "__seqc_held";
+
+/// KISS sets this to 1 right before a thread's end check (locks-exit)
+/// fails where the input has no statement, for traces.
+pub const EXIT_HELD: &str = "__seqc_exit_held";
+
+/// Under `--property locks`, a destroyed mutex (kinds encoding) has this
+/// bit set; a destroyed spinlock or read-write lock holds `DEAD_WORD`, a
+/// value no live one holds. `pthread_*_init` makes them live again.
+const DESTROYED_BIT: i128 = 1 << 30;
+const DEAD_WORD: i128 = i32::MIN as i128;
+
+/// Under `--property locks`: the assertion that rule `r` holds (`bad`
+/// is the broken case), before the operation's effect.
+fn rule(m: &mut impl Method, p: &Program, bad: Expr, r: LockRule, loc: Loc, out: &mut Vec<Stmt>) {
+    if m.book().locks.rules {
+        out.extend(m.check(p, not(bad, loc), AssertKind::Lock(r), loc));
+    }
+}
+
+/// Under `locks-exit`: the running thread took (`by` 1) or released
+/// (`by` -1) one level of a lock.
+fn held_by(p: &Program, b: &Book, by: i128, loc: Loc) -> Vec<Stmt> {
+    let Some(h) = b.held else {
+        return vec![];
+    };
+    let cell = index(glob(p, h, loc), glob(p, b.tid, loc), loc);
+    let op = if by > 0 { BinOp::Add } else { BinOp::Sub };
+    let v = bin(op, cell.clone(), int(1, Ty::INT, loc), Ty::INT, loc);
+    vec![assign(cell, v, loc)]
+}
+
+/// Under `locks-exit`, where thread `slot` ends: the assertion that it
+/// holds no lock it took. `None` when the property is not asked for.
+pub(crate) fn exit_check(
+    m: &mut impl Method,
+    p: &Program,
+    slot: Expr,
+    loc: Loc,
+) -> Option<Vec<Stmt>> {
+    let b = m.book();
+    let h = b.held.filter(|_| b.locks.exit)?;
+    let cell = index(glob(p, h, loc), slot, loc);
+    let ok = cmp(BinOp::Eq, cell, int(0, Ty::INT, loc), loc);
+    Some(m.check(p, ok, AssertKind::Lock(LockRule::ExitHolding), loc))
 }
 
 /// Under `--property deadlock`, per thread: the operation it stopped on
@@ -418,6 +482,9 @@ pub(crate) trait Method {
     /// The thread has not stopped, when stopped threads run on (Lal–Reps'
     /// sink round); `None` when a stopped thread runs no further code.
     fn alive(&self, p: &Program, loc: Loc) -> Option<Expr>;
+    /// An assertion of `ok` made by the model (a property's check), as
+    /// the method encodes the user's.
+    fn check(&mut self, p: &Program, ok: Expr, kind: AssertKind, loc: Loc) -> Vec<Stmt>;
 }
 
 /// Semaphores, read-write locks and spinlocks (`WordOp`): one step
@@ -458,6 +525,92 @@ fn word_op(
         Ty::INT,
         loc,
     );
+    let b = m.book();
+    // Under lock discipline a spinlock holds its owner (thread id + 1).
+    let me1 = bin(
+        BinOp::Add,
+        cast(glob(p, b.tid, loc), Ty::INT, loc),
+        i(1),
+        Ty::INT,
+        loc,
+    );
+    let owned = b.locks.rules || b.locks.exit;
+    let spin_held = if owned { me1.clone() } else { i(1) };
+    let is_lock = matches!(
+        w,
+        RwRdLock
+            | RwWrLock
+            | RwTryRdLock
+            | RwTryWrLock
+            | RwUnlock
+            | RwDestroy
+            | SpinLock
+            | SpinTryLock
+            | SpinUnlock
+            | SpinDestroy
+    );
+    if b.locks.rules && is_lock {
+        rule(
+            m,
+            p,
+            is(BinOp::Eq, DEAD_WORD),
+            LockRule::UseDestroyed,
+            loc,
+            out,
+        );
+        let and = |a: Expr, c: Expr| bin(BinOp::LogAnd, a, c, Ty::INT, loc);
+        let broken = match w {
+            SpinLock => Some((
+                cmp(BinOp::Eq, x.clone(), me1.clone(), loc),
+                LockRule::Relock,
+            )),
+            RwRdLock | RwWrLock => Some((
+                cmp(BinOp::Eq, x.clone(), writer.clone(), loc),
+                LockRule::Relock,
+            )),
+            SpinUnlock => Some((
+                cmp(BinOp::Ne, x.clone(), me1.clone(), loc),
+                LockRule::UnlockNotHeld,
+            )),
+            // Free, or held for writing by another thread (which readers
+            // hold it is not kept: a non-reader's unlock while others
+            // read is not caught).
+            RwUnlock => Some((
+                bin(
+                    BinOp::LogOr,
+                    is(BinOp::Eq, 0),
+                    and(
+                        is(BinOp::Lt, 0),
+                        cmp(BinOp::Ne, x.clone(), writer.clone(), loc),
+                    ),
+                    Ty::INT,
+                    loc,
+                ),
+                LockRule::UnlockNotHeld,
+            )),
+            SpinDestroy | RwDestroy => Some((is(BinOp::Ne, 0), LockRule::DestroyHeld)),
+            _ => None,
+        };
+        if let Some((bad, r)) = broken {
+            rule(m, p, bad, r, loc, out);
+        }
+    }
+    let took = held_by(p, &b, 1, loc);
+    // Released by its holder (the writer, for a read-write lock).
+    let released = |holder: Expr| -> Vec<Stmt> {
+        let down = held_by(p, &b, -1, loc);
+        if down.is_empty() {
+            return down;
+        }
+        vec![if_(
+            cmp(BinOp::Eq, x.clone(), holder, loc),
+            down,
+            vec![],
+            loc,
+        )]
+    };
+    let spin_released = released(me1.clone());
+    let rw_released = released(writer.clone());
     let mut then = |c: Expr, mut a: Vec<Stmt>, ra: i128, mut b: Vec<Stmt>, rb: i128| {
         a.extend(set(i(ra)));
         b.extend(set(i(rb)));
@@ -498,6 +651,10 @@ fn word_op(
             out.push(put(i(0)));
             out.extend(set(i(0)));
         }
+        RwDestroy | SpinDestroy if b.locks.rules => {
+            out.push(put(i(DEAD_WORD)));
+            out.extend(set(i(0)));
+        }
         SemDestroy | RwDestroy | SpinDestroy => out.extend(set(i(0))),
         RwRdLock | RwWrLock => {
             let mine = cmp(BinOp::Eq, x.clone(), writer.clone(), loc);
@@ -508,25 +665,37 @@ fn word_op(
             } else {
                 wait_if(m, p, is(BinOp::Ne, 0), WAIT_WR, &arg(0), i(0), loc, &mut go);
                 go.push(put(writer));
+                go.extend(took.clone());
             }
             go.extend(set(i(0)));
             out.push(if_(mine, set(i(EDEADLK)), go, loc));
         }
         SpinLock => {
             wait_if(m, p, is(BinOp::Ne, 0), WAIT_WR, &arg(0), i(0), loc, out);
-            out.push(put(i(1)));
+            out.push(put(spin_held));
+            out.extend(took);
             out.extend(set(i(0)));
         }
         RwTryRdLock => then(is(BinOp::Ge, 0), vec![put(add(1))], 0, vec![], EBUSY),
-        RwTryWrLock => then(is(BinOp::Eq, 0), vec![put(writer)], 0, vec![], EBUSY),
-        SpinTryLock => then(is(BinOp::Eq, 0), vec![put(i(1))], 0, vec![], EBUSY),
+        RwTryWrLock => {
+            let mut go = vec![put(writer)];
+            go.extend(took);
+            then(is(BinOp::Eq, 0), go, 0, vec![], EBUSY)
+        }
+        SpinTryLock => {
+            let mut go = vec![put(spin_held)];
+            go.extend(took);
+            then(is(BinOp::Eq, 0), go, 0, vec![], EBUSY)
+        }
         RwUnlock => {
             // A writer leaves it free; a reader takes one reader off.
+            out.extend(rw_released);
             let reader = vec![if_(is(BinOp::Gt, 0), vec![put(add(-1))], vec![], loc)];
             out.push(if_(is(BinOp::Lt, 0), vec![put(i(0))], reader, loc));
             out.extend(set(i(0)));
         }
         SpinUnlock => {
+            out.extend(spin_released);
             out.push(put(i(0)));
             out.extend(set(i(0)));
         }
@@ -703,6 +872,9 @@ pub(crate) fn expand(
                 out.extend(m.after_call(p, loc.generated()));
             }
             let tv = glob(p, b.tid, loc);
+            if let Some(c) = exit_check(m, p, tv.clone(), loc) {
+                out.extend(c);
+            }
             let idx = |a: GlobalId| index(glob(p, a, loc), tv.clone(), loc);
             out.push(assign(idx(b.done), one, loc));
             out.push(assign(idx(b.ret), cast(arg(0), Ty::Void.ptr(), loc), loc));
@@ -733,6 +905,9 @@ pub(crate) fn expand(
         Op::MutexInit | Op::CondInit => {
             out.push(assign(deref(arg(0), loc), zero.clone(), loc));
             set_dest(out, zero);
+        }
+        Op::MutexDestroy if b.locks.rules && b.mutex_kinds => {
+            kinds::destroy(m, p, &deref(arg(0), loc), dest, loc, out)
         }
         Op::MutexDestroy | Op::CondDestroy | Op::CondSignal | Op::CondBroadcast => {
             set_dest(out, zero)
@@ -851,6 +1026,11 @@ pub(crate) fn expand(
         Op::AtomicBegin => out.push(assign(glob(p, b.atomic, loc), one, loc)),
         Op::AtomicEnd => out.push(assign(glob(p, b.atomic, loc), zero, loc)),
         Op::Abort | Op::Exit => {
+            if op == Op::Exit
+                && let Some(c) = exit_check(m, p, glob(p, b.tid, loc), loc)
+            {
+                out.extend(c);
+            }
             if b.atomic_code {
                 let alive = m.alive(p, loc);
                 out.push(end_inside_atomic(p, &b, alive, loc));
@@ -1238,6 +1418,36 @@ mod kinds {
         )
     }
 
+    /// Destroyed under `--property locks` (`DESTROYED_BIT`).
+    fn destroyed(w: &Expr, loc: Loc) -> Expr {
+        let d = int(DESTROYED_BIT, Ty::INT, loc);
+        let b = bin(BinOp::BitAnd, w.clone(), d, Ty::INT, loc);
+        cmp(BinOp::Ne, b, int(0, Ty::INT, loc), loc)
+    }
+
+    /// `pthread_mutex_destroy` under `--property locks`: not twice, not
+    /// while held; the word keeps its kind and is marked destroyed.
+    pub(super) fn destroy(
+        m: &mut impl Method,
+        p: &Program,
+        mx: &Expr,
+        dest: &Option<Expr>,
+        loc: Loc,
+        out: &mut Vec<Stmt>,
+    ) {
+        let w = load(m, mx, loc, out);
+        rule(m, p, destroyed(&w, loc), LockRule::UseDestroyed, loc, out);
+        let held = cmp(BinOp::Ne, owner(&w, loc), int(0, Ty::INT, loc), loc);
+        rule(m, p, held, LockRule::DestroyHeld, loc, out);
+        let d = int(DESTROYED_BIT, Ty::INT, loc);
+        out.push(assign(
+            mx.clone(),
+            bin(BinOp::BitOr, w, d, Ty::INT, loc),
+            loc,
+        ));
+        out.extend(set(dest, 0, loc));
+    }
+
     /// The word with only the kind kept: a free mutex.
     fn freed(w: &Expr, loc: Loc) -> Expr {
         let m = int(3 << KIND_SHIFT, Ty::INT, loc);
@@ -1312,19 +1522,11 @@ mod kinds {
     }
 
     /// A recursive relock: count + 1, or EAGAIN at the count's limit.
-    fn relock(mx: &Expr, w: &Expr, dest: &Option<Expr>, loc: Loc) -> Stmt {
+    fn relock(p: &Program, b: &Book, mx: &Expr, w: &Expr, dest: &Option<Expr>, loc: Loc) -> Stmt {
         let full = cmp(BinOp::Eq, count(w, loc), int(COUNT_MAX, Ty::INT, loc), loc);
-        if_(
-            full,
-            set(dest, EAGAIN, loc),
-            with(
-                vec![assign(mx.clone(), plus_count(w, 1, loc), loc)],
-                dest,
-                0,
-                loc,
-            ),
-            loc,
-        )
+        let mut up = vec![assign(mx.clone(), plus_count(w, 1, loc), loc)];
+        up.extend(held_by(p, b, 1, loc));
+        if_(full, set(dest, EAGAIN, loc), with(up, dest, 0, loc), loc)
     }
 
     pub(super) fn lock_op(
@@ -1341,14 +1543,20 @@ mod kinds {
         let zero = int(0, Ty::INT, loc);
         let free = cmp(BinOp::Eq, owner(&w, loc), zero, loc);
         let mine = cmp(BinOp::Eq, owner(&w, loc), me(p, &b, loc), loc);
-        let take = with(
-            vec![assign(mx.clone(), taken(p, &b, &w, loc), loc)],
-            dest,
-            0,
-            loc,
-        );
+        rule(m, p, destroyed(&w, loc), LockRule::UseDestroyed, loc, out);
+        let mut take = vec![assign(mx.clone(), taken(p, &b, &w, loc), loc)];
+        take.extend(held_by(p, &b, 1, loc));
+        let take = with(take, dest, 0, loc);
         match op {
             Op::MutexLock => {
+                let again = bin(
+                    BinOp::LogAnd,
+                    mine.clone(),
+                    not(kind_is(&w, KIND_RECURSIVE, loc), loc),
+                    Ty::INT,
+                    loc,
+                );
+                rule(m, p, again, LockRule::Relock, loc, out);
                 // Held by another thread: wait (or stop). Held by this
                 // one: a normal mutex deadlocks.
                 let other = bin(
@@ -1382,7 +1590,7 @@ mod kinds {
                     vec![if_(
                         checks,
                         set(dest, EDEADLK, loc),
-                        vec![relock(mx, &w, dest, loc)],
+                        vec![relock(p, &b, mx, &w, dest, loc)],
                         loc,
                     )],
                     loc,
@@ -1401,7 +1609,7 @@ mod kinds {
                     take,
                     vec![if_(
                         again,
-                        vec![relock(mx, &w, dest, loc)],
+                        vec![relock(p, &b, mx, &w, dest, loc)],
                         set(dest, EBUSY, loc),
                         loc,
                     )],
@@ -1410,6 +1618,14 @@ mod kinds {
             }
             _ => {
                 // Unlock.
+                rule(
+                    m,
+                    p,
+                    not(mine.clone(), loc),
+                    LockRule::UnlockNotHeld,
+                    loc,
+                    out,
+                );
                 let strict = bin(
                     BinOp::LogOr,
                     kind_is(&w, KIND_RECURSIVE, loc),
@@ -1417,7 +1633,10 @@ mod kinds {
                     Ty::INT,
                     loc,
                 );
-                let release = with(vec![assign(mx.clone(), freed(&w, loc), loc)], dest, 0, loc);
+                let mut release = vec![assign(mx.clone(), freed(&w, loc), loc)];
+                release.extend(held_by(p, &b, -1, loc));
+                let release = with(release, dest, 0, loc);
+                let other = with(vec![assign(mx.clone(), freed(&w, loc), loc)], dest, 0, loc);
                 let deeper = bin(
                     BinOp::LogAnd,
                     kind_is(&w, KIND_RECURSIVE, loc),
@@ -1425,16 +1644,15 @@ mod kinds {
                     Ty::INT,
                     loc,
                 );
-                let down = with(
-                    vec![assign(mx.clone(), plus_count(&w, -1, loc), loc)],
-                    dest,
-                    0,
-                    loc,
-                );
+                let mut down = vec![assign(mx.clone(), plus_count(&w, -1, loc), loc)];
+                down.extend(held_by(p, &b, -1, loc));
+                let down = with(down, dest, 0, loc);
+                // Another thread's normal mutex is released, and stays
+                // counted as held by the thread that took it.
                 out.push(if_(
                     mine,
-                    vec![if_(deeper, down, release.clone(), loc)],
-                    vec![if_(strict, set(dest, EPERM, loc), release, loc)],
+                    vec![if_(deeper, down, release, loc)],
+                    vec![if_(strict, set(dest, EPERM, loc), other, loc)],
                     loc,
                 ));
             }
@@ -1455,6 +1673,15 @@ mod kinds {
         let b = m.book();
         let w = load(m, mx, loc, out);
         let mine = cmp(BinOp::Eq, owner(&w, loc), me(p, &b, loc), loc);
+        rule(m, p, destroyed(&w, loc), LockRule::UseDestroyed, loc, out);
+        rule(
+            m,
+            p,
+            not(mine.clone(), loc),
+            LockRule::WaitNotHeld,
+            loc,
+            out,
+        );
         let strict = bin(
             BinOp::LogOr,
             kind_is(&w, KIND_RECURSIVE, loc),
@@ -1462,7 +1689,7 @@ mod kinds {
             Ty::INT,
             loc,
         );
-        let refused = bin(BinOp::LogAnd, not(mine, loc), strict, Ty::INT, loc);
+        let refused = bin(BinOp::LogAnd, not(mine.clone(), loc), strict, Ty::INT, loc);
         let deeper = bin(
             BinOp::LogAnd,
             kind_is(&w, KIND_RECURSIVE, loc),
@@ -1476,6 +1703,10 @@ mod kinds {
             vec![assign(mx.clone(), freed(&w, loc), loc)],
             loc,
         )];
+        let down = held_by(p, &b, -1, loc);
+        if !down.is_empty() {
+            waits.push(if_(mine, down, vec![], loc));
+        }
         waits.extend(m.switch_point(p, loc));
         let w2 = load(m, mx, loc, &mut waits);
         let zero = int(0, Ty::INT, loc);
@@ -1496,6 +1727,7 @@ mod kinds {
             vec![assign(mx.clone(), plus_count(&w2, 1, loc), loc)],
             loc,
         ));
+        waits.extend(held_by(p, &b, 1, loc));
         waits.extend(set(dest, 0, loc));
         out.push(if_(refused, set(dest, EPERM, loc), waits, loc));
     }

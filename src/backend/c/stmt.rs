@@ -224,6 +224,13 @@ impl<'p> Emitter<'p> {
                         let c = self.top(c);
                         self.line(loc, &format!("assert({c}); /* no deadlock */"))
                     }
+                    AssertKind::Lock(r) => {
+                        let c = self.top(c);
+                        self.line(
+                            loc,
+                            &format!("assert({c}); /* {}: {} */", r.property(), r.text()),
+                        )
+                    }
                 }
             }
             StmtKind::Assume(c) => {

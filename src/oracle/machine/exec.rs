@@ -236,6 +236,7 @@ impl<'p> Machine<'p> {
                             });
                         }
                         if t == 0 {
+                            self.exit_rule(st, 0, loc, ev)?;
                             // main's return is exit: no destructors run.
                             if st.threads[0].atomic_depth > 0 {
                                 self.end_program(
@@ -278,6 +279,7 @@ impl<'p> Machine<'p> {
                                 AssertKind::Assert => "assertion fails".into(),
                                 AssertKind::ReachError => "error location reached".into(),
                                 AssertKind::Deadlock => "deadlock".into(),
+                                AssertKind::Lock(r) => format!("{}: {}", r.property(), r.text()),
                             },
                         });
                     }

@@ -132,6 +132,9 @@ pub struct Thread {
     pub next_obj: u32,
     pub func: FuncId,
     pub parent: Option<u32>,
+    /// Under `locks-exit`: the locks (mutexes, spinlocks, write locks)
+    /// this thread took and has not released itself, with how often.
+    pub held: BTreeMap<(u32, i64), u32>,
 }
 
 impl Thread {
@@ -148,6 +151,7 @@ impl Thread {
             next_obj: 0,
             func,
             parent,
+            held: BTreeMap::new(),
         }
     }
 }
@@ -176,6 +180,11 @@ pub struct Bounds {
     pub nondet: Vec<i128>,
     /// Report deadlocks (`oracle::search::deadlocked`) as failures.
     pub deadlock: bool,
+    /// Report broken rules of lock discipline (`ir::LockRule`, all but
+    /// `ExitHolding`) as failures, at the operation.
+    pub locks: bool,
+    /// Report a thread that ends holding a lock it took.
+    pub locks_exit: bool,
 }
 
 impl Default for Bounds {
@@ -186,6 +195,8 @@ impl Default for Bounds {
             max_states: 2_000_000,
             nondet: (-1..=3).collect(),
             deadlock: false,
+            locks: false,
+            locks_exit: false,
         }
     }
 }
@@ -266,6 +277,8 @@ const OBJ_SHIFT: u32 = 12;
 const MX_OWNER: i64 = 0;
 const MX_COUNT: i64 = 4;
 pub(super) const MX_KIND: i64 = 8;
+/// In the kind word: destroyed (kept only under `--property locks`).
+const MX_DESTROYED: i128 = 4;
 const RECURSIVE: i128 = 1;
 const ERRORCHECK: i128 = 2;
 /// The most times a recursive mutex may be held (then EAGAIN).

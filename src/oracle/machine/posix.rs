@@ -75,6 +75,7 @@ impl<'p> Machine<'p> {
                     continue;
                 }
                 th.exiting = None;
+                self.exit_rule(st, t, loc, ev)?;
                 self.finish(st, t, x.ret);
                 return Ok(());
             };
@@ -128,6 +129,75 @@ impl<'p> Machine<'p> {
         self.write(st, ptr_add(at, off), &Ty::INT, RVal::S(Value::Int(v)), loc)
     }
 
+    /// Under `--property locks`: the operation breaks rule `r` when
+    /// `broken`; the step fails there, before its effect.
+    fn lock_rule(
+        &self,
+        broken: bool,
+        r: LockRule,
+        what: &str,
+        loc: Loc,
+        ev: &mut Vec<Event>,
+    ) -> R<()> {
+        if !self.b.locks || !broken {
+            return Ok(());
+        }
+        if self.trace {
+            ev.push(Event {
+                loc,
+                what: format!("locks: {what}"),
+            });
+        }
+        Err(Fail(StepEnd::Failed(loc, AssertKind::Lock(r))))
+    }
+
+    /// Under `locks-exit`: thread `t` took (`up`) or released one level of
+    /// the lock at `x`.
+    pub(super) fn hold(&self, st: &mut State, t: u32, x: Value, up: bool) {
+        let Value::Ptr(o, off) = x else { return };
+        if !self.b.locks_exit {
+            return;
+        }
+        let held = &mut st.threads[t as usize].held;
+        let n = held.get(&(o, off)).copied().unwrap_or(0);
+        match (up, n) {
+            (true, _) => {
+                held.insert((o, off), n + 1);
+            }
+            (false, 0) => {}
+            (false, 1) => {
+                held.remove(&(o, off));
+            }
+            (false, _) => {
+                held.insert((o, off), n - 1);
+            }
+        }
+    }
+
+    /// Under `locks-exit`, where thread `t` ends (returns, `pthread_exit`
+    /// after its destructors, main's return, `exit`): it holds no lock it
+    /// took.
+    pub(super) fn exit_rule(&self, st: &State, t: u32, loc: Loc, ev: &mut Vec<Event>) -> R<()> {
+        let held = &st.threads[t as usize].held;
+        if !self.b.locks_exit || held.is_empty() {
+            return Ok(());
+        }
+        if self.trace {
+            let names: Vec<String> = held
+                .keys()
+                .map(|&(o, off)| self.describe(st, Value::Ptr(o, off), &Ty::INT))
+                .collect();
+            ev.push(Event {
+                loc,
+                what: format!("locks-exit: thread {t} ends holding {}", names.join(", ")),
+            });
+        }
+        Err(Fail(StepEnd::Failed(
+            loc,
+            AssertKind::Lock(LockRule::ExitHolding),
+        )))
+    }
+
     /// A semaphore, read-write lock or spinlock operation on the object
     /// `x` whose word is `v` (POSIX): the result and what the trace says.
     /// A semaphore counts; `sem_wait` waits while it is 0. A read-write
@@ -156,12 +226,63 @@ impl<'p> Machine<'p> {
         loc: Loc,
         name: &str,
         me: i128,
+        ev: &mut Vec<Event>,
     ) -> R<(i128, String)> {
         use WordOp::*;
         // A read-write lock held for writing holds -(writer + 1).
         let writer = -(me + 1);
         let max = i32::MAX as i128;
         let wait = |why: String| -> R<(i128, String)> { Err(Fail(StepEnd::Blocked(why))) };
+        // Lock discipline: a spinlock holds its owner (thread id + 1) and
+        // -1 once destroyed; a read-write lock's second word is 1 once
+        // destroyed.
+        let spin = matches!(w, SpinLock | SpinTryLock | SpinUnlock | SpinDestroy);
+        let rw = matches!(
+            w,
+            RwRdLock | RwWrLock | RwTryRdLock | RwTryWrLock | RwUnlock | RwDestroy
+        );
+        if spin || rw {
+            let dead = if spin {
+                v == -1
+            } else {
+                self.word(st, x, 4, loc)? != 0
+            };
+            let what = format!("{} {name}", w.c_name());
+            let r = self.lock_rule(
+                dead,
+                LockRule::UseDestroyed,
+                &format!("{what}: destroyed"),
+                loc,
+                ev,
+            );
+            let broken = match w {
+                SpinLock => Some((v == me + 1, LockRule::Relock, "already held by this thread")),
+                RwRdLock | RwWrLock => Some((
+                    v == writer,
+                    LockRule::Relock,
+                    "held for writing by this thread",
+                )),
+                SpinUnlock => Some((
+                    v != me + 1,
+                    LockRule::UnlockNotHeld,
+                    "not held by this thread",
+                )),
+                RwUnlock => Some((
+                    v == 0 || (v < 0 && v != writer),
+                    LockRule::UnlockNotHeld,
+                    "not held by this thread",
+                )),
+                SpinDestroy | RwDestroy => Some((v != 0, LockRule::DestroyHeld, "held")),
+                _ => None,
+            };
+            let r = r.and_then(|()| match broken {
+                Some((b, rule, why)) => self.lock_rule(b, rule, &format!("{what}: {why}"), loc, ev),
+                None => Ok(()),
+            });
+            if let Err(e) = r {
+                return Err(e);
+            }
+        }
         let arg = |i: usize| -> R<i128> {
             match a.get(i).cloned().map(|r| r.scalar(loc)).transpose()? {
                 Some(Value::Int(n)) => Ok(n),
@@ -204,6 +325,17 @@ impl<'p> Machine<'p> {
             }
             RwInit | SpinInit => {
                 self.set_word(st, x, 0, 0, loc)?;
+                if w == RwInit {
+                    self.set_word(st, x, 4, 0, loc)?;
+                }
+                (0, format!("{} {name}", w.c_name()))
+            }
+            SpinDestroy if self.b.locks => {
+                self.set_word(st, x, 0, -1, loc)?;
+                (0, format!("{} {name}", w.c_name()))
+            }
+            RwDestroy if self.b.locks => {
+                self.set_word(st, x, 4, 1, loc)?;
                 (0, format!("{} {name}", w.c_name()))
             }
             SemDestroy | RwDestroy | SpinDestroy => (0, format!("{} {name}", w.c_name())),
@@ -224,19 +356,27 @@ impl<'p> Machine<'p> {
             RwWrLock | SpinLock if v != 0 => return wait(format!("{name} is held")),
             RwWrLock | RwTryWrLock if v == 0 => {
                 self.set_word(st, x, 0, writer, loc)?;
+                self.hold(st, me as u32, x, true);
                 (0, format!("write-lock {name}"))
             }
             SpinLock | SpinTryLock if v == 0 => {
-                self.set_word(st, x, 0, 1, loc)?;
+                self.set_word(st, x, 0, me + 1, loc)?;
+                self.hold(st, me as u32, x, true);
                 (0, format!("lock {name}"))
             }
             RwTryWrLock | SpinTryLock => (EBUSY, format!("{} {name}: held (EBUSY)", w.c_name())),
             RwUnlock => {
+                if v == writer {
+                    self.hold(st, me as u32, x, false);
+                }
                 let n = if v < 0 { 0 } else { (v - 1).max(0) };
                 self.set_word(st, x, 0, n, loc)?;
                 (0, format!("unlock {name}"))
             }
             SpinUnlock => {
+                if v == me + 1 {
+                    self.hold(st, me as u32, x, false);
+                }
                 self.set_word(st, x, 0, 0, loc)?;
                 (0, format!("unlock {name}"))
             }
@@ -307,6 +447,12 @@ impl<'p> Machine<'p> {
         Ok(0)
     }
 
+    /// The mutex at `m` was destroyed (`MX_DESTROYED`, kept only under
+    /// `--property locks`) and not initialised since.
+    fn mutex_destroyed(&self, st: &mut State, m: Value, loc: Loc) -> R<bool> {
+        Ok(self.word(st, m, MX_KIND, loc)? & MX_DESTROYED != 0)
+    }
+
     /// Owner, count and kind of the mutex at `m`.
     pub(super) fn mutex(&self, st: &mut State, m: Value, loc: Loc) -> R<(i128, i128, i128)> {
         Ok((
@@ -347,6 +493,7 @@ impl<'p> Machine<'p> {
             1 => {
                 let (_, count, _) = self.mutex(st, m, loc)?;
                 self.set_mutex(st, m, me, count + 1, loc)?;
+                self.hold(st, t, m, true);
                 Ok(0)
             }
             _ => {
@@ -358,6 +505,7 @@ impl<'p> Machine<'p> {
                     ))));
                 }
                 self.set_mutex(st, m, me, 1, loc)?;
+                self.hold(st, t, m, true);
                 if self.trace {
                     ev.push(Event {
                         loc,
@@ -398,7 +546,12 @@ impl<'p> Machine<'p> {
                 let x = s(0)?;
                 let name = self.describe(st, x, &Ty::Pthread(w.object()));
                 let v = self.word(st, x, 0, loc)?;
-                let (res, what) = self.word_op(st, w, x, v, a, loc, &name, me)?;
+                let mut broke = Vec::new();
+                let r = self.word_op(st, w, x, v, a, loc, &name, me, &mut broke);
+                for e in broke {
+                    say(e.what);
+                }
+                let (res, what) = r?;
                 if self.trace {
                     say(what);
                 }
@@ -567,6 +720,31 @@ impl<'p> Machine<'p> {
                 let m = s(0)?;
                 let (owner, count, kind) = self.mutex(st, m, loc)?;
                 let name = self.describe(st, m, &Ty::Pthread(PthreadTy::Mutex));
+                let dead = self.mutex_destroyed(st, m, loc)?;
+                let what = format!("unlock of {name}");
+                self.lock_rule(
+                    dead,
+                    LockRule::UseDestroyed,
+                    &format!("{what}, destroyed"),
+                    loc,
+                    ev,
+                )?;
+                let why = match owner {
+                    0 => "which is not locked".to_string(),
+                    o => format!("held by thread {}", o - 1),
+                };
+                let theirs = owner != me + 1;
+                self.lock_rule(
+                    theirs,
+                    LockRule::UnlockNotHeld,
+                    &format!("{what}, {why}"),
+                    loc,
+                    ev,
+                )?;
+                if owner == me + 1 {
+                    self.hold(st, t, m, false);
+                }
+                let mut say = |what: String| ev.push(Event { loc, what });
                 if owner == me + 1 && kind == RECURSIVE && count > 1 {
                     self.set_mutex(st, m, owner, count - 1, loc)?;
                 } else if owner == me + 1 || (kind != RECURSIVE && kind != ERRORCHECK) {
@@ -589,14 +767,29 @@ impl<'p> Machine<'p> {
                 let (owner, count, kind) = self.mutex(st, m, loc)?;
                 let name = self.describe(st, m, &Ty::Pthread(PthreadTy::Mutex));
                 let mine = owner == me + 1;
+                let dead = self.mutex_destroyed(st, m, loc)?;
+                let what = format!("lock of {name}");
+                self.lock_rule(
+                    dead,
+                    LockRule::UseDestroyed,
+                    &format!("{what}, destroyed"),
+                    loc,
+                    ev,
+                )?;
+                let again = op == Op::MutexLock && mine && kind != RECURSIVE;
+                let held = format!("{what}, already held by this thread");
+                self.lock_rule(again, LockRule::Relock, &held, loc, ev)?;
+                let mut say = |what: String| ev.push(Event { loc, what });
                 let (res, what) = if owner == 0 {
                     self.set_mutex(st, m, me + 1, 1, loc)?;
+                    self.hold(st, t, m, true);
                     (0, "")
                 } else if mine && kind == RECURSIVE {
                     if count >= MX_COUNT_MAX {
                         (EAGAIN, ": too many times (EAGAIN)")
                     } else {
                         self.set_mutex(st, m, owner, count + 1, loc)?;
+                        self.hold(st, t, m, true);
                         (0, " again")
                     }
                 } else if op == Op::MutexTryLock {
@@ -629,6 +822,22 @@ impl<'p> Machine<'p> {
                 let m = s(1)?;
                 let (owner, count, kind) = self.mutex(st, m, loc)?;
                 let name = self.describe(st, m, &Ty::Pthread(PthreadTy::Mutex));
+                let dead = self.mutex_destroyed(st, m, loc)?;
+                let what = format!("condition wait with {name}");
+                self.lock_rule(
+                    dead,
+                    LockRule::UseDestroyed,
+                    &format!("{what}, destroyed"),
+                    loc,
+                    ev,
+                )?;
+                let theirs = owner != me + 1;
+                let why = format!("{what}, which this thread does not hold");
+                self.lock_rule(theirs, LockRule::WaitNotHeld, &why, loc, ev)?;
+                if !theirs {
+                    self.hold(st, t, m, false);
+                }
+                let mut say = |what: String| ev.push(Event { loc, what });
                 let strict = kind == RECURSIVE || kind == ERRORCHECK;
                 let state = if owner != me + 1 && strict {
                     2
@@ -647,6 +856,24 @@ impl<'p> Machine<'p> {
                     });
                 }
                 int(state)
+            }
+            Op::MutexDestroy if self.b.locks => {
+                let m = s(0)?;
+                let (owner, _, kind) = self.mutex(st, m, loc)?;
+                let name = self.describe(st, m, &Ty::Pthread(PthreadTy::Mutex));
+                let dead = self.mutex_destroyed(st, m, loc)?;
+                let what = format!("destroy of {name}");
+                self.lock_rule(
+                    dead,
+                    LockRule::UseDestroyed,
+                    &format!("{what}, destroyed already"),
+                    loc,
+                    ev,
+                )?;
+                let held = format!("{what}, held by thread {}", owner - 1);
+                self.lock_rule(owner != 0, LockRule::DestroyHeld, &held, loc, ev)?;
+                self.set_word(st, m, MX_KIND, kind | MX_DESTROYED, loc)?;
+                int(0)
             }
             Op::MutexDestroy
             | Op::CondInit
@@ -900,6 +1127,10 @@ impl<'p> Machine<'p> {
                 let cells = self.read_cells(st, src, n as u64, loc)?;
                 self.write_cells(st, d, n as u64, cells, loc)?;
                 Some(RVal::S(d))
+            }
+            Op::Exit if self.b.locks_exit && !st.threads[t as usize].held.is_empty() => {
+                self.exit_rule(st, t, loc, ev)?;
+                None
             }
             Op::Abort | Op::Exit if self.in_atomic(&st.threads[t as usize]) => {
                 let why = if op == Op::Abort { "abort()" } else { "exit()" };

@@ -97,6 +97,21 @@ pub struct KissOptions {
     pub race: Option<Option<String>>,
     /// Check for deadlocks at the end of the run (`threads::deadlocked`).
     pub deadlock: bool,
+    /// Check lock discipline (`threads::LockChecks`).
+    pub locks: threads::LockChecks,
+}
+
+/// `if (held[t] != 0) EXIT_HELD = 1;`, before a thread's end check.
+fn flag_if_held(p: &Program, held: GlobalId, flag: GlobalId, t: Expr) -> Stmt {
+    let l = Loc::NONE;
+    let holds = cmp(
+        BinOp::Ne,
+        index(glob(p, held, l), t, l),
+        int(0, Ty::INT, l),
+        l,
+    );
+    let set = assign(glob(p, flag, l), int(1, Ty::INT, l), l);
+    if_(holds, vec![set], vec![], l)
 }
 
 /// One access the race mode instruments: where, and whether it writes.
@@ -152,6 +167,10 @@ struct Globals {
     key_dtor: Option<GlobalId>,
     /// `--property deadlock`: the records and the verdict.
     wait: Option<threads::WaitBook>,
+    /// `--property locks-exit`: per thread id, the locks it holds; and
+    /// `threads::EXIT_HELD`.
+    held: Option<GlobalId>,
+    exit_held: Option<GlobalId>,
     /// Each thread's start routine, where a site gives it through a pointer.
     start: Option<GlobalId>,
 }
@@ -245,6 +264,14 @@ pub fn kiss(mut p: Program, o: &KissOptions) -> Result<(Program, KissInfo)> {
             let t = arr(threads::start_ty().ptr(), nslots);
             add(&mut p, "__seqc_start", t)
         }),
+        held: o
+            .locks
+            .exit
+            .then(|| add(&mut p, threads::HELD, arr(Ty::INT, nslots))),
+        exit_held: o
+            .locks
+            .exit
+            .then(|| add(&mut p, threads::EXIT_HELD, Ty::INT)),
     };
     // Thread-local globals: one copy per thread id.
     let mut tls = HashSet::new();
@@ -305,6 +332,7 @@ pub fn kiss(mut p: Program, o: &KissOptions) -> Result<(Program, KissInfo)> {
         mutex_kinds: p.pthread.mutex_kinds,
         atomic_code: threads::has_atomic_code(&p),
         dtor_passes: threads::dtor_passes(&p),
+        locks: o.locks,
     };
     // Each function is rewritten alone, on threads for large programs: the
     // rewriter only reads the program, and what it collects is merged in
@@ -358,6 +386,11 @@ pub fn kiss(mut p: Program, o: &KissOptions) -> Result<(Program, KissInfo)> {
     p.functions.push(make_step(&p, &g, sched_f));
     p.functions.push(make_schedule(&p, &g, max, run_f));
     p.functions.push(make_run(&p, &g, &site_list, dtors));
+    if g.held.is_some() {
+        // The end check `make_run` makes.
+        rw.asserts
+            .push((Loc::NONE, AssertKind::Lock(LockRule::ExitHolding)));
+    }
     if rw.race.is_some() {
         p.functions.push(make_pick(&p, &g));
     }
@@ -393,11 +426,19 @@ pub fn kiss(mut p: Program, o: &KissOptions) -> Result<(Program, KissInfo)> {
     p.functions[user_main.index()].name = "__seqc_main".into();
     p.functions[user_main.index()].is_static = true;
     let l = Loc::NONE;
-    let mut at_end: Vec<Stmt> = rw
-        .atomic_code
-        .then(|| threads::end_inside_atomic(&p, &rw.book(), Some(not(rw.raised(&p, l), l)), l))
-        .into_iter()
-        .collect();
+    let mut at_end: Vec<Stmt> = Vec::new();
+    if let (Some(h), Some(flag)) = (g.held, g.exit_held)
+        && let Some(c) = threads::exit_check(&mut rw, &p, int(0, Ty::UINT, l), l)
+    {
+        // Main's return (exit) with a lock it took: after a stop, no.
+        let mut end = vec![flag_if_held(&p, h, flag, int(0, Ty::UINT, l))];
+        end.extend(c);
+        at_end.push(if_(not(rw.raised(&p, l), l), end, vec![], l));
+    }
+    if rw.atomic_code {
+        let alive = Some(not(rw.raised(&p, l), l));
+        at_end.push(threads::end_inside_atomic(&p, &rw.book(), alive, l));
+    }
     let mut last = Vec::new();
     if let Some(w) = g.wait {
         // Main returned (its `pthread_exit` sets this too): the program
@@ -544,6 +585,7 @@ struct Rewriter {
     mutex_kinds: bool,
     atomic_code: bool,
     dtor_passes: u32,
+    locks: threads::LockChecks,
 }
 
 impl Rewriter {}
@@ -565,6 +607,8 @@ impl threads::Method for Rewriter {
             mutex_kinds: self.mutex_kinds,
             atomic_code: self.atomic_code,
             wait: g.wait,
+            locks: self.locks,
+            held: g.held,
         }
     }
 
@@ -605,5 +649,10 @@ impl threads::Method for Rewriter {
 
     fn after_call(&mut self, p: &Program, loc: Loc) -> Vec<Stmt> {
         vec![self.propagate(p, loc)]
+    }
+
+    fn check(&mut self, _p: &Program, ok: Expr, kind: AssertKind, loc: Loc) -> Vec<Stmt> {
+        self.asserts.push((loc, kind));
+        vec![st(StmtKind::Assert(ok, kind), loc)]
     }
 }

@@ -310,12 +310,16 @@ pub(super) fn make_run(
             loc,
         ));
     }
-    body.push(if_(
-        ok(),
-        vec![assign(at(g.done), int(1, Ty::INT, loc), loc)],
-        vec![],
-        loc,
-    ));
+    let mut end = Vec::new();
+    if let (Some(h), Some(flag)) = (g.held, g.exit_held) {
+        // locks-exit: the thread ends holding no lock it took.
+        end.push(super::flag_if_held(p, h, flag, id.clone()));
+        let free = cmp(BinOp::Eq, at(h), int(0, Ty::INT, loc), loc);
+        let rule = AssertKind::Lock(LockRule::ExitHolding);
+        end.push(st(StmtKind::Assert(free, rule), loc));
+    }
+    end.push(assign(at(g.done), int(1, Ty::INT, loc), loc));
+    body.push(if_(ok(), end, vec![], loc));
     body.push(assign(raise, zero.clone(), loc));
     body.push(assign(glob(p, g.atomic, loc), zero, loc));
     body.push(assign(

@@ -77,15 +77,17 @@ pub(super) fn make_cs(p: &mut Program, g: &Globals, k: u32) -> FuncId {
     FuncId(p.functions.len() as u32 - 1)
 }
 
+/// The ids (`__seqc_error` values) of the checks the driver makes: a
+/// thread that ends holding a lock, a deadlock (0: not checked).
+#[derive(Clone, Copy, Default)]
+pub(super) struct EndIds {
+    pub exit: i128,
+    pub deadlock: i128,
+}
+
 /// The new `main`: thread 0, then every slot in order, then the
 /// consistency assumptions and the deferred assertion.
-pub(super) fn make_driver(
-    p: &mut Program,
-    rw: &Ctx,
-    user_main: FuncId,
-    nslots: u64,
-    deadlock_id: i128,
-) {
+pub(super) fn make_driver(p: &mut Program, rw: &Ctx, user_main: FuncId, nslots: u64, ends: EndIds) {
     let loc = Loc::NONE;
     let g = rw.g;
     let k = rw.k as i128;
@@ -145,6 +147,23 @@ pub(super) fn make_driver(
         },
         loc,
     ));
+    // locks-exit: a live thread that ends must hold no lock it took.
+    let end_check = |b: &mut Vec<Stmt>, slot: i128| {
+        let Some(h) = g.held.filter(|_| ends.exit > 0) else {
+            return;
+        };
+        let holds = cmp(BinOp::Ne, at(h, slot), int(0, Ty::INT, loc), loc);
+        let first = cmp(BinOp::Eq, glob(p, g.error, loc), int(0, Ty::INT, loc), loc);
+        let bad = bin(
+            BinOp::LogAnd,
+            bin(BinOp::LogAnd, rw.alive(p, loc), holds, Ty::INT, loc),
+            first,
+            Ty::INT,
+            loc,
+        );
+        let set = assign(glob(p, g.error, loc), int(ends.exit, Ty::INT, loc), loc);
+        b.push(if_(bad, vec![set], vec![], loc));
+    };
     let finish = |b: &mut Vec<Stmt>, slot: i128, rv: Option<Expr>| {
         b.push(rw.cs_call(loc));
         b.push(assign(at(g.done, slot), int(1, Ty::INT, loc), loc));
@@ -152,6 +171,7 @@ pub(super) fn make_driver(
             b.push(assign(at(g.ret, slot), v, loc));
         }
     };
+    end_check(&mut b, 0);
     if rw.atomic_code {
         // Main's return is exit: inside an atomic section the run ends.
         b.push(threads::end_inside_atomic(
@@ -257,6 +277,7 @@ pub(super) fn make_driver(
                 loc,
             ));
         }
+        end_check(&mut body, slot);
         finish(&mut body, slot, rv.map(|v| cast(v, Ty::Void.ptr(), loc)));
         // The slot is in use when its site made that many threads (a
         // sequential counter, so this test is usually a constant).
@@ -291,7 +312,7 @@ pub(super) fn make_driver(
             bin(BinOp::LogAnd, first, dead, Ty::INT, loc),
             vec![assign(
                 glob(p, g.error, at_main),
-                int(deadlock_id, Ty::INT, at_main),
+                int(ends.deadlock, Ty::INT, at_main),
                 at_main,
             )],
             vec![],

@@ -87,6 +87,8 @@ pub struct LrOptions {
     pub unwind: u32,
     /// Check for deadlocks at the end of the run (`threads::deadlocked`).
     pub deadlock: bool,
+    /// Check lock discipline (`threads::LockChecks`).
+    pub locks: threads::LockChecks,
 }
 
 /// What the pass made, for traces: assertion ids and thread slots.
@@ -242,6 +244,17 @@ pub fn lal_reps(mut p: Program, o: &LrOptions) -> Result<(Program, LrInfo)> {
                 add_global(p, &mut copied, n, t, false)
             })
         }),
+        // Each thread's own count, read and written only while it runs:
+        // no round copies.
+        held: o.locks.exit.then(|| {
+            add_global(
+                &mut p,
+                &mut copied,
+                threads::HELD,
+                arr(Ty::INT, nslots),
+                false,
+            )
+        }),
         // Start routines given through pointers: written by the creator
         // before the thread runs (a lower slot), like the argument.
         start: site_list.iter().any(|s| s.start.is_none()).then(|| {
@@ -282,6 +295,7 @@ pub fn lal_reps(mut p: Program, o: &LrOptions) -> Result<(Program, LrInfo)> {
             .key_dtors
             .then_some(FuncId(p.functions.len() as u32)),
         mutex_kinds: p.pthread.mutex_kinds,
+        locks: o.locks,
         atomic_code: threads::has_atomic_code(&p),
         dtor_passes: threads::dtor_passes(&p),
         copied,
@@ -384,6 +398,18 @@ pub fn lal_reps(mut p: Program, o: &LrOptions) -> Result<(Program, LrInfo)> {
         })
         .collect();
     let (cxr, pr) = (&cx, &p);
+    if cx.locks.rules || cx.locks.exit {
+        // The thread model adds assertions of its own (lock discipline),
+        // known only once a body is rewritten: a first rewrite of copies
+        // counts them.
+        let mut dry: Vec<Job> = jobs.iter().map(Job::copy).collect();
+        crate::par::each_mut(&mut dry, |job| job.run(cxr, pr));
+        let mut first = 0;
+        for (job, d) in jobs.iter_mut().zip(&dry) {
+            job.first_assert = first;
+            first += d.asserts.len();
+        }
+    }
     crate::par::each_mut(&mut jobs, |job| job.run(cxr, pr));
     let mut asserts = Vec::new();
     let mut switch_points = 0;
@@ -439,11 +465,17 @@ pub fn lal_reps(mut p: Program, o: &LrOptions) -> Result<(Program, LrInfo)> {
     // The user's main becomes thread 0's start routine.
     p.functions[user_main.index()].name = "__seqc_main".into();
     p.functions[user_main.index()].is_static = true;
-    // The deadlock check is the last assertion (`make_driver`).
+    // The threads' end checks (locks-exit) and the deadlock check are
+    // the last assertions (`make_driver`).
+    let mut ends = driver::EndIds::default();
+    if cx.g.held.is_some() {
+        asserts.push((Loc::NONE, AssertKind::Lock(LockRule::ExitHolding)));
+        ends.exit = asserts.len() as i128;
+    }
     if cx.g.wait.is_some() {
         asserts.push((Loc::NONE, AssertKind::Deadlock));
     }
-    let deadlock_id = asserts.len() as i128;
+    ends.deadlock = asserts.len() as i128;
     let info = LrInfo {
         asserts,
         slot_funcs: std::iter::once("main".to_string())
@@ -460,7 +492,7 @@ pub fn lal_reps(mut p: Program, o: &LrOptions) -> Result<(Program, LrInfo)> {
         site_n: p.global(cx.g.site_n).name.clone(),
         rounds: o.rounds.max(1),
     };
-    make_driver(&mut p, &cx, user_main, nslots, deadlock_id);
+    make_driver(&mut p, &cx, user_main, nslots, ends);
     p.thread_id = Some(cx.g.tid);
     p.rounds = Some(Rounds {
         round: cx.g.round,
@@ -502,6 +534,8 @@ struct Globals {
     key_dtor: Option<GlobalId>,
     /// `--property deadlock`.
     wait: Option<threads::WaitBook>,
+    /// `--property locks-exit`.
+    held: Option<GlobalId>,
     /// Each slot's start routine, where a site gives it through a pointer.
     start: Option<GlobalId>,
 }
@@ -546,6 +580,7 @@ struct Ctx {
     mutex_kinds: bool,
     atomic_code: bool,
     dtor_passes: u32,
+    locks: threads::LockChecks,
     /// Round-copied globals (those before the functions' rewrite).
     copied: Vec<bool>,
     tls: HashSet<GlobalId>,
@@ -568,6 +603,24 @@ struct Job {
     first_pool: u32,
     switch_points: usize,
     err: Option<PassErr>,
+}
+
+impl Job {
+    /// A job not run yet, again.
+    fn copy(&self) -> Job {
+        Job {
+            fi: self.fi,
+            body: self.body.clone(),
+            locals: self.locals.clone(),
+            escaping: self.escaping.clone(),
+            first_assert: self.first_assert,
+            asserts: Vec::new(),
+            pools: Vec::new(),
+            first_pool: 0,
+            switch_points: 0,
+            err: None,
+        }
+    }
 }
 
 /// A pool of heap objects or escaping locals, or its counter.
@@ -820,6 +873,8 @@ fn book(cx: &Ctx) -> Book {
         mutex_kinds: cx.mutex_kinds,
         atomic_code: cx.atomic_code,
         wait: g.wait,
+        locks: cx.locks,
+        held: g.held,
     }
 }
 
@@ -830,6 +885,10 @@ impl threads::Method for Rewriter<'_> {
 
     fn alive(&self, p: &Program, loc: Loc) -> Option<Expr> {
         Some(self.cx.alive(p, loc))
+    }
+
+    fn check(&mut self, p: &Program, ok: Expr, kind: AssertKind, loc: Loc) -> Vec<Stmt> {
+        vec![self.assertion(p, ok, kind, loc)]
     }
 
     fn temp(&mut self, name: &str, ty: Ty) -> LocalId {

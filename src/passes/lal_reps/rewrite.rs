@@ -5,6 +5,24 @@
 use super::*;
 
 impl Rewriter<'_> {
+    /// `assert(c)`: a failure records the assertion's id (the first
+    /// failure only) and stops the thread, so nothing it does afterwards
+    /// can make another assertion fail (seqc records the first failure
+    /// in slot order, which need not be the first of the run).
+    pub(super) fn assertion(&mut self, p: &Program, c: Expr, kind: AssertKind, loc: Loc) -> Stmt {
+        self.asserts.push((loc, kind));
+        let id = (self.first_assert + self.asserts.len()) as i128;
+        let e = glob(p, self.g.error, loc);
+        let set = if_(
+            cmp(BinOp::Eq, e.clone(), int(0, Ty::INT, loc), loc),
+            vec![assign(e, int(id, Ty::INT, loc), loc)],
+            vec![],
+            loc,
+        );
+        let fails = if_(not(c, loc), vec![set, self.stop(p, loc)], vec![], loc);
+        if_(self.alive(p, loc), vec![fails], vec![], loc)
+    }
+
     pub(super) fn fail(&mut self, what: impl Into<String>, loc: Loc) {
         if self.err.is_none() {
             self.err = Some(PassErr {
@@ -188,23 +206,7 @@ impl Rewriter<'_> {
                 let b = self.block(p, b, false);
                 out.push(st(StmtKind::Block(b), loc));
             }
-            StmtKind::Assert(c, kind) => {
-                self.asserts.push((loc, kind));
-                let id = (self.first_assert + self.asserts.len()) as i128;
-                let e = glob(p, self.g.error, loc);
-                let set = if_(
-                    cmp(BinOp::Eq, e.clone(), int(0, Ty::INT, loc), loc),
-                    vec![assign(e, int(id, Ty::INT, loc), loc)],
-                    vec![],
-                    loc,
-                );
-                // A failed assertion ends the run: the thread stops, so
-                // nothing it does afterwards can make another assertion
-                // fail (seqc records the first failure in slot order,
-                // which need not be the first of the run).
-                let fails = if_(not(c, loc), vec![set, self.stop(p, loc)], vec![], loc);
-                out.push(if_(self.alive(p, loc), vec![fails], vec![], loc));
-            }
+            StmtKind::Assert(c, kind) => out.push(self.assertion(p, c, kind, loc)),
             StmtKind::Assume(c) => {
                 out.push(if_(not(c, loc), vec![self.stop(p, loc)], vec![], loc));
             }
