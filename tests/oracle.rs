@@ -165,6 +165,7 @@ fn replay_uses_given_nondet_values() {
         expect: None,
         race: None,
         deadlock: false,
+        kind: None,
     };
     assert!(matches!(
         prep.replay(&b, &with(2)).unwrap(),

@@ -287,6 +287,7 @@ pub(super) fn read_cbmc(
                                 _ if lhs == lal_reps::ERROR
                                     || lhs == kiss::RACE_SITE
                                     || lhs == kiss::DEADLOCK
+                                    || lhs == crate::passes::threads::EXIT_HELD
                                     || counter(lhs) =>
                                 {
                                     out.push(step(TraceWhat::Assign(lhs.to_string(), val.clone())));

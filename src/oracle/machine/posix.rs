@@ -248,13 +248,13 @@ impl<'p> Machine<'p> {
                 self.word(st, x, 4, loc)? != 0
             };
             let what = format!("{} {name}", w.c_name());
-            let r = self.lock_rule(
+            self.lock_rule(
                 dead,
                 LockRule::UseDestroyed,
                 &format!("{what}: destroyed"),
                 loc,
                 ev,
-            );
+            )?;
             let broken = match w {
                 SpinLock => Some((v == me + 1, LockRule::Relock, "already held by this thread")),
                 RwRdLock | RwWrLock => Some((
@@ -275,12 +275,8 @@ impl<'p> Machine<'p> {
                 SpinDestroy | RwDestroy => Some((v != 0, LockRule::DestroyHeld, "held")),
                 _ => None,
             };
-            let r = r.and_then(|()| match broken {
-                Some((b, rule, why)) => self.lock_rule(b, rule, &format!("{what}: {why}"), loc, ev),
-                None => Ok(()),
-            });
-            if let Err(e) = r {
-                return Err(e);
+            if let Some((b, rule, why)) = broken {
+                self.lock_rule(b, rule, &format!("{what}: {why}"), loc, ev)?;
             }
         }
         let arg = |i: usize| -> R<i128> {

@@ -101,8 +101,10 @@ pub struct KissOptions {
     pub locks: threads::LockChecks,
 }
 
-/// `if (held[t] != 0) EXIT_HELD = 1;`, before a thread's end check.
-fn flag_if_held(p: &Program, held: GlobalId, flag: GlobalId, t: Expr) -> Stmt {
+/// `if (held[t] != 0) EXIT_HELD = 1;`, before a thread's end check. The
+/// write is at `at`, a place of the input's (traces show no write at a
+/// generated place).
+fn flag_if_held(p: &Program, held: GlobalId, flag: GlobalId, t: Expr, at: Loc) -> Stmt {
     let l = Loc::NONE;
     let holds = cmp(
         BinOp::Ne,
@@ -110,8 +112,16 @@ fn flag_if_held(p: &Program, held: GlobalId, flag: GlobalId, t: Expr) -> Stmt {
         int(0, Ty::INT, l),
         l,
     );
-    let set = assign(glob(p, flag, l), int(1, Ty::INT, l), l);
+    let set = assign(glob(p, flag, at), int(1, Ty::INT, at), at);
     if_(holds, vec![set], vec![], l)
+}
+
+/// main's place, as a place of the input's (`flag_if_held`).
+fn main_place(p: &Program, user_main: FuncId) -> Loc {
+    Loc {
+        generated: false,
+        ..p.func(user_main).loc
+    }
 }
 
 /// One access the race mode instruments: where, and whether it writes.
@@ -385,7 +395,8 @@ pub fn kiss(mut p: Program, o: &KissOptions) -> Result<(Program, KissInfo)> {
     }
     p.functions.push(make_step(&p, &g, sched_f));
     p.functions.push(make_schedule(&p, &g, max, run_f));
-    p.functions.push(make_run(&p, &g, &site_list, dtors));
+    let at = main_place(&p, user_main);
+    p.functions.push(make_run(&p, &g, &site_list, dtors, at));
     if g.held.is_some() {
         // The end check `make_run` makes.
         rw.asserts
@@ -431,7 +442,8 @@ pub fn kiss(mut p: Program, o: &KissOptions) -> Result<(Program, KissInfo)> {
         && let Some(c) = threads::exit_check(&mut rw, &p, int(0, Ty::UINT, l), l)
     {
         // Main's return (exit) with a lock it took: after a stop, no.
-        let mut end = vec![flag_if_held(&p, h, flag, int(0, Ty::UINT, l))];
+        let at = main_place(&p, user_main);
+        let mut end = vec![flag_if_held(&p, h, flag, int(0, Ty::UINT, l), at)];
         end.extend(c);
         at_end.push(if_(not(rw.raised(&p, l), l), end, vec![], l));
     }

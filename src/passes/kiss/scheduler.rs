@@ -186,6 +186,7 @@ pub(super) fn make_run(
     g: &Globals,
     sites: &[Site],
     dtors: Option<FuncId>,
+    main_at: Loc,
 ) -> Function {
     let loc = Loc::NONE;
     let u = Ty::UINT;
@@ -313,7 +314,7 @@ pub(super) fn make_run(
     let mut end = Vec::new();
     if let (Some(h), Some(flag)) = (g.held, g.exit_held) {
         // locks-exit: the thread ends holding no lock it took.
-        end.push(super::flag_if_held(p, h, flag, id.clone()));
+        end.push(super::flag_if_held(p, h, flag, id.clone(), main_at));
         let free = cmp(BinOp::Eq, at(h), int(0, Ty::INT, loc), loc);
         let rule = AssertKind::Lock(LockRule::ExitHolding);
         end.push(st(StmtKind::Assert(free, rule), loc));

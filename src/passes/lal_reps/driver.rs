@@ -161,7 +161,16 @@ pub(super) fn make_driver(p: &mut Program, rw: &Ctx, user_main: FuncId, nslots: 
             Ty::INT,
             loc,
         );
-        let set = assign(glob(p, g.error, loc), int(ends.exit, Ty::INT, loc), loc);
+        // At main's place, not a generated one: traces show the write.
+        let at_main = Loc {
+            generated: false,
+            ..p.func(user_main).loc
+        };
+        let set = assign(
+            glob(p, g.error, at_main),
+            int(ends.exit, Ty::INT, at_main),
+            at_main,
+        );
         b.push(if_(bad, vec![set], vec![], loc));
     };
     let finish = |b: &mut Vec<Stmt>, slot: i128, rv: Option<Expr>| {

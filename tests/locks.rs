@@ -1,0 +1,242 @@
+//! `--property locks` and `locks-exit`: hand programs with worked-out
+//! answers (first line `// expect: found LINE...` with every line where a
+//! rule can break, or `// expect: none`; second line `// property: P`),
+//! through the oracle (`explore`), Lal-Reps via z3 and CBMC, and KISS via
+//! CBMC, and via z3 where the program creates one thread (KISS's SMT
+//! encoding grows exponentially with the threads: issue 28). Every
+//! violation `check` reports was replayed on the oracle first.
+
+mod common;
+use common::{c_files, have, parallel, seqc};
+use std::path::{Path, PathBuf};
+
+struct Expect {
+    /// The lines where a rule can break (empty: none can).
+    lines: Vec<u32>,
+    property: String,
+}
+
+fn expect(path: &Path) -> Expect {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut l = text.lines();
+    let first = l.next().unwrap_or("");
+    let lines = match first.strip_prefix("// expect: ") {
+        Some("none") => Vec::new(),
+        Some(f) if f.starts_with("found ") => f["found ".len()..]
+            .split_whitespace()
+            .map(|n| n.parse().unwrap())
+            .collect(),
+        _ => panic!(
+            "{}: first line must be // expect: found LINE... | none",
+            path.display()
+        ),
+    };
+    let property = l
+        .next()
+        .and_then(|s| s.strip_prefix("// property: "))
+        .unwrap_or_else(|| panic!("{}: second line must be // property: P", path.display()))
+        .to_string();
+    Expect { lines, property }
+}
+
+fn creates(path: &Path) -> usize {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .matches("pthread_create(&")
+        .count()
+}
+
+fn run(args: &[&str]) -> (i32, String) {
+    let out = seqc().args(args).output().unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    (out.status.code().unwrap_or(-1), text)
+}
+
+/// The line of the reported violation (`FILE:LINE:COL: locks...`).
+fn reported_line(text: &str, file: &str) -> Option<u32> {
+    text.lines().find_map(|l| {
+        let rest = l.strip_prefix(file)?.strip_prefix(':')?;
+        let mut parts = rest.splitn(3, ':');
+        let line = parts.next()?.parse().ok()?;
+        let _col = parts.next()?;
+        parts
+            .next()?
+            .trim_start()
+            .starts_with("locks")
+            .then_some(line)
+    })
+}
+
+#[test]
+fn the_oracle_agrees_with_the_worked_out_answers() {
+    let files = c_files("tests/locks");
+    assert!(files.len() >= 16);
+    for f in &files {
+        let e = expect(f);
+        let (code, json) = run(&[
+            "explore",
+            f.to_str().unwrap(),
+            "--property",
+            &e.property,
+            "--json",
+        ]);
+        let want = if e.lines.is_empty() { 0 } else { 10 };
+        assert_eq!(code, want, "{}:\n{json}", f.display());
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        let lines: Vec<u32> = v["failures"]
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .map(|x| x["line"].as_u64().unwrap() as u32)
+                    .collect()
+            })
+            .unwrap_or_default();
+        let mut sorted = lines.clone();
+        sorted.sort();
+        sorted.dedup();
+        let mut want_lines = e.lines.clone();
+        want_lines.sort();
+        assert_eq!(sorted, want_lines, "{}:\n{json}", f.display());
+        for x in v["failures"].as_array().into_iter().flatten() {
+            let kind = x["kind"].as_str().unwrap_or("");
+            assert!(kind == "locks" || kind == "locks-exit", "{json}");
+        }
+    }
+}
+
+#[test]
+fn both_methods_find_exactly_the_violations() {
+    let mut configs: Vec<Vec<&str>> = Vec::new();
+    if have("z3") {
+        configs.push(vec![
+            "--method",
+            "lal-reps",
+            "--rounds",
+            "2",
+            "--backend",
+            "z3",
+        ]);
+    }
+    if have("cbmc") {
+        configs.push(vec![
+            "--method",
+            "lal-reps",
+            "--rounds",
+            "2",
+            "--backend",
+            "cbmc",
+        ]);
+        configs.push(vec!["--method", "kiss", "--ts", "1", "--backend", "cbmc"]);
+    }
+    assert!(
+        !configs.is_empty(),
+        "no checker: run scripts/install-checkers"
+    );
+    let mut jobs: Vec<(PathBuf, Vec<&str>)> = Vec::new();
+    for f in c_files("tests/locks") {
+        for c in &configs {
+            jobs.push((f.clone(), c.clone()));
+        }
+        if have("z3") && creates(&f) == 1 {
+            jobs.push((
+                f.clone(),
+                vec!["--method", "kiss", "--ts", "1", "--backend", "z3"],
+            ));
+        }
+    }
+    let bad: Vec<String> = parallel(&jobs, |(f, c)| {
+        let e = expect(f);
+        let name = f.to_str().unwrap();
+        let mut args = vec!["check", name, "--unwind", "2"];
+        args.extend(["--property", &e.property, "--timeout", "120"]);
+        args.extend(c.iter().copied());
+        let (code, text) = run(&args);
+        let want = if e.lines.is_empty() { 0 } else { 10 };
+        let placed = want == 0 || reported_line(&text, name).is_some_and(|l| e.lines.contains(&l));
+        (code != want || !placed).then(|| format!("{name} {}: exit {code}\n{text}", c.join(" ")))
+    })
+    .into_iter()
+    .flatten()
+    .collect();
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+/// The verdict names the rule and the lock; JSON gives the kind.
+#[test]
+fn the_report_names_the_rule_and_the_lock() {
+    if !have("z3") {
+        return;
+    }
+    let args = |json: bool| {
+        let mut a = vec![
+            "check",
+            "tests/locks/unlock_non_owner.c",
+            "--method",
+            "lal-reps",
+            "--rounds",
+            "2",
+            "--backend",
+            "z3",
+            "--property",
+            "locks",
+        ];
+        if json {
+            a.push("--json");
+        }
+        a
+    };
+    let (code, text) = run(&args(false));
+    assert_eq!(code, 10, "{text}");
+    assert!(
+        text.contains(
+            "tests/locks/unlock_non_owner.c:19:5: locks: unlock of m, held by thread 1 (thread 0, main)"
+        ),
+        "{text}"
+    );
+    let (code, json) = run(&args(true));
+    assert_eq!(code, 10, "{json}");
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["kind"], "locks", "{json}");
+    assert_eq!(v["lock"], "locks: unlock of m, held by thread 1", "{json}");
+    let (code, text) = run(&[
+        "check",
+        "tests/locks/main_exit_holding.c",
+        "--method",
+        "lal-reps",
+        "--rounds",
+        "2",
+        "--backend",
+        "z3",
+        "--property",
+        "locks-exit",
+        "--json",
+    ]);
+    assert_eq!(code, 10, "{text}");
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(v["kind"], "locks-exit", "{text}");
+}
+
+/// `locks` alone checks no user assertion (a failing one ends the run as
+/// `abort` would); `assert,locks` checks both.
+#[test]
+fn assertions_are_checked_only_when_asked_for() {
+    if !have("z3") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("a.c");
+    std::fs::write(
+        &f,
+        "#include <pthread.h>\n#include <assert.h>\npthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;\n\
+         int main(void) {\n  pthread_mutex_lock(&m);\n  assert(0);\n  pthread_mutex_unlock(&m);\n  return 0;\n}\n",
+    )
+    .unwrap();
+    let name = f.to_str().unwrap();
+    let base = ["check", name, "--backend", "z3", "--property"];
+    let (code, text) = run(&[&base[..], &["locks"]].concat());
+    assert_eq!(code, 0, "{text}");
+    let (code, text) = run(&[&base[..], &["assert,locks"]].concat());
+    assert_eq!(code, 10, "{text}");
+    assert!(text.contains("assertion fails"), "{text}");
+}

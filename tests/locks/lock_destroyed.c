@@ -1,0 +1,21 @@
+// expect: found 9 19
+// property: locks
+#include <pthread.h>
+
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+int x;
+
+void *t(void *a) {
+  pthread_mutex_lock(&m);
+  x = 1;
+  pthread_mutex_unlock(&m);
+  return 0;
+}
+
+int main(void) {
+  pthread_t a;
+  pthread_create(&a, 0, t, 0);
+  // The thread may lock it after it is destroyed.
+  pthread_mutex_destroy(&m);
+  return 0;
+}
