@@ -19,8 +19,12 @@
 //! spinlock or a barrier (waits, posts, tries, read and write sections).
 //! `generate_nested` also takes two locks one inside the other, in either
 //! order, so that two threads may deadlock (the deadlock tests; the
-//! assertion tests keep their programs and their cost). Every program
-//! records which features it used.
+//! assertion tests keep their programs and their cost). `generate_misuse`
+//! breaks the rules of lock discipline now and then instead: an unlock
+//! of a mutex that may not be held, a lock kept on some paths, a relock
+//! by the holder, a destroy, a condition wait without the mutex (the
+//! `--property locks` tests). Every program records which features it
+//! used.
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -65,6 +69,7 @@ pub const FEATURES: &[&str] = &[
     "spinlock",
     "barrier",
     "lock_nested",
+    "lock_misuse",
 ];
 
 pub struct Generated {
@@ -110,6 +115,8 @@ struct Gen {
     /// Nested locks come from this stream (programs without them keep
     /// their bytes).
     nest: Option<Rng>,
+    /// So does lock misuse.
+    misuse: Option<Rng>,
 }
 
 const SCALARS: &[&str] = &["g0", "g1", "g2"];
@@ -216,6 +223,33 @@ impl Gen {
             let _ = writeln!(out, "{ind}{x}++;");
             let _ = writeln!(out, "{ind}pthread_mutex_unlock(&{b});");
             let _ = writeln!(out, "{ind}pthread_mutex_unlock(&{a});");
+            return;
+        }
+        if let Some(r) = &mut self.misuse
+            && r.chance(20)
+        {
+            let (what, c) = (r.below(5), r.below(3));
+            self.mark("lock_misuse");
+            let x = self.shared();
+            let lines: Vec<String> = match what {
+                0 => vec!["pthread_mutex_unlock(&m0);".into()],
+                1 => vec![
+                    "pthread_mutex_lock(&m0);".into(),
+                    format!("{x}++;"),
+                    format!("if ({x} != {c}) pthread_mutex_unlock(&m0);"),
+                ],
+                2 => vec![
+                    "pthread_mutex_lock(&m0);".into(),
+                    format!("if ({x} == {c}) pthread_mutex_lock(&m0);"),
+                    format!("{x}++;"),
+                    "pthread_mutex_unlock(&m0);".into(),
+                ],
+                3 => vec![format!("if ({x} == {c}) pthread_mutex_destroy(&m0);")],
+                _ => vec!["if (flag == 0) pthread_cond_wait(&c0, &m0);".into()],
+            };
+            for l in lines {
+                let _ = writeln!(out, "{ind}{l}");
+            }
             return;
         }
         let k = self.r.below(if depth > 0 { 17 } else { 13 });
@@ -447,16 +481,22 @@ struct Worker {
 }
 
 pub fn generate(seed: u64) -> Generated {
-    generate_with(seed, false)
+    generate_with(seed, false, false)
+}
+
+/// `generate`, and in 40% of programs lock misuse (`lock_misuse`), drawn
+/// from its own stream: the other programs keep their bytes.
+pub fn generate_misuse(seed: u64) -> Generated {
+    generate_with(seed, false, true)
 }
 
 /// `generate`, and in 30% of programs nested locks (`lock_nested`),
 /// drawn from their own stream: the other programs keep their bytes.
 pub fn generate_nested(seed: u64) -> Generated {
-    generate_with(seed, true)
+    generate_with(seed, true, false)
 }
 
-fn generate_with(seed: u64, nested_locks: bool) -> Generated {
+fn generate_with(seed: u64, nested_locks: bool, misuse: bool) -> Generated {
     let mut g = Gen {
         r: Rng(seed ^ 0x5EC0_5EC0),
         f: FEATURES.iter().map(|f| (*f, false)).collect(),
@@ -465,10 +505,15 @@ fn generate_with(seed: u64, nested_locks: bool) -> Generated {
         kind: 0,
         sync: 0,
         nest: None,
+        misuse: None,
     };
     let mut nest = Rng(seed ^ 0x4E57_ED10);
     if nested_locks && nest.chance(30) {
         g.nest = Some(nest);
+    }
+    let mut bad = Rng(seed ^ 0x10C4_B4D5);
+    if misuse && bad.chance(40) {
+        g.misuse = Some(bad);
     }
     // Drawn apart, so that programs without one keep their bytes.
     g.sync = match Rng(seed ^ 0x5E4A_F0E5).below(10) {

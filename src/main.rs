@@ -222,6 +222,9 @@ struct GenArgs {
     /// Also take two locks one inside the other (deadlocks) in some programs.
     #[arg(long)]
     nest_locks: bool,
+    /// Also break the rules of lock discipline in some programs.
+    #[arg(long, conflicts_with = "nest_locks")]
+    misuse_locks: bool,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -1047,7 +1050,7 @@ fn explore(c: &Common) -> ExitCode {
     };
     start_clock(c, false);
     let prog = match seqc::driver::load(&c.input, &cfg) {
-        Ok(p) if cfg.property.deadlock() && !cfg.property.asserts() => {
+        Ok(p) if cfg.property.needs_threads() && !cfg.property.asserts() => {
             seqc::passes::no_asserts::no_asserts(p)
         }
         Ok(p) => p,
@@ -1119,6 +1122,8 @@ fn explore(c: &Common) -> ExitCode {
 fn gen_one(g: &GenArgs, seed: u64) -> seqc::generate::Generated {
     if g.nest_locks {
         seqc::generate::generate_nested(seed)
+    } else if g.misuse_locks {
+        seqc::generate::generate_misuse(seed)
     } else {
         seqc::generate::generate(seed)
     }
