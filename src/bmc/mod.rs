@@ -100,6 +100,8 @@ pub fn is_thread_op(op: Op) -> bool {
             | Op::GetSpecific
             | Op::SetSpecific
             | Op::Word(_)
+            | Op::MutexTimedLock
+            | Op::CondTimedWait
     )
 }
 

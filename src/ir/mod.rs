@@ -320,9 +320,15 @@ pub enum Op {
     MutexLock,
     MutexUnlock,
     MutexTryLock,
+    /// `(m, abstime, valid)`: `pthread_mutex_timedlock`; `valid` says
+    /// whether `abstime->tv_nsec` is in 0..1e9 (the front end reads it).
+    MutexTimedLock,
     CondInit,
     CondDestroy,
     CondWait,
+    /// `(c, m, abstime, valid)`: `pthread_cond_timedwait`, `valid` as for
+    /// `MutexTimedLock`.
+    CondTimedWait,
     CondSignal,
     CondBroadcast,
     Once,
@@ -502,9 +508,11 @@ impl Op {
             MutexLock => "pthread_mutex_lock",
             MutexUnlock => "pthread_mutex_unlock",
             MutexTryLock => "pthread_mutex_trylock",
+            MutexTimedLock => "pthread_mutex_timedlock",
             CondInit => "pthread_cond_init",
             CondDestroy => "pthread_cond_destroy",
             CondWait => "pthread_cond_wait",
+            CondTimedWait => "pthread_cond_timedwait",
             CondSignal => "pthread_cond_signal",
             CondBroadcast => "pthread_cond_broadcast",
             Once => "pthread_once",
@@ -892,6 +900,7 @@ pub mod errno {
     pub const EINVAL: i128 = 22;
     pub const EDEADLK: i128 = 35;
     pub const ENOTSUP: i128 = 95;
+    pub const ETIMEDOUT: i128 = 110;
 }
 
 /// Which costly parts of the pthread model a program needs.

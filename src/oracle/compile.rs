@@ -298,12 +298,12 @@ impl<'a> FnCompiler<'a> {
                 }
                 let tys: Vec<Ty> = args.iter().map(|x| x.ty.clone()).collect();
                 let r = dest.as_ref().map(|_| self.reg());
-                if *op == Op::CondWait {
+                if matches!(*op, Op::CondWait | Op::CondTimedWait) {
                     // POSIX allows spurious wake-ups: wait = release, then
                     // a separate step that takes the lock again.
                     let state = self.reg();
                     let m = a[1].clone();
-                    self.emit(Mop::Op(Some(state), Op::CondWait, a, tys), loc);
+                    self.emit(Mop::Op(Some(state), *op, a, tys), loc);
                     self.emit(Mop::Relock(r, m, state), loc);
                 } else if *op == Op::Word(WordOp::BarrierWait) {
                     let cycle = self.reg();

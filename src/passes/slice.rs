@@ -232,11 +232,11 @@ fn reads_through(op: Op, i: usize) -> bool {
         Memset | Memcpy => true,
         ThreadJoin => i == 1,
         ThreadCreate | MutexInit | CondInit => i <= 1,
-        CondWait => i <= 1,
+        CondWait | CondTimedWait => i <= 1,
         Word(WordOp::SemGetValue) => i <= 1,
         Word(_) => i == 0,
-        MutexLock | MutexUnlock | MutexTryLock | MutexDestroy | CondSignal | CondBroadcast
-        | CondDestroy | Once | KeyCreate => i == 0,
+        MutexLock | MutexUnlock | MutexTryLock | MutexTimedLock | MutexDestroy | CondSignal
+        | CondBroadcast | CondDestroy | Once | KeyCreate => i == 0,
         _ => false,
     }
 }

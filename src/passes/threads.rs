@@ -456,7 +456,7 @@ const KIND_ERRORCHECK: i128 = 2;
 /// glibc's PTHREAD_DESTRUCTOR_ITERATIONS.
 const DESTRUCTOR_PASSES: u32 = 4;
 
-use crate::ir::errno::{EAGAIN, EBUSY, EDEADLK, EINVAL, EPERM};
+use crate::ir::errno::{EAGAIN, EBUSY, EDEADLK, EINVAL, EPERM, ETIMEDOUT};
 
 /// pthread keys a program may create (POSIX guarantees 128; tasks use 1-2).
 pub(crate) const KEYS: u64 = 8;
@@ -758,6 +758,40 @@ fn word_op(
     }
 }
 
+/// A timed lock that would wait: ETIMEDOUT, or EINVAL when the time's
+/// `tv_nsec` is out of range (`valid`, read by the front end), as POSIX
+/// says for a call that would block. Time is not modelled: any wait may
+/// last past any time (the other threads may be slow), so a timeout is
+/// always possible there; and taking the lock after a wait is the same
+/// step taken later, which the switch point before it already allows.
+fn timed_out(dest: &Option<Expr>, valid: &Expr, loc: Loc) -> Vec<Stmt> {
+    match dest {
+        Some(d) => {
+            let v = |x: i128| vec![assign(d.clone(), int(x, Ty::INT, loc), loc)];
+            vec![if_(valid.clone(), v(ETIMEDOUT), v(EINVAL), loc)]
+        }
+        None => vec![],
+    }
+}
+
+/// The result of a timed condition wait that woke: 0 or ETIMEDOUT, a
+/// draw at the call's place (the traces record it and the oracle draws
+/// it there too, so a replay takes the same outcome).
+fn wake_outcome(m: &mut impl Method, dest: &Option<Expr>, loc: Loc) -> Vec<Stmt> {
+    let t = m.temp("__seqc_timeout", Ty::INT);
+    let tv = lv_local(t, Ty::INT, loc);
+    let mut out = vec![
+        st(StmtKind::Decl(t, None), loc),
+        assign(tv.clone(), Expr::new(ExprKind::Nondet, Ty::INT, loc), loc),
+    ];
+    if let Some(d) = dest {
+        let v = |x: i128| vec![assign(d.clone(), int(x, Ty::INT, loc), loc)];
+        let timed = cmp(BinOp::Ne, tv, int(0, Ty::INT, loc), loc);
+        out.push(if_(timed, v(ETIMEDOUT), v(0), loc));
+    }
+    out
+}
+
 /// The largest barrier count the packed word holds (and the cycle mask).
 const BAR_MAX: i128 = 1023;
 
@@ -912,10 +946,36 @@ pub(crate) fn expand(
         Op::MutexDestroy | Op::CondDestroy | Op::CondSignal | Op::CondBroadcast => {
             set_dest(out, zero)
         }
-        Op::MutexLock | Op::MutexTryLock | Op::MutexUnlock if b.mutex_kinds => {
-            kinds::lock_op(m, p, op, &deref(arg(0), loc), dest, loc, out)
+        Op::MutexLock | Op::MutexTryLock | Op::MutexUnlock | Op::MutexTimedLock
+            if b.mutex_kinds =>
+        {
+            kinds::lock_op(m, p, op, &deref(arg(0), loc), &arg(2), dest, loc, out)
         }
-        Op::CondWait if b.mutex_kinds => kinds::wait(m, p, &deref(arg(1), loc), dest, loc, out),
+        Op::CondWait | Op::CondTimedWait if b.mutex_kinds => {
+            let timed = (op == Op::CondTimedWait).then(|| arg(3));
+            kinds::wait(m, p, &deref(arg(1), loc), timed, dest, loc, out)
+        }
+        Op::MutexTimedLock => {
+            // Taken if free; else the wait times out (a thread that gets
+            // the lock later is scheduled later: the switch point before).
+            let mx = deref(arg(0), loc);
+            let mut a = vec![assign(mx.clone(), one, loc)];
+            set_dest(&mut a, zero.clone());
+            let b = timed_out(dest, &arg(2), loc);
+            out.push(if_(cmp(BinOp::Eq, mx, zero, loc), a, b, loc));
+        }
+        Op::CondTimedWait => {
+            let mx = deref(arg(1), loc);
+            let mut w = vec![assign(mx.clone(), zero.clone(), loc)];
+            w.extend(m.switch_point(p, loc));
+            let held = cmp(BinOp::Ne, mx.clone(), zero.clone(), loc);
+            wait_if(m, p, held, WAIT_RELOCK, &arg(1), zero.clone(), loc, &mut w);
+            w.push(assign(mx, one, loc));
+            w.extend(wake_outcome(m, dest, loc));
+            let mut bad = vec![];
+            set_dest(&mut bad, int(EINVAL, Ty::INT, loc));
+            out.push(if_(arg(3), w, bad, loc));
+        }
         Op::MutexLock => {
             let mx = deref(arg(0), loc);
             let held = cmp(BinOp::Ne, mx.clone(), zero.clone(), loc);
@@ -1529,11 +1589,14 @@ mod kinds {
         if_(full, set(dest, EAGAIN, loc), with(up, dest, 0, loc), loc)
     }
 
+    /// `valid`: a timed lock's time is valid (`timed_out`).
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn lock_op(
         m: &mut impl Method,
         p: &Program,
         op: Op,
         mx: &Expr,
+        valid: &Expr,
         dest: &Option<Expr>,
         loc: Loc,
         out: &mut Vec<Stmt>,
@@ -1548,6 +1611,50 @@ mod kinds {
         take.extend(held_by(p, &b, 1, loc));
         let take = with(take, dest, 0, loc);
         match op {
+            Op::MutexTimedLock => {
+                let again = bin(
+                    BinOp::LogAnd,
+                    mine.clone(),
+                    not(kind_is(&w, KIND_RECURSIVE, loc), loc),
+                    Ty::INT,
+                    loc,
+                );
+                rule(m, p, again, LockRule::Relock, loc, out);
+                // Free: taken. The holder's recursive relock counts, its
+                // error-checking one is EDEADLK; otherwise the call would
+                // wait, and times out (`timed_out`).
+                let counts = bin(
+                    BinOp::LogAnd,
+                    mine.clone(),
+                    kind_is(&w, KIND_RECURSIVE, loc),
+                    Ty::INT,
+                    loc,
+                );
+                let checks = bin(
+                    BinOp::LogAnd,
+                    mine,
+                    kind_is(&w, KIND_ERRORCHECK, loc),
+                    Ty::INT,
+                    loc,
+                );
+                let waits = vec![if_(
+                    checks,
+                    set(dest, EDEADLK, loc),
+                    timed_out(dest, valid, loc),
+                    loc,
+                )];
+                out.push(if_(
+                    free,
+                    take,
+                    vec![if_(
+                        counts,
+                        vec![relock(p, &b, mx, &w, dest, loc)],
+                        waits,
+                        loc,
+                    )],
+                    loc,
+                ));
+            }
             Op::MutexLock => {
                 let again = bin(
                     BinOp::LogAnd,
@@ -1662,10 +1769,12 @@ mod kinds {
     /// `pthread_cond_wait`: release (EPERM for a recursive or
     /// error-checking mutex the thread does not hold), a switch point,
     /// take it again.
+    /// `timed`: `pthread_cond_timedwait`, with its time's validity.
     pub(super) fn wait(
         m: &mut impl Method,
         p: &Program,
         mx: &Expr,
+        timed: Option<Expr>,
         dest: &Option<Expr>,
         loc: Loc,
         out: &mut Vec<Stmt>,
@@ -1728,8 +1837,18 @@ mod kinds {
             loc,
         ));
         waits.extend(held_by(p, &b, 1, loc));
-        waits.extend(set(dest, 0, loc));
-        out.push(if_(refused, set(dest, EPERM, loc), waits, loc));
+        if timed.is_some() {
+            waits.extend(wake_outcome(m, dest, loc));
+        } else {
+            waits.extend(set(dest, 0, loc));
+        }
+        let mut body = vec![if_(refused, set(dest, EPERM, loc), waits, loc)];
+        if let Some(valid) = timed {
+            // An invalid time: EINVAL before anything (glibc checks it
+            // first).
+            body = vec![if_(valid, body, set(dest, EINVAL, loc), loc)];
+        }
+        out.extend(body);
     }
 }
 

@@ -41,6 +41,9 @@ impl<'p> Symex<'p> {
                 // `thread_op` refuses these in a sequential program first.
                 return Err((format!("{} in a sequential program", w.c_name()), loc));
             }
+            Op::MutexTimedLock | Op::CondTimedWait => {
+                return Err((format!("{} in a sequential program", op.c_name()), loc));
+            }
             Op::Malloc | Op::Calloc => {
                 let n = arg(self, &st, 0)?;
                 let n = term::resize(&n, pw, false);

@@ -50,8 +50,6 @@ const UNSUPPORTED: &[&str] = &[
     "fork",
     "pthread_cancel",
     "pthread_kill",
-    "pthread_cond_timedwait",
-    "pthread_mutex_timedlock",
     "pthread_setcancelstate",
     "pthread_testcancel",
     "pthread_cleanup_push",
@@ -654,6 +652,36 @@ impl<'a> Lowerer<'a> {
         }
     }
 
+    /// The last argument of a timed wait, `abstime`, in a temporary, and
+    /// whether its `tv_nsec` is in 0..1e9 (POSIX's EINVAL otherwise, where
+    /// the call would block), read once here.
+    fn abstime(&mut self, a: &mut Vec<Expr>, x: &Node<ast::Expression>, loc: Loc) -> Result<()> {
+        let t = a.pop().unwrap();
+        if !matches!(t.ty.pointee().map(Ty::unqual), Some(Ty::Comp(_))) {
+            return self.error(
+                x.span,
+                "the time of a timed wait is not a pointer to a struct timespec",
+            );
+        }
+        let tmp = self.temp(t.ty.clone(), loc);
+        self.emit(StmtKind::Assign(tmp.clone(), t), loc);
+        let pointee = tmp.ty.pointee().unwrap().clone();
+        let d = Expr::new(ExprKind::Deref(Box::new(tmp.clone())), pointee, loc);
+        let ns = self.member(d, "tv_nsec", x)?;
+        let nt = ns.ty.unqual().clone();
+        if !nt.is_integer() {
+            return self.error(x.span, "tv_nsec of a timed wait's time is not an integer");
+        }
+        let lo = crate::ir::build::cmp(BinOp::Ge, ns.clone(), Expr::int(0, nt.clone(), loc), loc);
+        let hi = crate::ir::build::cmp(BinOp::Lt, ns, Expr::int(1_000_000_000, nt, loc), loc);
+        let ok = crate::ir::build::bin(BinOp::LogAnd, lo, hi, Ty::INT, loc);
+        let v = self.temp(Ty::INT, loc);
+        self.emit(StmtKind::Assign(v.clone(), ok), loc);
+        a.push(tmp);
+        a.push(v);
+        Ok(())
+    }
+
     pub(super) fn arity(
         &self,
         name: &str,
@@ -935,6 +963,16 @@ impl<'a> Lowerer<'a> {
                 vec![pth(PthreadTy::Cond), pth(PthreadTy::Mutex)],
                 Ty::INT,
             )),
+            "pthread_mutex_timedlock" => Some((
+                Op::MutexTimedLock,
+                vec![pth(PthreadTy::Mutex), vp.clone()],
+                Ty::INT,
+            )),
+            "pthread_cond_timedwait" => Some((
+                Op::CondTimedWait,
+                vec![pth(PthreadTy::Cond), pth(PthreadTy::Mutex), vp.clone()],
+                Ty::INT,
+            )),
             "pthread_cond_signal" => Some((Op::CondSignal, vec![pth(PthreadTy::Cond)], Ty::INT)),
             "pthread_cond_broadcast" => {
                 Some((Op::CondBroadcast, vec![pth(PthreadTy::Cond)], Ty::INT))
@@ -1008,6 +1046,9 @@ impl<'a> Lowerer<'a> {
                     self.assign_convert(v, p, x)?
                 };
                 a.push(v);
+            }
+            if matches!(op, Op::MutexTimedLock | Op::CondTimedWait) {
+                self.abstime(&mut a, args.last().unwrap(), loc)?;
             }
             if op == Op::KeyCreate && a.get(1).and_then(crate::ir::build::const_of) != Some(0) {
                 self.prog.pthread.key_dtors = true;

@@ -365,7 +365,12 @@ impl<'a> Lowerer<'a> {
         None
     }
 
-    fn member(&mut self, base: Expr, name: &str, e: &Node<ast::Expression>) -> Result<Expr> {
+    pub(super) fn member(
+        &mut self,
+        base: Expr,
+        name: &str,
+        e: &Node<ast::Expression>,
+    ) -> Result<Expr> {
         let loc = self.loc(e.span);
         let Ty::Comp(c) = base.ty.unqual().clone() else {
             return self.error(

@@ -299,7 +299,24 @@ impl<'p> Machine<'p> {
                     Some(RVal::S(Value::Int(v))) => v,
                     _ => return unsup("oracle: a condition wait without its first half", loc),
                 };
-                let res = self.relock(st, t, m, state, loc, ev)?;
+                // A timed wait's first half added TIMED to the state.
+                let timed = state & TIMED != 0;
+                let mut res = self.relock(st, t, m, state & !TIMED, loc, ev)?;
+                if timed && res == 0 {
+                    // Woken: by a signal, spuriously, or by the time
+                    // passing (time is not modelled: any wait may last
+                    // past any time). One draw, as the passes make it.
+                    ch.taken_at.push(loc);
+                    if ch.pick_from(&[0, 1]) != 0 {
+                        res = ETIMEDOUT;
+                        if self.trace {
+                            ev.push(Event {
+                                loc,
+                                what: "the wait times out (ETIMEDOUT)".into(),
+                            });
+                        }
+                    }
+                }
                 if let Some(r) = r {
                     self.set_reg(st, t, *r, RVal::S(Value::Int(res)));
                 }

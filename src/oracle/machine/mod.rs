@@ -263,7 +263,7 @@ pub struct Machine<'p> {
     pub trace: bool,
 }
 
-use crate::ir::errno::{EAGAIN, EBUSY, EDEADLK, EINVAL, EPERM, ESRCH};
+use crate::ir::errno::{EAGAIN, EBUSY, EDEADLK, EINVAL, EPERM, ESRCH, ETIMEDOUT};
 
 mod exec;
 mod memory;
@@ -277,6 +277,8 @@ const OBJ_SHIFT: u32 = 12;
 const MX_OWNER: i64 = 0;
 const MX_COUNT: i64 = 4;
 pub(super) const MX_KIND: i64 = 8;
+/// In a condition wait's state (`Mop::Relock`): a timed wait.
+pub(super) const TIMED: i128 = 4;
 /// In the kind word: destroyed (kept only under `--property locks`).
 const MX_DESTROYED: i128 = 4;
 const RECURSIVE: i128 = 1;

@@ -472,7 +472,8 @@ impl<'p> Machine<'p> {
 
     /// The second half of a condition wait: `state` 0 the mutex was
     /// released, 1 it is still held (a recursive mutex held more than
-    /// once), 2 the wait was refused (EPERM).
+    /// once), 2 the wait was refused (EPERM), 3 a timed wait's time was
+    /// invalid (EINVAL).
     pub(super) fn relock(
         &self,
         st: &mut State,
@@ -486,6 +487,7 @@ impl<'p> Machine<'p> {
         let name = self.describe(st, m, &Ty::Pthread(PthreadTy::Mutex));
         match state {
             2 => Ok(EPERM),
+            3 => Ok(EINVAL),
             1 => {
                 let (_, count, _) = self.mutex(st, m, loc)?;
                 self.set_mutex(st, m, me, count + 1, loc)?;
@@ -758,7 +760,7 @@ impl<'p> Machine<'p> {
                 }
                 int(0)
             }
-            Op::MutexLock | Op::MutexTryLock => {
+            Op::MutexLock | Op::MutexTryLock | Op::MutexTimedLock => {
                 let m = s(0)?;
                 let (owner, count, kind) = self.mutex(st, m, loc)?;
                 let name = self.describe(st, m, &Ty::Pthread(PthreadTy::Mutex));
@@ -772,7 +774,7 @@ impl<'p> Machine<'p> {
                     loc,
                     ev,
                 )?;
-                let again = op == Op::MutexLock && mine && kind != RECURSIVE;
+                let again = op != Op::MutexTryLock && mine && kind != RECURSIVE;
                 let held = format!("{what}, already held by this thread");
                 self.lock_rule(again, LockRule::Relock, &held, loc, ev)?;
                 let mut say = |what: String| ev.push(Event { loc, what });
@@ -792,6 +794,16 @@ impl<'p> Machine<'p> {
                     (EBUSY, ": busy")
                 } else if mine && kind == ERRORCHECK {
                     (EDEADLK, ": already held by this thread (EDEADLK)")
+                } else if op == Op::MutexTimedLock {
+                    // It would wait: time is not modelled, so the wait may
+                    // outlast any time (taking the lock after a wait is
+                    // the same step taken later).
+                    match a.get(2).cloned().map(|v| v.scalar(loc)).transpose()? {
+                        Some(Value::Int(0)) => {
+                            (EINVAL, ": held, and tv_nsec is out of range (EINVAL)")
+                        }
+                        _ => (ETIMEDOUT, ": held; the wait times out (ETIMEDOUT)"),
+                    }
                 } else if mine {
                     // A normal mutex relocked by its holder: deadlock.
                     return Err(Fail(StepEnd::Blocked(format!(
@@ -813,7 +825,7 @@ impl<'p> Machine<'p> {
                 }
                 int(res)
             }
-            Op::CondWait => {
+            Op::CondWait | Op::CondTimedWait => {
                 // The first half: release the mutex (see `relock`).
                 let m = s(1)?;
                 let (owner, count, kind) = self.mutex(st, m, loc)?;
@@ -830,6 +842,23 @@ impl<'p> Machine<'p> {
                 let theirs = owner != me + 1;
                 let why = format!("{what}, which this thread does not hold");
                 self.lock_rule(theirs, LockRule::WaitNotHeld, &why, loc, ev)?;
+                // A timed wait: its time's validity (from the front end),
+                // checked before anything (glibc); TIMED marks the state.
+                let timed = op == Op::CondTimedWait;
+                if timed
+                    && matches!(
+                        a.get(3).cloned().map(|v| v.scalar(loc)).transpose()?,
+                        Some(Value::Int(0))
+                    )
+                {
+                    if self.trace {
+                        ev.push(Event {
+                            loc,
+                            what: format!("timed wait on {name}: tv_nsec is out of range (EINVAL)"),
+                        });
+                    }
+                    return Ok(int(3));
+                }
                 if !theirs {
                     self.hold(st, t, m, false);
                 }
@@ -851,7 +880,11 @@ impl<'p> Machine<'p> {
                         _ => format!("wait: unlock {name}"),
                     });
                 }
-                int(state)
+                int(if timed && state != 2 {
+                    state | TIMED
+                } else {
+                    state
+                })
             }
             Op::MutexDestroy if self.b.locks => {
                 let m = s(0)?;

@@ -390,7 +390,9 @@ impl Rewriter {
             | Op::MutexLock
             | Op::MutexUnlock
             | Op::MutexTryLock
+            | Op::MutexTimedLock
             | Op::CondWait
+            | Op::CondTimedWait
             | Op::Once
             | Op::KeyCreate
             | Op::KeyDelete

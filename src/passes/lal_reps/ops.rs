@@ -123,7 +123,9 @@ impl Rewriter<'_> {
             | Op::MutexLock
             | Op::MutexUnlock
             | Op::MutexTryLock
+            | Op::MutexTimedLock
             | Op::CondWait
+            | Op::CondTimedWait
             | Op::Once
             | Op::KeyCreate
             | Op::KeyDelete
