@@ -97,8 +97,10 @@ struct Seq {
     /// Threads per creation site inside a loop [default: 3].
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
     threads: Option<u32>,
-    /// What is checked: assert (assertions, the default) or race[=REGION]
-    /// (data races, with --method kiss).
+    /// What is checked: assert (assertions, the default), race[=REGION]
+    /// (data races, with --method kiss), or a comma-separated set of
+    /// assert, deadlock, locks (lock discipline) and locks-exit (a thread
+    /// that ends holding a lock).
     #[arg(long)]
     property: Option<String>,
     /// Spelling of assume and atomic sections in C output.
@@ -194,7 +196,8 @@ struct ExploreArgs {
     /// Threads per creation site.
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=1024))]
     threads: u32,
-    /// assert (failing assertions, the default) or race (data races).
+    /// assert (failing assertions, the default), race (data races), or a
+    /// set of assert, deadlock, locks and locks-exit.
     #[arg(long)]
     property: Option<String>,
     /// Give up (UNKNOWN) after this many states.
