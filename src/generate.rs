@@ -23,8 +23,10 @@
 //! breaks the rules of lock discipline now and then instead: an unlock
 //! of a mutex that may not be held, a lock kept on some paths, a relock
 //! by the holder, a destroy, a condition wait without the mutex (the
-//! `--property locks` tests). Every program records which features it
-//! used.
+//! `--property locks` tests). `generate_starts` has main create its
+//! threads through a table of start routines in some programs (the
+//! start-routine-through-a-pointer model). Every program records which
+//! features it used.
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -70,6 +72,7 @@ pub const FEATURES: &[&str] = &[
     "barrier",
     "lock_nested",
     "lock_misuse",
+    "start_pointer",
 ];
 
 pub struct Generated {
@@ -482,6 +485,46 @@ struct Worker {
 
 pub fn generate(seed: u64) -> Generated {
     generate_with(seed, false, false)
+}
+
+/// `generate`, and in 30% of programs main's creates go through a table
+/// of start routines (`start_pointer`), drawn from a stream of their own:
+/// the other programs keep their bytes.
+pub fn generate_starts(seed: u64) -> Generated {
+    let mut g = generate(seed);
+    let mut r = Rng(seed ^ 0x57A7_7F00);
+    if !r.chance(30) {
+        return g;
+    }
+    let s = &mut g.text;
+    let n = (0..8)
+        .take_while(|i| s.contains(&format!(", worker{i}, ")))
+        .count();
+    let main = s.find("int main(void) {\n").unwrap();
+    let mut body = s.split_off(main);
+    for i in 0..n {
+        // Main's creates only (a worker's own create stays direct).
+        let create = format!(", worker{i}, ");
+        if let Some(at) = body.find(&create) {
+            body.replace_range(at..at + create.len(), &format!(", starts[{i}], "));
+        }
+    }
+    // Sometimes in the other order, so that slot and routine differ.
+    let mut names: Vec<String> = (0..n).map(|i| format!("worker{i}")).collect();
+    if n > 1 && r.chance(50) {
+        names.swap(0, 1);
+        body = body
+            .replace(", starts[0], ", ", starts[@], ")
+            .replace(", starts[1], ", ", starts[0], ")
+            .replace(", starts[@], ", ", starts[1], ");
+    }
+    s.push_str(&format!(
+        "void *(*starts[{n}])(void *) = {{{}}};\n\n",
+        names.join(", ")
+    ));
+    s.push_str(&body);
+    g.features.insert("start_pointer", n > 0);
+    g
 }
 
 /// `generate`, and in 40% of programs lock misuse (`lock_misuse`), drawn

@@ -228,6 +228,9 @@ struct GenArgs {
     /// Also break the rules of lock discipline in some programs.
     #[arg(long, conflicts_with = "nest_locks")]
     misuse_locks: bool,
+    /// Also create threads through a table of start routines in some programs.
+    #[arg(long, conflicts_with_all = ["nest_locks", "misuse_locks"])]
+    pointer_starts: bool,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -1127,6 +1130,8 @@ fn gen_one(g: &GenArgs, seed: u64) -> seqc::generate::Generated {
         seqc::generate::generate_nested(seed)
     } else if g.misuse_locks {
         seqc::generate::generate_misuse(seed)
+    } else if g.pointer_starts {
+        seqc::generate::generate_starts(seed)
     } else {
         seqc::generate::generate(seed)
     }
