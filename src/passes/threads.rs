@@ -1610,16 +1610,18 @@ mod kinds {
         let mut take = vec![assign(mx.clone(), taken(p, &b, &w, loc), loc)];
         take.extend(held_by(p, &b, 1, loc));
         let take = with(take, dest, 0, loc);
+        if matches!(op, Op::MutexLock | Op::MutexTimedLock) {
+            let again = bin(
+                BinOp::LogAnd,
+                mine.clone(),
+                not(kind_is(&w, KIND_RECURSIVE, loc), loc),
+                Ty::INT,
+                loc,
+            );
+            rule(m, p, again, LockRule::Relock, loc, out);
+        }
         match op {
             Op::MutexTimedLock => {
-                let again = bin(
-                    BinOp::LogAnd,
-                    mine.clone(),
-                    not(kind_is(&w, KIND_RECURSIVE, loc), loc),
-                    Ty::INT,
-                    loc,
-                );
-                rule(m, p, again, LockRule::Relock, loc, out);
                 // Free: taken. The holder's recursive relock counts, its
                 // error-checking one is EDEADLK; otherwise the call would
                 // wait, and times out (`timed_out`).
@@ -1656,14 +1658,6 @@ mod kinds {
                 ));
             }
             Op::MutexLock => {
-                let again = bin(
-                    BinOp::LogAnd,
-                    mine.clone(),
-                    not(kind_is(&w, KIND_RECURSIVE, loc), loc),
-                    Ty::INT,
-                    loc,
-                );
-                rule(m, p, again, LockRule::Relock, loc, out);
                 // Held by another thread: wait (or stop). Held by this
                 // one: a normal mutex deadlocks.
                 let other = bin(

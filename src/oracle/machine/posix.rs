@@ -449,6 +449,27 @@ impl<'p> Machine<'p> {
         Ok(self.word(st, m, MX_KIND, loc)? & MX_DESTROYED != 0)
     }
 
+    /// Under `--property locks`: `what` (an operation on the mutex at
+    /// `m`) breaks the rule when the mutex is destroyed.
+    fn destroyed_rule(
+        &self,
+        st: &mut State,
+        m: Value,
+        what: &str,
+        how: &str,
+        loc: Loc,
+        ev: &mut Vec<Event>,
+    ) -> R<()> {
+        let dead = self.mutex_destroyed(st, m, loc)?;
+        self.lock_rule(
+            dead,
+            LockRule::UseDestroyed,
+            &format!("{what}, {how}"),
+            loc,
+            ev,
+        )
+    }
+
     /// Owner, count and kind of the mutex at `m`.
     pub(super) fn mutex(&self, st: &mut State, m: Value, loc: Loc) -> R<(i128, i128, i128)> {
         Ok((
@@ -718,15 +739,8 @@ impl<'p> Machine<'p> {
                 let m = s(0)?;
                 let (owner, count, kind) = self.mutex(st, m, loc)?;
                 let name = self.describe(st, m, &Ty::Pthread(PthreadTy::Mutex));
-                let dead = self.mutex_destroyed(st, m, loc)?;
                 let what = format!("unlock of {name}");
-                self.lock_rule(
-                    dead,
-                    LockRule::UseDestroyed,
-                    &format!("{what}, destroyed"),
-                    loc,
-                    ev,
-                )?;
+                self.destroyed_rule(st, m, &what, "destroyed", loc, ev)?;
                 let why = match owner {
                     0 => "which is not locked".to_string(),
                     o => format!("held by thread {}", o - 1),
@@ -765,15 +779,8 @@ impl<'p> Machine<'p> {
                 let (owner, count, kind) = self.mutex(st, m, loc)?;
                 let name = self.describe(st, m, &Ty::Pthread(PthreadTy::Mutex));
                 let mine = owner == me + 1;
-                let dead = self.mutex_destroyed(st, m, loc)?;
                 let what = format!("lock of {name}");
-                self.lock_rule(
-                    dead,
-                    LockRule::UseDestroyed,
-                    &format!("{what}, destroyed"),
-                    loc,
-                    ev,
-                )?;
+                self.destroyed_rule(st, m, &what, "destroyed", loc, ev)?;
                 let again = op != Op::MutexTryLock && mine && kind != RECURSIVE;
                 let held = format!("{what}, already held by this thread");
                 self.lock_rule(again, LockRule::Relock, &held, loc, ev)?;
@@ -830,15 +837,8 @@ impl<'p> Machine<'p> {
                 let m = s(1)?;
                 let (owner, count, kind) = self.mutex(st, m, loc)?;
                 let name = self.describe(st, m, &Ty::Pthread(PthreadTy::Mutex));
-                let dead = self.mutex_destroyed(st, m, loc)?;
                 let what = format!("condition wait with {name}");
-                self.lock_rule(
-                    dead,
-                    LockRule::UseDestroyed,
-                    &format!("{what}, destroyed"),
-                    loc,
-                    ev,
-                )?;
+                self.destroyed_rule(st, m, &what, "destroyed", loc, ev)?;
                 let theirs = owner != me + 1;
                 let why = format!("{what}, which this thread does not hold");
                 self.lock_rule(theirs, LockRule::WaitNotHeld, &why, loc, ev)?;
@@ -890,15 +890,8 @@ impl<'p> Machine<'p> {
                 let m = s(0)?;
                 let (owner, _, kind) = self.mutex(st, m, loc)?;
                 let name = self.describe(st, m, &Ty::Pthread(PthreadTy::Mutex));
-                let dead = self.mutex_destroyed(st, m, loc)?;
                 let what = format!("destroy of {name}");
-                self.lock_rule(
-                    dead,
-                    LockRule::UseDestroyed,
-                    &format!("{what}, destroyed already"),
-                    loc,
-                    ev,
-                )?;
+                self.destroyed_rule(st, m, &what, "destroyed already", loc, ev)?;
                 let held = format!("{what}, held by thread {}", owner - 1);
                 self.lock_rule(owner != 0, LockRule::DestroyHeld, &held, loc, ev)?;
                 self.set_word(st, m, MX_KIND, kind | MX_DESTROYED, loc)?;
