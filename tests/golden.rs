@@ -65,6 +65,7 @@ fn config_name(opts: &[String]) -> String {
         .map(|i| opts[i + 1].as_str());
     let race = prop.is_some_and(|p| p.starts_with("race"));
     let deadlock = prop.is_some_and(|p| p.contains("deadlock"));
+    let locks = prop.is_some_and(|p| p.contains("locks"));
     let name = match method {
         "none" => "none".into(),
         "kiss" => format!("kiss{}", num("--ts", "1")),
@@ -74,6 +75,8 @@ fn config_name(opts: &[String]) -> String {
         format!("{name}-race")
     } else if deadlock {
         format!("{name}-deadlock")
+    } else if locks {
+        format!("{name}-locks")
     } else {
         name
     }
