@@ -780,6 +780,10 @@ fn check(c: &Common) -> ExitCode {
             )
         } else if matches!(cfg.property, seqc::config::Property::Race(_)) {
             Some("--witness for a data race (witnesses describe assertion violations)")
+        } else if cfg.property.needs_threads() {
+            Some(
+                "--witness with --property deadlock, locks or locks-exit (witnesses describe assertion violations)",
+            )
         } else {
             None
         };

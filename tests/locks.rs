@@ -308,3 +308,30 @@ fn generated_programs_against_the_oracle() {
     let bad: Vec<String> = rows.into_iter().flat_map(|r| r.1).collect();
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
+
+/// What the lock properties refuse, by name, before any work.
+#[test]
+fn refusals_name_the_option() {
+    let f = "tests/locks/double_unlock.c";
+    let (code, text) = run(&["check", f, "--property", "locks", "--method", "none"]);
+    assert_eq!(code, 1, "{text}");
+    assert!(
+        text.contains("--property locks with --method none"),
+        "{text}"
+    );
+    let (code, text) = run(&["check", f, "--property", "locks-exit", "--track", "x"]);
+    assert_eq!(code, 1, "{text}");
+    assert!(
+        text.contains("--track with --property locks-exit"),
+        "{text}"
+    );
+    let (code, text) = run(&["check", f, "--property", "locks", "--witness", "w.graphml"]);
+    assert_eq!(code, 2, "{text}");
+    assert!(text.contains("--witness with --property"), "{text}");
+    let (code, text) = run(&["check", f, "--property", "race,locks", "--method", "kiss"]);
+    assert_ne!(code, 0, "{text}");
+    assert!(
+        text.contains("race together with other properties"),
+        "{text}"
+    );
+}
