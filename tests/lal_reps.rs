@@ -160,3 +160,29 @@ fn generated_programs_against_the_oracle() {
         unknown.join("\n")
     );
 }
+
+/// Generated programs whose main creates its threads through a table of
+/// start routines (`SEQC_LR_START_PROGRAMS`, default 20; `GEN_FLAG=
+/// --pointer-starts scripts/lal-reps-diff` runs more): at K = 1 and 2 via
+/// CBMC, a violation exactly when the oracle has one within K rounds.
+#[test]
+fn generated_programs_with_pointer_starts() {
+    if !have("cbmc") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let n = sample_size("SEQC_LR_START_PROGRAMS", 20);
+    let progs = common::generated_by(seqc::generate::generate_starts, dir.path(), n, |t| {
+        t.contains(", starts[")
+    });
+    let bad: Vec<String> = parallel(&progs, |p| {
+        let m = measure(p);
+        (1..=2)
+            .filter_map(|k| judge_within(p, m, k, "cbmc", 120))
+            .collect::<Vec<_>>()
+    })
+    .into_iter()
+    .flatten()
+    .collect();
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
