@@ -23,7 +23,8 @@
 //! breaks the rules of lock discipline now and then instead: an unlock
 //! of a mutex that may not be held, a lock kept on some paths, a relock
 //! by the holder, a destroy, a condition wait without the mutex (the
-//! `--property locks` tests). `generate_starts` has main create its
+//! `--property locks` tests). `generate_timed` adds timed locks and
+//! timed condition waits, some with an invalid time. `generate_starts` has main create its
 //! threads through a table of start routines in some programs (the
 //! start-routine-through-a-pointer model). Every program records which
 //! features it used.
@@ -73,6 +74,7 @@ pub const FEATURES: &[&str] = &[
     "lock_nested",
     "lock_misuse",
     "start_pointer",
+    "timed_wait",
 ];
 
 pub struct Generated {
@@ -118,8 +120,9 @@ struct Gen {
     /// Nested locks come from this stream (programs without them keep
     /// their bytes).
     nest: Option<Rng>,
-    /// So does lock misuse.
+    /// So does lock misuse, and so do timed waits.
     misuse: Option<Rng>,
+    timed: Option<Rng>,
 }
 
 const SCALARS: &[&str] = &["g0", "g1", "g2"];
@@ -249,6 +252,50 @@ impl Gen {
                 ],
                 3 => vec![format!("if ({x} == {c}) pthread_mutex_destroy(&m0);")],
                 _ => vec!["if (flag == 0) pthread_cond_wait(&c0, &m0);".into()],
+            };
+            for l in lines {
+                let _ = writeln!(out, "{ind}{l}");
+            }
+            return;
+        }
+        if let Some(r) = &mut self.timed
+            && r.chance(20)
+        {
+            let (what, ts) = (r.below(3), if r.chance(25) { "ts1" } else { "ts0" });
+            self.mark("timed_wait");
+            let x = self.shared();
+            let y = self.shared();
+            let lines: Vec<String> = match what {
+                0 => vec![
+                    format!("if (pthread_mutex_timedlock(&m0, &{ts}) == 0) {{"),
+                    format!("  {x}++;"),
+                    "  pthread_mutex_unlock(&m0);".into(),
+                    "} else {".into(),
+                    format!("  {y} += 2;"),
+                    "}".into(),
+                ],
+                1 => {
+                    self.tmp += 1;
+                    let t = format!("r{}", self.tmp);
+                    vec![
+                        format!("int {t} = pthread_mutex_timedlock(&m0, &{ts});"),
+                        format!("{x} += {t} == 110;"),
+                        format!("{y} += {t} == 22;"),
+                        format!("if ({t} == 0) pthread_mutex_unlock(&m0);"),
+                    ]
+                }
+                _ => {
+                    self.tmp += 1;
+                    let t = format!("r{}", self.tmp);
+                    vec![
+                        "pthread_mutex_lock(&m0);".into(),
+                        format!("int {t} = 0;"),
+                        format!("if (flag == 0) {t} = pthread_cond_timedwait(&c0, &m0, &{ts});"),
+                        format!("{x} += {t} == 110;"),
+                        format!("{y} += {t} == 22;"),
+                        "pthread_mutex_unlock(&m0);".into(),
+                    ]
+                }
             };
             for l in lines {
                 let _ = writeln!(out, "{ind}{l}");
@@ -484,7 +531,7 @@ struct Worker {
 }
 
 pub fn generate(seed: u64) -> Generated {
-    generate_with(seed, false, false)
+    generate_with(seed, Extra::None)
 }
 
 /// `generate`, and in 30% of programs main's creates go through a table
@@ -530,16 +577,40 @@ pub fn generate_starts(seed: u64) -> Generated {
 /// `generate`, and in 40% of programs lock misuse (`lock_misuse`), drawn
 /// from its own stream: the other programs keep their bytes.
 pub fn generate_misuse(seed: u64) -> Generated {
-    generate_with(seed, false, true)
+    generate_with(seed, Extra::Misuse)
 }
 
 /// `generate`, and in 30% of programs nested locks (`lock_nested`),
 /// drawn from their own stream: the other programs keep their bytes.
 pub fn generate_nested(seed: u64) -> Generated {
-    generate_with(seed, true, false)
+    generate_with(seed, Extra::Nested)
 }
 
-fn generate_with(seed: u64, nested_locks: bool, misuse: bool) -> Generated {
+/// `generate`, and in 40% of programs timed locks and timed condition
+/// waits (`timed_wait`; a valid time `ts0`, and `ts1` whose `tv_nsec` is
+/// out of range), drawn from their own stream.
+pub fn generate_timed(seed: u64) -> Generated {
+    let mut g = generate_with(seed, Extra::Timed);
+    if g.features["timed_wait"] {
+        let at = g.text.find("#include <assert.h>").unwrap();
+        g.text.insert_str(
+            at,
+            "#include <time.h>\nstruct timespec ts0, ts1 = {0, 1000000000};\n",
+        );
+    }
+    g
+}
+
+/// The statements a program may get from a stream of their own.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Extra {
+    None,
+    Nested,
+    Misuse,
+    Timed,
+}
+
+fn generate_with(seed: u64, extra: Extra) -> Generated {
     let mut g = Gen {
         r: Rng(seed ^ 0x5EC0_5EC0),
         f: FEATURES.iter().map(|f| (*f, false)).collect(),
@@ -549,14 +620,19 @@ fn generate_with(seed: u64, nested_locks: bool, misuse: bool) -> Generated {
         sync: 0,
         nest: None,
         misuse: None,
+        timed: None,
     };
     let mut nest = Rng(seed ^ 0x4E57_ED10);
-    if nested_locks && nest.chance(30) {
+    if extra == Extra::Nested && nest.chance(30) {
         g.nest = Some(nest);
     }
     let mut bad = Rng(seed ^ 0x10C4_B4D5);
-    if misuse && bad.chance(40) {
+    if extra == Extra::Misuse && bad.chance(40) {
         g.misuse = Some(bad);
+    }
+    let mut timed = Rng(seed ^ 0x71ED_0A17);
+    if extra == Extra::Timed && timed.chance(40) {
+        g.timed = Some(timed);
     }
     // Drawn apart, so that programs without one keep their bytes.
     g.sync = match Rng(seed ^ 0x5E4A_F0E5).below(10) {

@@ -231,6 +231,9 @@ struct GenArgs {
     /// Also create threads through a table of start routines in some programs.
     #[arg(long, conflicts_with_all = ["nest_locks", "misuse_locks"])]
     pointer_starts: bool,
+    /// Also take timed locks and make timed condition waits in some programs.
+    #[arg(long, conflicts_with_all = ["nest_locks", "misuse_locks", "pointer_starts"])]
+    timed_waits: bool,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -1136,6 +1139,8 @@ fn gen_one(g: &GenArgs, seed: u64) -> seqc::generate::Generated {
         seqc::generate::generate_misuse(seed)
     } else if g.pointer_starts {
         seqc::generate::generate_starts(seed)
+    } else if g.timed_waits {
+        seqc::generate::generate_timed(seed)
     } else {
         seqc::generate::generate(seed)
     }
