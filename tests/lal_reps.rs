@@ -161,20 +161,19 @@ fn generated_programs_against_the_oracle() {
     );
 }
 
-/// Generated programs whose main creates its threads through a table of
-/// start routines (`SEQC_LR_START_PROGRAMS`, default 20; `GEN_FLAG=
-/// --pointer-starts scripts/lal-reps-diff` runs more): at K = 1 and 2 via
+/// Generated programs of one of the generator's extra streams (`generate`,
+/// kept when the text has `marker`), `n` of them: at K = 1 and 2 via
 /// CBMC, a violation exactly when the oracle has one within K rounds.
-#[test]
-fn generated_programs_with_pointer_starts() {
+fn extra_stream_against_the_oracle(
+    generate: fn(u64) -> seqc::generate::Generated,
+    marker: &str,
+    n: usize,
+) {
     if !have("cbmc") {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let n = sample_size("SEQC_LR_START_PROGRAMS", 20);
-    let progs = common::generated_by(seqc::generate::generate_starts, dir.path(), n, |t| {
-        t.contains(", starts[")
-    });
+    let progs = common::generated_by(generate, dir.path(), n, |t| t.contains(marker));
     let bad: Vec<String> = parallel(&progs, |p| {
         let m = measure(p);
         (1..=2)
@@ -185,4 +184,21 @@ fn generated_programs_with_pointer_starts() {
     .flatten()
     .collect();
     assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+/// Main creates its threads through a table of start routines
+/// (`SEQC_LR_START_PROGRAMS`, default 20; `GEN_FLAG=--pointer-starts
+/// scripts/lal-reps-diff` runs more).
+#[test]
+fn generated_programs_with_pointer_starts() {
+    let n = sample_size("SEQC_LR_START_PROGRAMS", 20);
+    extra_stream_against_the_oracle(seqc::generate::generate_starts, ", starts[", n);
+}
+
+/// Timed locks and timed condition waits (`SEQC_LR_TIMED_PROGRAMS`,
+/// default 20; `GEN_FLAG=--timed-waits scripts/lal-reps-diff` runs more).
+#[test]
+fn generated_programs_with_timed_waits() {
+    let n = sample_size("SEQC_LR_TIMED_PROGRAMS", 20);
+    extra_stream_against_the_oracle(seqc::generate::generate_timed, "timed", n);
 }
