@@ -7,7 +7,7 @@
 
 mod common;
 use common::{c_files, have, parallel, seqc};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 fn found(path: &Path) -> bool {
     let text = std::fs::read_to_string(path).unwrap();
@@ -19,13 +19,6 @@ fn found(path: &Path) -> bool {
             path.display()
         ),
     }
-}
-
-fn creates(path: &Path) -> usize {
-    std::fs::read_to_string(path)
-        .unwrap()
-        .matches("pthread_create(&")
-        .count()
 }
 
 fn run(args: &[&str]) -> (i32, String) {
@@ -51,44 +44,7 @@ fn the_oracle_agrees_with_the_worked_out_answers() {
 
 #[test]
 fn both_methods_find_exactly_the_deadlocks() {
-    let mut configs: Vec<Vec<&str>> = Vec::new();
-    if have("z3") {
-        configs.push(vec![
-            "--method",
-            "lal-reps",
-            "--rounds",
-            "2",
-            "--backend",
-            "z3",
-        ]);
-    }
-    if have("cbmc") {
-        configs.push(vec![
-            "--method",
-            "lal-reps",
-            "--rounds",
-            "2",
-            "--backend",
-            "cbmc",
-        ]);
-        configs.push(vec!["--method", "kiss", "--ts", "1", "--backend", "cbmc"]);
-    }
-    assert!(
-        !configs.is_empty(),
-        "no checker: run scripts/install-checkers"
-    );
-    let mut jobs: Vec<(PathBuf, Vec<&str>)> = Vec::new();
-    for f in c_files("tests/deadlock") {
-        for c in &configs {
-            jobs.push((f.clone(), c.clone()));
-        }
-        if have("z3") && creates(&f) == 1 {
-            jobs.push((
-                f.clone(),
-                vec!["--method", "kiss", "--ts", "1", "--backend", "z3"],
-            ));
-        }
-    }
+    let jobs = common::property_jobs(&c_files("tests/deadlock"));
     let bad: Vec<String> = parallel(&jobs, |(f, c)| {
         let mut args = vec!["check", f.to_str().unwrap(), "--unwind", "2"];
         args.extend(["--property", "deadlock", "--timeout", "120"]);

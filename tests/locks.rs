@@ -8,7 +8,7 @@
 
 mod common;
 use common::{c_files, have, parallel, seqc};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 struct Expect {
     /// The lines where a rule can break (empty: none can).
@@ -37,13 +37,6 @@ fn expect(path: &Path) -> Expect {
         .unwrap_or_else(|| panic!("{}: second line must be // property: P", path.display()))
         .to_string();
     Expect { lines, property }
-}
-
-fn creates(path: &Path) -> usize {
-    std::fs::read_to_string(path)
-        .unwrap()
-        .matches("pthread_create(&")
-        .count()
 }
 
 fn run(args: &[&str]) -> (i32, String) {
@@ -107,44 +100,7 @@ fn the_oracle_agrees_with_the_worked_out_answers() {
 
 #[test]
 fn both_methods_find_exactly_the_violations() {
-    let mut configs: Vec<Vec<&str>> = Vec::new();
-    if have("z3") {
-        configs.push(vec![
-            "--method",
-            "lal-reps",
-            "--rounds",
-            "2",
-            "--backend",
-            "z3",
-        ]);
-    }
-    if have("cbmc") {
-        configs.push(vec![
-            "--method",
-            "lal-reps",
-            "--rounds",
-            "2",
-            "--backend",
-            "cbmc",
-        ]);
-        configs.push(vec!["--method", "kiss", "--ts", "1", "--backend", "cbmc"]);
-    }
-    assert!(
-        !configs.is_empty(),
-        "no checker: run scripts/install-checkers"
-    );
-    let mut jobs: Vec<(PathBuf, Vec<&str>)> = Vec::new();
-    for f in c_files("tests/locks") {
-        for c in &configs {
-            jobs.push((f.clone(), c.clone()));
-        }
-        if have("z3") && creates(&f) == 1 {
-            jobs.push((
-                f.clone(),
-                vec!["--method", "kiss", "--ts", "1", "--backend", "z3"],
-            ));
-        }
-    }
+    let jobs = common::property_jobs(&c_files("tests/locks"));
     let bad: Vec<String> = parallel(&jobs, |(f, c)| {
         let e = expect(f);
         let name = f.to_str().unwrap();

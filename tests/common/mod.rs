@@ -119,3 +119,39 @@ pub fn rounds_measure(path: &Path) -> Option<u32> {
         .unwrap();
     x.failures.iter().filter_map(|f| f.rounds).min()
 }
+
+/// The checks of a property's hand programs: each program through
+/// Lal-Reps K=2 via z3 and via CBMC and KISS ts=1 via CBMC, and KISS via
+/// z3 where it creates one thread (KISS's SMT encoding grows exponentially
+/// with the threads: issue 28).
+pub fn property_jobs(files: &[PathBuf]) -> Vec<(PathBuf, Vec<&'static str>)> {
+    let lr = |b: &'static str| vec!["--method", "lal-reps", "--rounds", "2", "--backend", b];
+    let kiss = |b: &'static str| vec!["--method", "kiss", "--ts", "1", "--backend", b];
+    let mut configs = Vec::new();
+    if have("z3") {
+        configs.push(lr("z3"));
+    }
+    if have("cbmc") {
+        configs.push(lr("cbmc"));
+        configs.push(kiss("cbmc"));
+    }
+    assert!(
+        !configs.is_empty(),
+        "no checker: run scripts/install-checkers"
+    );
+    let mut jobs = Vec::new();
+    for f in files {
+        for c in &configs {
+            jobs.push((f.clone(), c.clone()));
+        }
+        let one_thread = std::fs::read_to_string(f)
+            .unwrap()
+            .matches("pthread_create(&")
+            .count()
+            == 1;
+        if have("z3") && one_thread {
+            jobs.push((f.clone(), kiss("z3")));
+        }
+    }
+    jobs
+}
