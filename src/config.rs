@@ -63,6 +63,23 @@ pub struct Checks {
     pub locks_exit: bool,
 }
 
+impl Checks {
+    /// The checks asked for, as `--property` spells them (`assert` too, if
+    /// `with_assert`).
+    pub fn names(&self, with_assert: bool) -> Vec<&'static str> {
+        [
+            (self.assert && with_assert, "assert"),
+            (self.deadlock, "deadlock"),
+            (self.locks, "locks"),
+            (self.locks_exit, "locks-exit"),
+        ]
+        .into_iter()
+        .filter(|(on, _)| *on)
+        .map(|(_, n)| n)
+        .collect()
+    }
+}
+
 impl Property {
     /// User assertions are checked.
     pub fn asserts(&self) -> bool {
@@ -162,16 +179,7 @@ impl Config {
             Property::Assert => {}
             Property::Race(None) => o.push("--property race".into()),
             Property::Race(Some(r)) => o.push(format!("--property 'race={r}'")),
-            Property::Set(c) => {
-                let names = [
-                    (c.assert, "assert"),
-                    (c.deadlock, "deadlock"),
-                    (c.locks, "locks"),
-                    (c.locks_exit, "locks-exit"),
-                ];
-                let on: Vec<&str> = names.iter().filter(|(b, _)| *b).map(|(_, n)| *n).collect();
-                o.push(format!("--property {}", on.join(",")));
-            }
+            Property::Set(c) => o.push(format!("--property {}", c.names(true).join(","))),
         }
         if self.data_model == DataModel::Ilp32 {
             o.push("--data-model ILP32".into());

@@ -89,20 +89,10 @@ pub fn load_timed(input: &str, cfg: &Config) -> Result<(Program, frontend::Timin
 
 /// The thread-model properties asked for, as `--property` spells them.
 fn property_names(p: &Property) -> String {
-    let Property::Set(c) = p else {
-        return String::new();
-    };
-    let mut n = Vec::new();
-    for (on, name) in [
-        (c.deadlock, "deadlock"),
-        (c.locks, "locks"),
-        (c.locks_exit, "locks-exit"),
-    ] {
-        if on {
-            n.push(name);
-        }
+    match p {
+        Property::Set(c) => c.names(false).join(","),
+        _ => String::new(),
     }
-    n.join(",")
 }
 
 /// The checks of the options that no pass can make alone.

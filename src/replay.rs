@@ -181,22 +181,13 @@ pub fn schedule(
         Schedule {
             segments,
             nondet,
-            expect: (!at_no_place(kind)).then_some(loc),
+            expect: (!kind.at_no_place()).then_some(loc),
             race: None,
             deadlock: kind == AssertKind::Deadlock,
             kind: Some(kind),
         },
         loc,
     ))
-}
-
-/// A check made where no statement of the input is (a thread's end):
-/// the replay looks for its kind anywhere.
-fn at_no_place(kind: AssertKind) -> bool {
-    matches!(
-        kind,
-        AssertKind::Deadlock | AssertKind::Lock(LockRule::ExitHolding)
-    )
 }
 
 /// The schedule a KISS trace stands for, and the failing assertion.
@@ -309,7 +300,7 @@ pub fn kiss_schedule(
         });
     }
     // A thread's end check: where the thread ends is the oracle's to say.
-    let expect = expect.filter(|_| !kind.is_some_and(at_no_place));
+    let expect = expect.filter(|_| !kind.is_some_and(AssertKind::at_no_place));
     let loc = expect.or(race.map(|r| r.1.1)).unwrap_or(Loc::NONE);
     Ok((
         Schedule {

@@ -223,6 +223,17 @@ pub enum AssertKind {
     Lock(LockRule),
 }
 
+impl AssertKind {
+    /// A check made where no statement of the input is (a deadlock, a
+    /// thread's end): a replay looks for its kind anywhere.
+    pub fn at_no_place(self) -> bool {
+        matches!(
+            self,
+            AssertKind::Deadlock | AssertKind::Lock(LockRule::ExitHolding)
+        )
+    }
+}
+
 /// The rules of lock discipline seqc checks (Saturn's and SLAM's locking
 /// rules, for POSIX mutexes, spinlocks and read-write locks).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

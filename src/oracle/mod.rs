@@ -221,8 +221,7 @@ impl<'p> Prepared<'p> {
             };
             failures.push(Failure {
                 schedule: Schedule {
-                    expect: (!dead && f.kind != AssertKind::Lock(LockRule::ExitHolding))
-                        .then_some(*loc),
+                    expect: (!f.kind.at_no_place()).then_some(*loc),
                     deadlock: dead,
                     kind: Some(f.kind),
                     ..schedule
