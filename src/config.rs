@@ -47,7 +47,7 @@ pub enum Property {
     Set(Checks),
 }
 
-/// `--property assert,deadlock,locks,locks-exit`, any of them.
+/// `--property assert,deadlock,locks,locks-exit,overflow`, any of them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Checks {
     /// Failing assertions; without, a failing assertion ends the run as
@@ -61,6 +61,8 @@ pub struct Checks {
     pub locks: bool,
     /// A thread that ends holding a lock it took.
     pub locks_exit: bool,
+    /// Signed integer overflow (`passes::overflow`).
+    pub overflow: bool,
 }
 
 impl Checks {
@@ -72,6 +74,7 @@ impl Checks {
             (self.deadlock, "deadlock"),
             (self.locks, "locks"),
             (self.locks_exit, "locks-exit"),
+            (self.overflow, "overflow"),
         ]
         .into_iter()
         .filter(|(on, _)| *on)
@@ -102,9 +105,19 @@ impl Property {
         matches!(self, Property::Set(c) if c.locks_exit)
     }
 
+    pub fn overflow(&self) -> bool {
+        matches!(self, Property::Set(c) if c.overflow)
+    }
+
     /// A property the thread model checks (a sequentialization is needed).
     pub fn needs_threads(&self) -> bool {
         self.deadlock() || self.locks() || self.locks_exit()
+    }
+
+    /// Only properties other than `assert` are asked for: the input's
+    /// assertions end the run as `abort` would (`passes::no_asserts`).
+    pub fn strips_asserts(&self) -> bool {
+        matches!(self, Property::Set(c) if !c.assert)
     }
 }
 

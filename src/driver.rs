@@ -114,6 +114,11 @@ fn check_options(cfg: &Config) -> Result<()> {
             "--track with --property {named} (slicing keeps no mutex or thread state for the check)"
         )));
     }
+    if cfg.track.is_some() && cfg.property.overflow() {
+        return Err(Diagnostic::not_yet(
+            "--track with --property overflow (slicing havocs the values an operation's check reads)",
+        ));
+    }
     if cfg.track.is_some() && matches!(cfg.property, Property::Race(_)) {
         return Err(Diagnostic::not_yet(
             "--track with --property race (slicing would drop the accesses that race)",
@@ -179,7 +184,7 @@ pub fn build(input: &str, cfg: &Config, until: Until, keep_input: bool) -> Resul
     let (prog, front) = load_timed(input, cfg)?;
     s.timings.extend(front);
     s.after("lower", &prog)?;
-    let mut prog = if cfg.property.needs_threads() && !cfg.property.asserts() {
+    let mut prog = if cfg.property.strips_asserts() {
         passes::no_asserts::no_asserts(prog)
     } else {
         prog
@@ -189,7 +194,12 @@ pub fn build(input: &str, cfg: &Config, until: Until, keep_input: bool) -> Resul
         prog.pthread.mutex_kinds = true;
     }
     let kept = keep_input.then(|| prog.clone());
-    let (prog, ()) = s.run("normalize", || Ok((passes::normalize::normalize(prog), ())))?;
+    let (prog, ()) = s.run("normalize", || {
+        Ok((
+            passes::normalize::normalize(prog, cfg.property.overflow()),
+            (),
+        ))
+    })?;
     if verify_enabled() {
         ir::verify::verify_normalized(&prog).map_err(|e| {
             Diagnostic::internal(format!("the normaliser's postcondition fails: {e}"))

@@ -414,10 +414,11 @@ impl Common {
                 || p.starts_with("race=")
                 || *p == "locks"
                 || *p == "locks-exit"
-                || *p == "deadlock";
+                || *p == "deadlock"
+                || *p == "overflow";
             if !known {
                 return Err(Diagnostic::input(format!(
-                    "unknown property '{p}' (expected assert, deadlock, locks, locks-exit, race or race=REGION)"
+                    "unknown property '{p}' (expected assert, deadlock, locks, locks-exit, overflow, race or race=REGION)"
                 )));
             }
         }
@@ -429,13 +430,14 @@ impl Common {
         let property = match self.property.as_deref() {
             _ if set
                 .iter()
-                .any(|p| ["deadlock", "locks", "locks-exit"].contains(p)) =>
+                .any(|p| ["deadlock", "locks", "locks-exit", "overflow"].contains(p)) =>
             {
                 Property::Set(seqc::config::Checks {
                     assert: set.contains(&"assert"),
                     deadlock: set.contains(&"deadlock"),
                     locks: set.contains(&"locks"),
                     locks_exit: set.contains(&"locks-exit"),
+                    overflow: set.contains(&"overflow"),
                 })
             }
             Some("race") => Property::Race(None),
@@ -783,9 +785,9 @@ fn check(c: &Common) -> ExitCode {
             )
         } else if matches!(cfg.property, seqc::config::Property::Race(_)) {
             Some("--witness for a data race (witnesses describe assertion violations)")
-        } else if cfg.property.needs_threads() {
+        } else if cfg.property.needs_threads() || cfg.property.overflow() {
             Some(
-                "--witness with --property deadlock, locks or locks-exit (witnesses describe assertion violations)",
+                "--witness with --property deadlock, locks, locks-exit or overflow (witnesses describe assertion violations)",
             )
         } else {
             None
@@ -1063,9 +1065,7 @@ fn explore(c: &Common) -> ExitCode {
     };
     start_clock(c, false);
     let prog = match seqc::driver::load(&c.input, &cfg) {
-        Ok(p) if cfg.property.needs_threads() && !cfg.property.asserts() => {
-            seqc::passes::no_asserts::no_asserts(p)
-        }
+        Ok(p) if cfg.property.strips_asserts() => seqc::passes::no_asserts::no_asserts(p),
         Ok(p) => p,
         Err(d) => return fail_verdict(c, &d),
     };
@@ -1094,6 +1094,7 @@ fn explore(c: &Common) -> ExitCode {
         deadlock: cfg.property.deadlock(),
         locks: cfg.property.locks(),
         locks_exit: cfg.property.locks_exit(),
+        overflow: cfg.property.overflow(),
     };
     if matches!(cfg.property, Property::Race(_)) {
         let x = match prepared.races(&bounds) {

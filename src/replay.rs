@@ -269,7 +269,11 @@ pub fn kiss_schedule(
         at.dedup();
         match at.as_slice() {
             [l] => {
-                kind = info.asserts.iter().find(|(a, _)| a == l).map(|(_, k)| *k);
+                // Checks of different kinds at one place (a user assertion
+                // and its overflow check): the oracle says which failed.
+                let mut kinds = info.asserts.iter().filter(|(a, _)| a == l).map(|(_, k)| *k);
+                let first = kinds.next();
+                kind = first.filter(|&f| kinds.all(|k| crate::oracle::same_kind(f, k)));
                 Some(*l)
             }
             _ => None,

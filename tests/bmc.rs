@@ -390,7 +390,7 @@ fn bound_pass_output_verifies() {
         let Ok(p) = seqc::driver::load(f.to_str().unwrap(), &cfg) else {
             continue;
         };
-        let p = seqc::passes::normalize::normalize(p);
+        let p = seqc::passes::normalize::normalize(p, false);
         for cut in [
             seqc::passes::bound::Cut::Assume,
             seqc::passes::bound::Cut::Assert,

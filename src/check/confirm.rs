@@ -45,6 +45,7 @@ pub(super) fn confirm(
         deadlock: cfg.property.deadlock(),
         locks: cfg.property.locks(),
         locks_exit: cfg.property.locks_exit(),
+        overflow: cfg.property.overflow(),
         ..Default::default()
     };
     if !search {
@@ -160,21 +161,37 @@ pub(super) fn confirm(
                 [side(ta, la), side(tb, lb)]
             });
             let thread = race.as_ref().map_or(thread, |r| r[1].thread);
-            // A broken rule of lock discipline: what the oracle says of it.
-            let lock = match sched.kind {
-                Some(crate::ir::AssertKind::Lock(r)) => {
+            // A broken rule of lock discipline, an overflow: what the
+            // oracle says of it.
+            let said = match sched.kind {
+                Some(k @ (crate::ir::AssertKind::Lock(_) | crate::ir::AssertKind::Overflow)) => {
+                    let prop = match k {
+                        crate::ir::AssertKind::Lock(r) => r.property(),
+                        _ => "overflow",
+                    };
                     let said = trace
                         .iter()
                         .flat_map(|s| &s.events)
                         .rev()
-                        .find(|e| e.what.starts_with(r.property()))
+                        .find(|e| e.what.starts_with(prop))
                         .map(|e| e.what.clone());
-                    Some(said.unwrap_or_else(|| format!("{}: {}", r.property(), r.text())))
+                    Some(said.unwrap_or_else(|| k.what()))
                 }
+                // Checks of several kinds at the failing place: the kind
+                // the oracle's run ended with.
+                None => trace
+                    .last()
+                    .and_then(|s| s.events.last())
+                    .filter(|e| {
+                        ["overflow:", "locks:", "locks-exit:"]
+                            .iter()
+                            .any(|p| e.what.starts_with(p))
+                    })
+                    .map(|e| e.what.clone()),
                 _ => None,
             };
             Ok(Ok(Concurrent {
-                lock,
+                said,
                 race,
                 deadlock: sched.deadlock.then_some(waits),
                 at: format!("{}:{}:{}", prog.file_name(at.file), at.line, at.col),

@@ -129,9 +129,10 @@ pub struct Concurrent {
     pub race: Option<[RaceAccess; 2]>,
     /// A deadlock: each waiting thread, where and on what.
     pub deadlock: Option<Vec<String>>,
-    /// A broken rule of lock discipline, as the oracle words it
-    /// (`locks: unlock of m, which is not locked`).
-    pub lock: Option<String>,
+    /// A violation other than an assertion or a deadlock, as the oracle
+    /// words it, its property first (`locks: unlock of m, which is not
+    /// locked`, `overflow: 2147483647 + 1 is 2147483648, ...`).
+    pub said: Option<String>,
     /// The confirmed run, step by step, and each thread's start routine
     /// (for witnesses).
     pub steps: Vec<crate::oracle::Step>,

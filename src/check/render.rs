@@ -35,7 +35,7 @@ pub(super) fn step_text(s: &Step) -> String {
         TraceWhat::Fail(AssertKind::Assert) => "assertion fails".into(),
         TraceWhat::Fail(AssertKind::ReachError) => "error reached".into(),
         TraceWhat::Fail(AssertKind::Deadlock) => "deadlock".into(),
-        TraceWhat::Fail(AssertKind::Lock(r)) => format!("{}: {}", r.property(), r.text()),
+        TraceWhat::Fail(k @ (AssertKind::Lock(_) | AssertKind::Overflow)) => k.what(),
         TraceWhat::Cut => "the unwinding bound cuts this path".to_string(),
         TraceWhat::Nondet(v) => format!("nondet value {v}"),
     }
@@ -86,7 +86,7 @@ fn render_main(r: &Report) -> String {
             }
         } else if let Some(waits) = &c.deadlock {
             s.push_str(&format!("\ndeadlock: {}\n", waits.join("; ")));
-        } else if let Some(what) = &c.lock {
+        } else if let Some(what) = &c.said {
             s.push_str(&format!(
                 "\n{}: {what} (thread {}, {})\n",
                 c.at, c.thread, c.thread_func
@@ -240,10 +240,14 @@ pub fn report_json(r: &Report) -> serde_json::Value {
             o["kind"] = json!("deadlock");
             o["deadlock"] = json!(w);
         }
-        if let Some(w) = &c.lock {
-            let kind = w.split(':').next().unwrap_or("locks");
+        if let Some(w) = &c.said {
+            let kind = w.split(':').next().unwrap_or_default();
             o["kind"] = json!(kind);
-            o["lock"] = json!(w);
+            o[if kind == "overflow" {
+                "overflow"
+            } else {
+                "lock"
+            }] = json!(w);
         }
         if let Some(race) = &c.race {
             o["race"] = json!(

@@ -221,9 +221,23 @@ pub enum AssertKind {
     /// Made by the thread model under `--property locks` or `locks-exit`:
     /// a rule of lock discipline is broken.
     Lock(LockRule),
+    /// Made under `--property overflow` (`passes::overflow`): a signed
+    /// integer operation whose result its type cannot hold.
+    Overflow,
 }
 
 impl AssertKind {
+    /// What failed, in the words of traces and verdicts.
+    pub fn what(self) -> String {
+        match self {
+            AssertKind::Assert => "assertion fails".into(),
+            AssertKind::ReachError => "error location reached".into(),
+            AssertKind::Deadlock => "deadlock".into(),
+            AssertKind::Lock(r) => format!("{}: {}", r.property(), r.text()),
+            AssertKind::Overflow => format!("overflow: {OVERFLOW_TEXT}"),
+        }
+    }
+
     /// A check made where no statement of the input is (a deadlock, a
     /// thread's end): a replay looks for its kind anywhere.
     pub fn at_no_place(self) -> bool {
@@ -233,6 +247,9 @@ impl AssertKind {
         )
     }
 }
+
+/// What `--property overflow` finds.
+pub const OVERFLOW_TEXT: &str = "signed integer overflow";
 
 /// The rules of lock discipline seqc checks (Saturn's and SLAM's locking
 /// rules, for POSIX mutexes, spinlocks and read-write locks).

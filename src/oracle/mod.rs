@@ -156,6 +156,7 @@ impl<'p> Prepared<'p> {
             code: &self.code,
             b,
             trace,
+            said: Default::default(),
         }
     }
 
@@ -697,14 +698,15 @@ pub struct Schedule {
 /// A failure of kind `found` stands for one reported as `want`: both
 /// rules of lock discipline at an operation (an operation's checks come
 /// in one order in the passes and in the oracle, and a C checker's trace
-/// does not say which of them failed), both a thread's end check, or
-/// both user assertions of either spelling.
+/// does not say which of them failed), both a thread's end check, both
+/// overflows, or both user assertions of either spelling.
 pub fn same_kind(want: AssertKind, found: AssertKind) -> bool {
     let at_end = |r: LockRule| r == LockRule::ExitHolding;
     match (want, found) {
         (AssertKind::Lock(a), AssertKind::Lock(b)) => at_end(a) == at_end(b),
         (AssertKind::Lock(_), _) | (_, AssertKind::Lock(_)) => false,
         (AssertKind::Deadlock, f) | (f, AssertKind::Deadlock) => f == AssertKind::Deadlock,
+        (AssertKind::Overflow, f) | (f, AssertKind::Overflow) => f == AssertKind::Overflow,
         _ => true,
     }
 }

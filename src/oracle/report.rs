@@ -35,12 +35,7 @@ pub fn render(prog: &Program, x: &Exploration) -> String {
             s.push_str(&render_trace(prog, &f.trace, &x.thread_funcs));
             continue;
         }
-        let what = match f.kind {
-            AssertKind::Assert => "assertion fails".to_string(),
-            AssertKind::ReachError => "error location reached".into(),
-            AssertKind::Deadlock => "deadlock".into(),
-            AssertKind::Lock(r) => format!("{}: {}", r.property(), r.text()),
-        };
+        let what = f.kind.what();
         s.push_str(&format!(
             "\n{}: {what} in thread {} ({})\n",
             prog.describe(f.loc),

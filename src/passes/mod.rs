@@ -6,6 +6,7 @@ pub mod kiss;
 pub mod lal_reps;
 pub mod no_asserts;
 pub mod normalize;
+pub mod overflow;
 pub mod retype;
 pub mod slice;
 pub mod threads;

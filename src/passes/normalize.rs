@@ -15,21 +15,36 @@
 //! `p && p->x` never reads through a null `p`.
 //! Bodies of `__VERIFIER_atomic_*` functions and code between
 //! `__VERIFIER_atomic_begin/end` in one block are one step: left alone.
+//!
+//! With `overflow` (`--property overflow`), an expression that holds an
+//! operation `passes::overflow` checks is split whenever it reads shared
+//! memory or draws a nondeterministic value, and the checks are placed
+//! before each statement made (`passes::overflow` states why).
 
 use crate::ir::access::{Shared, escaping_locals};
 use crate::ir::*;
+use crate::passes::overflow;
 use std::collections::HashSet;
 
-pub fn normalize(mut p: Program) -> Program {
+/// `overflow`: also place the checks of `--property overflow`.
+pub fn normalize(mut p: Program, overflow: bool) -> Program {
     let globals: Vec<bool> = p.globals.iter().map(|g| !g.thread_local).collect();
+    let checks = overflow.then_some(p.data_model);
     // Functions are rewritten independently (on threads when there are
     // many).
-    crate::par::each_mut(&mut p.functions, |f| function(f, &globals));
+    crate::par::each_mut(&mut p.functions, |f| function(f, &globals, checks));
     p
 }
 
-fn function(f: &mut Function, globals: &[bool]) {
-    if f.atomic || f.body.is_none() {
+fn function(f: &mut Function, globals: &[bool], checks: Option<DataModel>) {
+    if f.body.is_none() {
+        return;
+    }
+    if f.atomic {
+        if let Some(dm) = checks {
+            let body = f.body.take().unwrap();
+            f.body = Some(overflow::instrument_atomic(body, dm));
+        }
         return;
     }
     let escaping = escaping_locals(f);
@@ -39,6 +54,7 @@ fn function(f: &mut Function, globals: &[bool]) {
         escaping: &escaping,
         locals: &mut f.locals,
         temps: 0,
+        checks,
     };
     f.body = Some(n.block(body));
 }
@@ -69,6 +85,8 @@ struct Normalizer<'a> {
     escaping: &'a HashSet<LocalId>,
     locals: &'a mut Vec<Local>,
     temps: u32,
+    /// `--property overflow`, with the data model for the checks.
+    checks: Option<DataModel>,
 }
 
 impl Normalizer<'_> {
@@ -84,12 +102,23 @@ impl Normalizer<'_> {
         self.sh().visible_lvalue(e)
     }
 
+    /// Shared reads, and under `overflow` nondeterministic draws (a check
+    /// must not draw again).
     fn reads(&self, e: &Expr) -> usize {
-        self.sh().read_count(e)
+        self.sh().read_count(e) + self.draws(e)
     }
 
     fn addr_reads(&self, e: &Expr) -> usize {
-        self.sh().addr_read_count(e)
+        self.sh().addr_read_count(e) + self.draws(e)
+    }
+
+    fn draws(&self, e: &Expr) -> usize {
+        if self.checks.is_none() {
+            return 0;
+        }
+        let mut n = 0;
+        e.walk(&mut |x| n += matches!(x.kind, ExprKind::Nondet) as usize);
+        n
     }
 
     /// Whether `&&`, `||` or `?:` has shared reads in an operand that is
@@ -241,6 +270,9 @@ impl Normalizer<'_> {
                 let c = self.split(*c, out);
                 Expr::new(ExprKind::Cond(Box::new(c), a, b), ty, loc)
             }
+            ExprKind::Nondet if self.checks.is_some() => {
+                self.hoist(Expr::new(ExprKind::Nondet, ty, loc), out)
+            }
             k => Expr { kind: k, ty, loc },
         }
     }
@@ -273,7 +305,8 @@ impl Normalizer<'_> {
         if r == 0 {
             return e;
         }
-        if r <= *budget && !self.lazy_reads(&e) {
+        let checked = self.checks.is_some() && overflow::has_checked(&e);
+        if r <= *budget && !self.lazy_reads(&e) && !checked {
             *budget -= r;
             return e;
         }
@@ -298,7 +331,10 @@ impl Normalizer<'_> {
                 atomic_depth = atomic_depth.saturating_sub(1);
             }
             if atomic_depth > 0 {
-                out.push(s);
+                match self.checks {
+                    Some(dm) => out.extend(overflow::instrument_atomic(Block(vec![s]), dm).0),
+                    None => out.push(s),
+                }
                 continue;
             }
             self.stmt(s, &mut out);
@@ -308,6 +344,7 @@ impl Normalizer<'_> {
 
     fn stmt(&mut self, s: Stmt, out: &mut Vec<Stmt>) {
         let loc = s.loc;
+        let start = out.len();
         let kind = match s.kind {
             StmtKind::Assign(lhs, rhs) => {
                 let write = self.shared_lvalue(&lhs) as usize;
@@ -399,7 +436,15 @@ impl Normalizer<'_> {
             }
             k => k,
         };
-        out.push(Stmt { kind, loc });
+        let s = Stmt { kind, loc };
+        if let Some(dm) = self.checks {
+            // The statements made from this one, then its own checks; its
+            // nested blocks were done statement by statement.
+            let made = out.split_off(start);
+            out.extend(overflow::instrument_made(made, loc, dm));
+            overflow::checks_of(&s, loc, dm, out);
+        }
+        out.push(s);
     }
 
     /// A call's result goes to a temporary first when the destination is

@@ -224,12 +224,9 @@ impl<'p> Emitter<'p> {
                         let c = self.top(c);
                         self.line(loc, &format!("assert({c}); /* no deadlock */"))
                     }
-                    AssertKind::Lock(r) => {
+                    k @ (AssertKind::Lock(_) | AssertKind::Overflow) => {
                         let c = self.top(c);
-                        self.line(
-                            loc,
-                            &format!("assert({c}); /* {}: {} */", r.property(), r.text()),
-                        )
+                        self.line(loc, &format!("assert({c}); /* {} */", k.what()))
                     }
                 }
             }

@@ -275,12 +275,7 @@ impl<'p> Machine<'p> {
                     if self.trace {
                         ev.push(Event {
                             loc,
-                            what: match k {
-                                AssertKind::Assert => "assertion fails".into(),
-                                AssertKind::ReachError => "error location reached".into(),
-                                AssertKind::Deadlock => "deadlock".into(),
-                                AssertKind::Lock(r) => format!("{}: {}", r.property(), r.text()),
-                            },
+                            what: k.what(),
                         });
                     }
                     return Err(Fail(StepEnd::Failed(loc, *k)));

@@ -185,6 +185,9 @@ pub struct Bounds {
     pub locks: bool,
     /// Report a thread that ends holding a lock it took.
     pub locks_exit: bool,
+    /// Report a signed integer operation whose exact result its type
+    /// cannot hold, at the statement that evaluates it.
+    pub overflow: bool,
 }
 
 impl Default for Bounds {
@@ -197,6 +200,7 @@ impl Default for Bounds {
             deadlock: false,
             locks: false,
             locks_exit: false,
+            overflow: false,
         }
     }
 }
@@ -261,6 +265,9 @@ pub struct Machine<'p> {
     pub b: &'p Bounds,
     /// Record events (for traces); off while searching, for speed.
     pub trace: bool,
+    /// What an expression's failure said (an overflow's operands), for
+    /// the step's event: expressions have no event list of their own.
+    pub said: std::sync::Mutex<Option<String>>,
 }
 
 use crate::ir::errno::{EAGAIN, EBUSY, EDEADLK, EINVAL, EPERM, ESRCH, ETIMEDOUT};
@@ -496,6 +503,16 @@ impl<'p> Machine<'p> {
                         ev,
                     );
                     return Ok(());
+                }
+                Err(Fail(StepEnd::Failed(l, AssertKind::Overflow))) => {
+                    if self.trace {
+                        let said = self.said.lock().unwrap().take();
+                        ev.push(Event {
+                            loc: l,
+                            what: said.unwrap_or_else(|| AssertKind::Overflow.what()),
+                        });
+                    }
+                    return Err(Fail(StepEnd::Failed(l, AssertKind::Overflow)));
                 }
                 Err(e) => return Err(e),
             }

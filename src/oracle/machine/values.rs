@@ -86,11 +86,19 @@ impl<'p> Machine<'p> {
             E::Func(f) => s(Value::Func(f.0)),
             E::Un(op, a, aty, rty) => {
                 let x = self.eval_in(st, t, regs, locals, a, loc, ch)?.scalar(loc)?;
+                if let (UnOp::Neg, Value::Int(i)) = (op, x) {
+                    self.negation_overflow(i, rty, loc)?;
+                }
                 s(self.unop(*op, x, aty, rty, loc)?)
             }
             E::Bin(op, a, b, aty, bty, rty) => {
                 let x = self.eval_in(st, t, regs, locals, a, loc, ch)?.scalar(loc)?;
                 let y = self.eval_in(st, t, regs, locals, b, loc, ch)?.scalar(loc)?;
+                // The program's own operations (an atomic read-modify-write
+                // wraps: C11 7.17.7.5p3).
+                if let (Value::Int(i), Value::Int(j)) = (x, y) {
+                    self.overflow(*op, i, j, rty, loc)?;
+                }
                 s(self.binop(*op, x, y, aty, bty, rty, loc, ch)?)
             }
             E::Cast(a, from, to) => {
@@ -309,5 +317,57 @@ impl<'p> Machine<'p> {
             _ => {}
         }
         unsup(format!("operation '{}' on these values", op.c_op()), loc)
+    }
+}
+
+impl Machine<'_> {
+    /// Under `--property overflow`: C leaves a signed operation undefined
+    /// when its exact result is outside its type (C11 6.5p5), and so do
+    /// `INT_MIN / -1` and `INT_MIN % -1` (6.5.5p6) and a left shift whose
+    /// result is not representable (6.5.7p4). The operands are in range,
+    /// so the exact result fits an i128. Division by zero and shift
+    /// counts out of range are not overflow: they keep their pinned
+    /// meaning (DESIGN.md §2).
+    fn overflow(&self, op: BinOp, a: i128, b: i128, rty: &Ty, loc: Loc) -> R<()> {
+        use BinOp::*;
+        let bits = rty.int_bits(self.dm()).unwrap_or(32) as i128;
+        let exact = match op {
+            Add => a + b,
+            Sub => a - b,
+            Mul => a * b,
+            // `a % b` is undefined exactly when `a / b` is.
+            Div | Rem if b != 0 => a / b,
+            Shl if (0..bits).contains(&b) => a * (1i128 << b),
+            _ => return Ok(()),
+        };
+        self.out_of_range(exact, rty, loc, || format!("{a} {} {b}", op.c_op()))
+    }
+
+    /// `-a`.
+    fn negation_overflow(&self, a: i128, rty: &Ty, loc: Loc) -> R<()> {
+        self.out_of_range(-a, rty, loc, || format!("-({a})"))
+    }
+
+    fn out_of_range(
+        &self,
+        exact: i128,
+        rty: &Ty,
+        loc: Loc,
+        shown: impl FnOnce() -> String,
+    ) -> R<()> {
+        if !self.b.overflow
+            || !matches!(rty.unqual(), Ty::Int(k) if k.signed())
+            || exact == self.wrap(exact, rty)
+        {
+            return Ok(());
+        }
+        if self.trace {
+            *self.said.lock().unwrap() = Some(format!(
+                "overflow: {} is {exact}, out of the range of {}",
+                shown(),
+                crate::ir::regions::ty_name(self.p, rty)
+            ));
+        }
+        Err(Fail(StepEnd::Failed(loc, AssertKind::Overflow)))
     }
 }
