@@ -33,6 +33,10 @@ pub enum E {
     Offset(Box<E>, i64),
     /// Pointer plus index times element size (an array element).
     Index(Box<E>, Box<E>, Ty, u64),
+    /// An operation of the program (`Bin` or `Un`) written at `.1`: where
+    /// `--property overflow` reports it (other failures keep the place of
+    /// the action that evaluates it).
+    At(Box<E>, Loc),
 }
 
 #[derive(Clone, Debug)]
@@ -644,7 +648,12 @@ impl<'a> FnCompiler<'a> {
             ExprKind::Str(_) => self.addr(e)?,
             ExprKind::Unary(op, a) => {
                 let x = self.rv(a)?;
-                E::Un(*op, Box::new(x), a.ty.clone(), e.ty.clone())
+                let u = E::Un(*op, Box::new(x), a.ty.clone(), e.ty.clone());
+                if *op == UnOp::Neg {
+                    E::At(Box::new(u), loc)
+                } else {
+                    u
+                }
             }
             ExprKind::Binary(op @ (BinOp::LogAnd | BinOp::LogOr), a, b) => {
                 let r = self.reg();
@@ -680,14 +689,21 @@ impl<'a> FnCompiler<'a> {
             ExprKind::Binary(op, a, b) => {
                 let x = self.rv(a)?;
                 let y = self.rv(b)?;
-                E::Bin(
+                let v = E::Bin(
                     *op,
                     Box::new(x),
                     Box::new(y),
                     a.ty.clone(),
                     b.ty.clone(),
                     e.ty.clone(),
-                )
+                );
+                // An arithmetic operation may overflow: where it is written.
+                use BinOp::*;
+                if matches!(op, Add | Sub | Mul | Div | Rem | Shl) {
+                    E::At(Box::new(v), loc)
+                } else {
+                    v
+                }
             }
             ExprKind::Cast(a) => {
                 let x = self.rv(a)?;

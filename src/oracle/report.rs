@@ -239,6 +239,9 @@ pub fn render_json(prog: &Program, x: &Exploration) -> String {
                 o["kind"] = json!(r.property());
                 o["rule"] = json!(r.text());
             }
+            if f.kind == AssertKind::Overflow {
+                o["kind"] = json!("overflow");
+            }
             o
         })
         .collect();

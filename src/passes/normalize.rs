@@ -43,7 +43,7 @@ fn function(f: &mut Function, globals: &[bool], checks: Option<DataModel>) {
     if f.atomic {
         if let Some(dm) = checks {
             let body = f.body.take().unwrap();
-            f.body = Some(overflow::instrument_atomic(body, dm));
+            f.body = Some(Block(overflow::instrument(body.0, dm)));
         }
         return;
     }
@@ -332,7 +332,7 @@ impl Normalizer<'_> {
             }
             if atomic_depth > 0 {
                 match self.checks {
-                    Some(dm) => out.extend(overflow::instrument_atomic(Block(vec![s]), dm).0),
+                    Some(dm) => out.extend(overflow::instrument(vec![s], dm)),
                     None => out.push(s),
                 }
                 continue;
@@ -441,8 +441,8 @@ impl Normalizer<'_> {
             // The statements made from this one, then its own checks; its
             // nested blocks were done statement by statement.
             let made = out.split_off(start);
-            out.extend(overflow::instrument_made(made, loc, dm));
-            overflow::checks_of(&s, loc, dm, out);
+            out.extend(overflow::instrument(made, dm));
+            overflow::checks_of(&s, dm, out);
         }
         out.push(s);
     }

@@ -19,10 +19,10 @@
 //! visible step. Post: before each statement, one `Assert(.., Overflow)`
 //! per checked operation, in evaluation order, each saying the operation
 //! does not overflow; an operation evaluated only sometimes (under `&&`,
-//! `||` or `?:`) is checked under the same condition. The checks stand at
-//! the place of the input statement the statement came from, which is
-//! where the oracle reports an overflow. The conditions themselves never
-//! overflow: they compare against the type's limits before computing.
+//! `||` or `?:`) is checked under the same condition. Each check stands
+//! at the place of its operation, as the oracle reports an overflow. The
+//! conditions themselves never overflow: they compare against the type's
+//! limits before computing.
 //!
 //! Inside atomic code nothing was hoisted: reads may be evaluated twice
 //! there (nothing runs in between), but a nondeterministic draw may not,
@@ -32,47 +32,31 @@
 use crate::ir::*;
 
 /// The checks for the expressions statement `s` evaluates itself (not
-/// those of nested blocks), placed at `at`.
-pub fn checks_of(s: &Stmt, at: Loc, dm: DataModel, out: &mut Vec<Stmt>) {
+/// those of nested blocks).
+pub fn checks_of(s: &Stmt, dm: DataModel, out: &mut Vec<Stmt>) {
     s.each_expr(&mut |e| {
         let mut conds = Vec::new();
         walk(e, None, dm, &mut conds);
-        out.extend(conds.into_iter().map(|c| Stmt {
+        out.extend(conds.into_iter().map(|(c, loc)| Stmt {
             kind: StmtKind::Assert(c, AssertKind::Overflow),
-            loc: at,
+            loc,
         }));
     });
 }
 
-/// `stmts` with their checks, all placed at `at` (the statements a
-/// normaliser made of one input statement, nested blocks included: they
-/// were made from its expressions).
-pub fn instrument_made(stmts: Vec<Stmt>, at: Loc, dm: DataModel) -> Vec<Stmt> {
+/// `b` with the checks of every statement, nested blocks included (the
+/// statements a normaliser made of one input statement, or atomic code
+/// it left whole).
+pub fn instrument(b: Vec<Stmt>, dm: DataModel) -> Vec<Stmt> {
     let mut out = Vec::new();
-    for mut s in stmts {
-        checks_of(&s, at, dm, &mut out);
+    for mut s in b {
+        checks_of(&s, dm, &mut out);
         each_block(&mut s, &mut |b| {
-            let v = std::mem::take(&mut b.0);
-            b.0 = instrument_made(v, at, dm);
+            b.0 = instrument(std::mem::take(&mut b.0), dm);
         });
         out.push(s);
     }
     out
-}
-
-/// Atomic code, left whole by the normaliser: every statement with its
-/// checks at its own place.
-pub fn instrument_atomic(b: Block, dm: DataModel) -> Block {
-    let mut out = Vec::new();
-    for mut s in b.0 {
-        let at = s.loc;
-        checks_of(&s, at, dm, &mut out);
-        each_block(&mut s, &mut |b| {
-            *b = instrument_atomic(std::mem::take(b), dm);
-        });
-        out.push(s);
-    }
-    Block(out)
 }
 
 fn each_block(s: &mut Stmt, f: &mut impl FnMut(&mut Block)) {
@@ -118,7 +102,7 @@ fn has_nondet(e: &Expr) -> bool {
 
 /// Pushes, in evaluation order, "no overflow" for each checked operation
 /// of `e`, under `guard` (the condition under which `e` is evaluated).
-fn walk(e: &Expr, guard: Option<&Expr>, dm: DataModel, out: &mut Vec<Expr>) {
+fn walk(e: &Expr, guard: Option<&Expr>, dm: DataModel, out: &mut Vec<(Expr, Loc)>) {
     let l = e.loc.generated();
     match &e.kind {
         ExprKind::Binary(op @ (BinOp::LogAnd | BinOp::LogOr), a, b) => {
@@ -151,10 +135,11 @@ fn walk(e: &Expr, guard: Option<&Expr>, dm: DataModel, out: &mut Vec<Expr>) {
         return;
     }
     let ok = not(overflows(e, dm));
-    out.push(match guard {
+    let c = match guard {
         None => ok,
         Some(g) => bin(BinOp::LogOr, not(g.clone()), ok, Ty::INT, l),
-    });
+    };
+    out.push((c, e.loc));
 }
 
 /// The condition under which checked operation `e` overflows, computed

@@ -86,21 +86,33 @@ impl<'p> Machine<'p> {
             E::Func(f) => s(Value::Func(f.0)),
             E::Un(op, a, aty, rty) => {
                 let x = self.eval_in(st, t, regs, locals, a, loc, ch)?.scalar(loc)?;
-                if let (UnOp::Neg, Value::Int(i)) = (op, x) {
-                    self.negation_overflow(i, rty, loc)?;
-                }
                 s(self.unop(*op, x, aty, rty, loc)?)
             }
             E::Bin(op, a, b, aty, bty, rty) => {
                 let x = self.eval_in(st, t, regs, locals, a, loc, ch)?.scalar(loc)?;
                 let y = self.eval_in(st, t, regs, locals, b, loc, ch)?.scalar(loc)?;
-                // The program's own operations (an atomic read-modify-write
-                // wraps: C11 7.17.7.5p3).
-                if let (Value::Int(i), Value::Int(j)) = (x, y) {
-                    self.overflow(*op, i, j, rty, loc)?;
-                }
                 s(self.binop(*op, x, y, aty, bty, rty, loc, ch)?)
             }
+            // The program's own operations (an atomic read-modify-write
+            // wraps: C11 7.17.7.5p3).
+            E::At(inner, at) => match &**inner {
+                E::Bin(op, a, b, aty, bty, rty) => {
+                    let x = self.eval_in(st, t, regs, locals, a, loc, ch)?.scalar(loc)?;
+                    let y = self.eval_in(st, t, regs, locals, b, loc, ch)?.scalar(loc)?;
+                    if let (Value::Int(i), Value::Int(j)) = (x, y) {
+                        self.overflow(*op, i, j, rty, *at)?;
+                    }
+                    s(self.binop(*op, x, y, aty, bty, rty, loc, ch)?)
+                }
+                E::Un(op, a, aty, rty) => {
+                    let x = self.eval_in(st, t, regs, locals, a, loc, ch)?.scalar(loc)?;
+                    if let (UnOp::Neg, Value::Int(i)) = (op, x) {
+                        self.negation_overflow(i, rty, *at)?;
+                    }
+                    s(self.unop(*op, x, aty, rty, loc)?)
+                }
+                e => self.eval_in(st, t, regs, locals, e, loc, ch),
+            },
             E::Cast(a, from, to) => {
                 let x = self.eval_in(st, t, regs, locals, a, loc, ch)?;
                 self.convert(x, from.unqual(), to.unqual(), loc)

@@ -1,4 +1,5 @@
-//! `--property locks` and `locks-exit`: hand programs with worked-out
+//! The properties beyond assertions, `--property locks`, `locks-exit`
+//! (`tests/locks`) and `overflow` (`tests/overflow`): hand programs with worked-out
 //! answers (first line `// expect: found LINE...` with every line where a
 //! rule can break, or `// expect: none`; second line `// property: P`),
 //! through the oracle (`explore`), Lal-Reps via z3 and CBMC, and KISS via
@@ -39,6 +40,13 @@ fn expect(path: &Path) -> Expect {
     Expect { lines, property }
 }
 
+fn hand_programs() -> Vec<std::path::PathBuf> {
+    let locks = c_files("tests/locks");
+    let overflow = c_files("tests/overflow");
+    assert!(locks.len() >= 16 && overflow.len() >= 10);
+    [locks, overflow].concat()
+}
+
 fn run(args: &[&str]) -> (i32, String) {
     let out = seqc().args(args).output().unwrap();
     let text =
@@ -46,25 +54,25 @@ fn run(args: &[&str]) -> (i32, String) {
     (out.status.code().unwrap_or(-1), text)
 }
 
-/// The line of the reported violation (`FILE:LINE:COL: locks...`).
-fn reported_line(text: &str, file: &str) -> Option<u32> {
+/// The line of the reported violation (`FILE:LINE:COL: locks...`) of
+/// one of the properties in `props`.
+fn reported_line(text: &str, file: &str, props: &str) -> Option<u32> {
     text.lines().find_map(|l| {
         let rest = l.strip_prefix(file)?.strip_prefix(':')?;
         let mut parts = rest.splitn(3, ':');
         let line = parts.next()?.parse().ok()?;
         let _col = parts.next()?;
-        parts
-            .next()?
-            .trim_start()
-            .starts_with("locks")
+        let said = parts.next()?.trim_start();
+        props
+            .split(',')
+            .any(|p| said.starts_with(&format!("{p}:")))
             .then_some(line)
     })
 }
 
 #[test]
 fn the_oracle_agrees_with_the_worked_out_answers() {
-    let files = c_files("tests/locks");
-    assert!(files.len() >= 16);
+    let files = hand_programs();
     for f in &files {
         let e = expect(f);
         let (code, json) = run(&[
@@ -93,14 +101,14 @@ fn the_oracle_agrees_with_the_worked_out_answers() {
         assert_eq!(sorted, want_lines, "{}:\n{json}", f.display());
         for x in v["failures"].as_array().into_iter().flatten() {
             let kind = x["kind"].as_str().unwrap_or("");
-            assert!(kind == "locks" || kind == "locks-exit", "{json}");
+            assert!(e.property.split(',').any(|p| p == kind), "{json}");
         }
     }
 }
 
 #[test]
 fn both_methods_find_exactly_the_violations() {
-    let jobs = common::property_jobs(&c_files("tests/locks"));
+    let jobs = common::property_jobs(&hand_programs());
     let bad: Vec<String> = parallel(&jobs, |(f, c)| {
         let e = expect(f);
         let name = f.to_str().unwrap();
@@ -109,7 +117,8 @@ fn both_methods_find_exactly_the_violations() {
         args.extend(c.iter().copied());
         let (code, text) = run(&args);
         let want = if e.lines.is_empty() { 0 } else { 10 };
-        let placed = want == 0 || reported_line(&text, name).is_some_and(|l| e.lines.contains(&l));
+        let placed = want == 0
+            || reported_line(&text, name, &e.property).is_some_and(|l| e.lines.contains(&l));
         (code != want || !placed).then(|| format!("{name} {}: exit {code}\n{text}", c.join(" ")))
     })
     .into_iter()
