@@ -402,9 +402,14 @@ impl From<ExploreArgs> for Common {
 
 impl Common {
     fn config(&self) -> Result<Config, Diagnostic> {
+        // An SV-COMP property file stands for seqc's name of it.
+        let named = match self.property.as_deref() {
+            Some(p) if p.ends_with(".prp") => Some(prp_property(p)?),
+            Some(p) => Some(p.to_string()),
+            None => None,
+        };
         // A comma-separated set; race stands alone (KISS's race mode).
-        let set: Vec<&str> = self
-            .property
+        let set: Vec<&str> = named
             .as_deref()
             .map(|p| p.split(',').map(str::trim).collect())
             .unwrap_or_default();
@@ -427,7 +432,7 @@ impl Common {
                 "--property race together with other properties (race mode checks races alone)",
             ));
         }
-        let property = match self.property.as_deref() {
+        let property = match named.as_deref() {
             _ if set
                 .iter()
                 .any(|p| ["deadlock", "locks", "locks-exit", "overflow"].contains(p)) =>
@@ -757,10 +762,40 @@ fn growth(c: &Common) -> Option<seqc::check::Grow> {
     })
 }
 
+/// What an SV-COMP property file asks, as `--property` spells it; a
+/// property seqc does not check is refused by name.
+fn prp_property(file: &str) -> Result<String, Diagnostic> {
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| Diagnostic::input(format!("cannot read '{file}': {e}")))?;
+    match seqc::task::property_of(file, Some(&text)) {
+        (_, Ok(k)) => Ok(k.seqc_name().to_string()),
+        (name, Err(why)) => Err(Diagnostic::unsupported(format!("{file} ({name}): {why}"))),
+    }
+}
+
 fn check(c: &Common) -> ExitCode {
     if seqc::task::is_task(&c.input) {
         return check_task(c);
     }
+    // Termination is answered unknown, as a task's would be.
+    if let Some(p) = c.property.as_deref().filter(|p| p.ends_with(".prp"))
+        && let Ok(text) = std::fs::read_to_string(p)
+        && let (name, Err(why)) = seqc::task::property_of(p, Some(&text))
+        && name == "termination"
+    {
+        claim_answer();
+        let _ = put(c, &format!("VERIFICATION UNKNOWN: {why}\n"));
+        return ExitCode::from(20);
+    }
+    // A race property file: race mode is KISS's.
+    let mut c = c.clone();
+    if !c.method_given
+        && let Some(p) = c.property.as_deref().filter(|p| p.ends_with(".prp"))
+        && prp_property(p).is_ok_and(|k| k == "race")
+    {
+        c.method = MethodArg::Kiss;
+    }
+    let c = &c;
     let cfg = match c.config().and_then(|cfg| check_output(c).map(|_| cfg)) {
         Ok(cfg) => cfg,
         Err(d) => return fail(&d),
@@ -926,7 +961,8 @@ fn check_task(c: &Common) -> ExitCode {
         let spent = t0.elapsed().as_secs();
         pc.timeout = total.map(|t| (t.saturating_sub(spent) / left).max(1));
         left = left.saturating_sub(1).max(1);
-        if kind == Checkable::Race {
+        // Witnesses describe assertion violations.
+        if kind != Checkable::Assert {
             pc.witness = None;
         }
         let res = (|| -> Result<(seqc::check::Report, Config), Diagnostic> {

@@ -7,7 +7,8 @@
 //! the `.c`, and the task says so in `note`. Properties are recognised by
 //! the text of their `.prp` file (or, if it cannot be read, by its name):
 //! `unreach-call` is seqc's assertion checking, `no-data-race` its race
-//! mode; others are listed with the reason seqc does not check them.
+//! mode, `no-overflow` its `--property overflow`; others are listed with
+//! the reason seqc does not check them.
 
 use crate::diag::{Diagnostic, Result};
 use crate::ir::DataModel;
@@ -29,6 +30,8 @@ pub enum Checkable {
     Assert,
     /// no-data-race.
     Race,
+    /// no-overflow: signed integer overflow.
+    Overflow,
 }
 
 impl Checkable {
@@ -37,6 +40,7 @@ impl Checkable {
         match self {
             Checkable::Assert => "assert",
             Checkable::Race => "race",
+            Checkable::Overflow => "overflow",
         }
     }
 }
@@ -79,10 +83,7 @@ pub fn property_of(
             Err("memory safety is not checked yet".to_string()),
         ))
     } else if t.contains("G!overflow") {
-        Some((
-            "no-overflow",
-            Err("overflow is not checked yet".to_string()),
-        ))
+        Some(("no-overflow", Ok(Checkable::Overflow)))
     } else if t.contains("Fend") {
         Some(("termination", Err("termination is not checked".to_string())))
     } else {
@@ -95,7 +96,7 @@ pub fn property_of(
         "unreach-call" => Ok(Checkable::Assert),
         "no-data-race" => Ok(Checkable::Race),
         "valid-memsafety" | "valid-memcleanup" => Err("memory safety is not checked yet".into()),
-        "no-overflow" => Err("overflow is not checked yet".into()),
+        "no-overflow" => Ok(Checkable::Overflow),
         "termination" => Err("termination is not checked".into()),
         _ => Err(format!("'{file}' is a property seqc does not know")),
     };

@@ -300,3 +300,117 @@ fn refusals_name_the_option() {
         "{text}"
     );
 }
+
+/// The overflow's verdict line gives the operation's values and type;
+/// JSON gives the kind; `--property overflow` alone checks no user
+/// assertion, `assert,overflow` both.
+#[test]
+fn the_overflow_report_and_its_company() {
+    if !have("z3") {
+        return;
+    }
+    let f = "tests/overflow/both_add.c";
+    let base = ["check", f, "--backend", "z3", "--rounds", "2"];
+    let (code, text) = run(&[&base[..], &["--property", "overflow"]].concat());
+    assert_eq!(code, 10, "{text}");
+    assert!(
+        text.contains(
+            "tests/overflow/both_add.c:10:9: overflow: 2147483640 + 40 is 2147483680, out of the range of int (thread 2, add)"
+        ),
+        "{text}"
+    );
+    let (code, json) = run(&[&base[..], &["--property", "overflow", "--json"]].concat());
+    assert_eq!(code, 10, "{json}");
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["kind"], "overflow", "{json}");
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("a.c");
+    // The assertion fails without overflow; the sum overflows where it
+    // does not fail.
+    std::fs::write(
+        &a,
+        "#include <assert.h>\nextern int __VERIFIER_nondet_int(void);\nint main(void) {\n  int v = __VERIFIER_nondet_int();\n  if (v < 0) { assert(v > -5); }\n  int w = v + 2147483000;\n  return w;\n}\n",
+    )
+    .unwrap();
+    let name = a.to_str().unwrap();
+    let base = ["check", name, "--method", "none", "--property"];
+    for (prop, backend, want) in [
+        ("overflow", "z3", "overflow: "),
+        ("overflow", "cbmc", "overflow"),
+        ("assert", "z3", "assertion"),
+    ] {
+        if !have(backend) {
+            continue;
+        }
+        let (code, text) = run(&[&base[..], &[prop, "--backend", backend]].concat());
+        assert_eq!(code, 10, "{prop} {backend}: {text}");
+        assert!(text.contains(want), "{prop} {backend}: {text}");
+    }
+    // Without either check nothing is wrong: v > -5 is kept by an assume.
+    std::fs::write(
+        &a,
+        "#include <assert.h>\nextern int __VERIFIER_nondet_int(void);\nint main(void) {\n  int v = __VERIFIER_nondet_int();\n  __VERIFIER_assume(v < 1000);\n  assert(v != 7);\n  return v + 2147482000;\n}\n",
+    )
+    .unwrap();
+    let (code, text) = run(&[&base[..], &["overflow", "--backend", "z3"]].concat());
+    assert_eq!(code, 0, "{text}");
+    let (code, text) = run(&[&base[..], &["assert,overflow", "--backend", "z3"]].concat());
+    assert_eq!(code, 10, "{text}");
+    assert!(text.contains("assertion"), "{text}");
+}
+
+/// SV-COMP property files name the property: no-overflow is checked,
+/// termination is unknown, memory safety is refused by name.
+#[test]
+fn property_files_are_read() {
+    if !have("z3") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let prp = |name: &str, text: &str| {
+        let p = dir.path().join(format!("{name}.prp"));
+        std::fs::write(&p, text).unwrap();
+        p.to_str().unwrap().to_string()
+    };
+    let f = "tests/overflow/both_add.c";
+    let base = ["check", f, "--backend", "z3", "--rounds", "2", "--property"];
+    let ov = prp("no-overflow", "CHECK( init(main()), LTL(G ! overflow) )\n");
+    let (code, text) = run(&[&base[..], &[&ov]].concat());
+    assert_eq!(code, 10, "{text}");
+    assert!(text.contains("overflow: 2147483640 + 40"), "{text}");
+    let reach = prp(
+        "unreach-call",
+        "CHECK( init(main()), LTL(G ! call(reach_error())) )\n",
+    );
+    let (code, text) = run(&[&base[..], &[&reach]].concat());
+    assert_eq!(code, 0, "{text}");
+    let term = prp("termination", "CHECK( init(main()), LTL(F end) )\n");
+    let (code, text) = run(&[&base[..], &[&term]].concat());
+    assert_eq!(code, 20, "{text}");
+    let mem = prp(
+        "valid-memsafety",
+        "CHECK( init(main()), LTL(G valid-free) )\n",
+    );
+    let (code, text) = run(&[&base[..], &[&mem]].concat());
+    assert_eq!(code, 2, "{text}");
+    assert!(text.contains("memory safety"), "{text}");
+}
+
+/// What `--property overflow` refuses, by name.
+#[test]
+fn overflow_refusals_name_the_option() {
+    let f = "tests/overflow/both_add.c";
+    let (code, text) = run(&["check", f, "--property", "overflow", "--track", "x"]);
+    assert_eq!(code, 1, "{text}");
+    assert!(text.contains("--track with --property overflow"), "{text}");
+    let (code, text) = run(&[
+        "check",
+        f,
+        "--property",
+        "overflow",
+        "--witness",
+        "w.graphml",
+    ]);
+    assert_eq!(code, 2, "{text}");
+    assert!(text.contains("--witness with --property"), "{text}");
+}

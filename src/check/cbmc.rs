@@ -166,6 +166,30 @@ pub(super) fn cbmc_names(files: &[String]) -> Vec<String> {
         .collect()
 }
 
+/// The kind of the program's assertions at a place (`col` 0: anywhere on
+/// the line) when they all have one (an overflow check, a lock rule);
+/// else a user assertion.
+fn kind_at(p: &Program, file: crate::ir::FileId, line: u32, col: u32) -> AssertKind {
+    let mut kinds = Vec::new();
+    for f in &p.functions {
+        if let Some(b) = &f.body {
+            b.walk(&mut |s| {
+                if let crate::ir::StmtKind::Assert(_, k) = &s.kind
+                    && s.loc.file == file
+                    && s.loc.line == line
+                    && (col == 0 || s.loc.col == col)
+                {
+                    kinds.push(*k);
+                }
+            });
+        }
+    }
+    match kinds.split_first() {
+        Some((k, rest)) if rest.iter().all(|r| r == k) => *k,
+        _ => AssertKind::Assert,
+    }
+}
+
 /// CBMC's JSON answer: `Ok(None)` safe, `Ok(Some(trace))` a failure.
 /// `names`: the file names CBMC saw (`cbmc_names`), one per `p.files`.
 pub(super) fn read_cbmc(
@@ -306,7 +330,10 @@ pub(super) fn read_cbmc(
                         out.push(step(TraceWhat::Assign(lhs.to_string(), val)));
                     }
                     "failure" => {
-                        out.push(step(TraceWhat::Fail(AssertKind::Assert)));
+                        let kind = known.map_or(AssertKind::Assert, |f| {
+                            kind_at(p, crate::ir::FileId(f as u32), line, col)
+                        });
+                        out.push(step(TraceWhat::Fail(kind)));
                         break;
                     }
                     _ => {}
