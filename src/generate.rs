@@ -24,7 +24,11 @@
 //! of a mutex that may not be held, a lock kept on some paths, a relock
 //! by the holder, a destroy, a condition wait without the mutex (the
 //! `--property locks` tests). `generate_timed` adds timed locks and
-//! timed condition waits, some with an invalid time. `generate_starts` has main create its
+//! timed condition waits, some with an invalid time. `generate_overflow`
+//! adds arithmetic near the limits of `int` and `long long` (sums,
+//! differences, products, shifts, `MIN / -1`, negations, guarded and
+//! short-circuit forms) whose overflow depends on the interleaving (the
+//! `--property overflow` tests). `generate_starts` has main create its
 //! threads through a table of start routines in some programs (the
 //! start-routine-through-a-pointer model). Every program records which
 //! features it used.
@@ -75,6 +79,7 @@ pub const FEATURES: &[&str] = &[
     "lock_misuse",
     "start_pointer",
     "timed_wait",
+    "overflow_arith",
 ];
 
 pub struct Generated {
@@ -123,6 +128,7 @@ struct Gen {
     /// So does lock misuse, and so do timed waits.
     misuse: Option<Rng>,
     timed: Option<Rng>,
+    overflow: Option<Rng>,
 }
 
 const SCALARS: &[&str] = &["g0", "g1", "g2"];
@@ -256,6 +262,28 @@ impl Gen {
             for l in lines {
                 let _ = writeln!(out, "{ind}{l}");
             }
+            return;
+        }
+        if let Some(r) = &mut self.overflow
+            && r.chance(30)
+        {
+            let (what, c) = (r.below(8), r.below(3));
+            self.mark("overflow_arith");
+            let x = self.shared();
+            let y = self.shared();
+            let line = match what {
+                0 => format!("{x} += 2147483646;"),
+                1 => format!("{x} = {y} * 1073741824;"),
+                2 => format!("{x} = {y} - 2147483647;"),
+                3 => format!(
+                    "{x} = (-2147483647 - 1) / ({y} - {c}) + (-2147483647 - 1) % ({y} + 1);"
+                ),
+                4 => format!("{x} = {y} << 30;"),
+                5 => format!("h0 = h0 * 3037000500LL + {y};"),
+                6 => format!("if ({y} < {c}) {x} = {y} + 2147483645;"),
+                _ => format!("{x} = {y} > {c} && -{y} - 2147483647 < {x};"),
+            };
+            let _ = writeln!(out, "{ind}{line}");
             return;
         }
         if let Some(r) = &mut self.timed
@@ -601,6 +629,17 @@ pub fn generate_timed(seed: u64) -> Generated {
     g
 }
 
+/// `generate`, and in 40% of programs arithmetic that may overflow
+/// (`overflow_arith`), drawn from its own stream.
+pub fn generate_overflow(seed: u64) -> Generated {
+    let mut g = generate_with(seed, Extra::Overflow);
+    if g.features["overflow_arith"] {
+        let at = g.text.find("struct S {").unwrap();
+        g.text.insert_str(at, "long long h0 = 1;\n");
+    }
+    g
+}
+
 /// The statements a program may get from a stream of their own.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Extra {
@@ -608,6 +647,7 @@ enum Extra {
     Nested,
     Misuse,
     Timed,
+    Overflow,
 }
 
 fn generate_with(seed: u64, extra: Extra) -> Generated {
@@ -621,6 +661,7 @@ fn generate_with(seed: u64, extra: Extra) -> Generated {
         nest: None,
         misuse: None,
         timed: None,
+        overflow: None,
     };
     let mut nest = Rng(seed ^ 0x4E57_ED10);
     if extra == Extra::Nested && nest.chance(30) {
@@ -633,6 +674,10 @@ fn generate_with(seed: u64, extra: Extra) -> Generated {
     let mut timed = Rng(seed ^ 0x71ED_0A17);
     if extra == Extra::Timed && timed.chance(40) {
         g.timed = Some(timed);
+    }
+    let mut ovf = Rng(seed ^ 0x0F10_0F10);
+    if extra == Extra::Overflow && ovf.chance(40) {
+        g.overflow = Some(ovf);
     }
     // Drawn apart, so that programs without one keep their bytes.
     g.sync = match Rng(seed ^ 0x5E4A_F0E5).below(10) {

@@ -234,6 +234,9 @@ struct GenArgs {
     /// Also take timed locks and make timed condition waits in some programs.
     #[arg(long, conflicts_with_all = ["nest_locks", "misuse_locks", "pointer_starts"])]
     timed_waits: bool,
+    /// Also do arithmetic that may overflow in some programs.
+    #[arg(long, conflicts_with_all = ["nest_locks", "misuse_locks", "pointer_starts", "timed_waits"])]
+    overflow: bool,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -1178,6 +1181,8 @@ fn gen_one(g: &GenArgs, seed: u64) -> seqc::generate::Generated {
         seqc::generate::generate_starts(seed)
     } else if g.timed_waits {
         seqc::generate::generate_timed(seed)
+    } else if g.overflow {
+        seqc::generate::generate_overflow(seed)
     } else {
         seqc::generate::generate(seed)
     }
