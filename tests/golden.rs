@@ -66,6 +66,7 @@ fn config_name(opts: &[String]) -> String {
     let race = prop.is_some_and(|p| p.starts_with("race"));
     let deadlock = prop.is_some_and(|p| p.contains("deadlock"));
     let locks = prop.is_some_and(|p| p.contains("locks"));
+    let overflow = prop.is_some_and(|p| p.contains("overflow"));
     let name = match method {
         "none" => "none".into(),
         "kiss" => format!("kiss{}", num("--ts", "1")),
@@ -77,6 +78,8 @@ fn config_name(opts: &[String]) -> String {
         format!("{name}-deadlock")
     } else if locks {
         format!("{name}-locks")
+    } else if overflow {
+        format!("{name}-overflow")
     } else {
         name
     }

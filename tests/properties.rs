@@ -215,24 +215,51 @@ fn assertions_are_checked_only_when_asked_for() {
 /// threads).
 #[test]
 fn generated_programs_against_the_oracle() {
+    let n = common::sample_size("SEQC_LOCKS_PROGRAMS", 40);
+    generated_against_the_oracle(
+        seqc::generate::generate_misuse,
+        "lock_misuse",
+        "locks,locks-exit",
+        n,
+    );
+}
+
+/// The same for programs that may overflow (`SEQC_OVERFLOW_PROGRAMS`,
+/// default 40; `PROPERTY=overflow scripts/lal-reps-diff`).
+#[test]
+fn generated_overflows_against_the_oracle() {
+    let n = common::sample_size("SEQC_OVERFLOW_PROGRAMS", 40);
+    generated_against_the_oracle(
+        seqc::generate::generate_overflow,
+        "overflow_arith",
+        "overflow",
+        n,
+    );
+}
+
+/// `n` programs of `generate` that use `feature`, checked for `prop`.
+fn generated_against_the_oracle(
+    generate: fn(u64) -> seqc::generate::Generated,
+    feature: &str,
+    prop: &str,
+    n: usize,
+) {
     if !have("cbmc") {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let n = common::sample_size("SEQC_LOCKS_PROGRAMS", 40);
-    // The programs that misuse locks (the others keep their locks right).
+    // The programs with the feature (the others are the plain stream's).
     let mut progs = Vec::new();
     let mut seed = 1;
     while progs.len() < n {
-        let g = seqc::generate::generate_misuse(seed);
-        if g.features["lock_misuse"] {
+        let g = generate(seed);
+        if g.features[feature] {
             let path = dir.path().join(format!("gen_{seed}.c"));
             std::fs::write(&path, &g.text).unwrap();
             progs.push(path);
         }
         seed += 1;
     }
-    let prop = "locks,locks-exit";
     let rows = parallel(&progs, |p| {
         let f = p.to_str().unwrap();
         let (code, json) = run(&["explore", f, "--property", prop, "--json"]);
