@@ -27,10 +27,7 @@ int main(void)
 #line 4 "golden/none/loop_continue_latch.c"
     i = 0;
 #line 4 "golden/none/loop_continue_latch.c"
-    for (;;) {
-      if (!(i < 5)) {
-        break;
-      }
+    for (; i < 5; ) {
 #line 4 "golden/none/loop_continue_latch.c"
       if (i & 1) {
 #line 4 "golden/none/loop_continue_latch.c"

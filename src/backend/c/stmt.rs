@@ -465,13 +465,21 @@ impl<'p> Emitter<'p> {
             self.cont_count += 1;
             format!("__seqc_continue_{}", self.cont_count)
         });
-        self.line(loc, "for (;;) ");
+        // The exit test is the loop's head, as in the forms above: CBMC
+        // finds a counted loop's label (`--unwindset`) only on a loop
+        // whose first instruction is its head.
+        let head = match &test {
+            Some(c) => format!("for (; {c}; ) "),
+            None => "for (;;) ".into(),
+        };
+        self.line(loc, &head);
         self.nested(|e| {
-            // The exit test stays in the body: this form has no loop head.
             e.cont_labels.push(label.clone());
-            e.block(body);
+            e.stmts(rest);
             e.cont_labels.pop();
-            e.newline();
+            if !rest.is_empty() {
+                e.newline();
+            }
             if let Some(l) = &label {
                 let _ = write!(e.out, "{l}:;");
                 e.newline();
