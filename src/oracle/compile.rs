@@ -707,7 +707,13 @@ impl<'a> FnCompiler<'a> {
             }
             ExprKind::Cast(a) => {
                 let x = self.rv(a)?;
-                E::Cast(Box::new(x), a.ty.clone(), e.ty.clone())
+                let c = E::Cast(Box::new(x), a.ty.clone(), e.ty.clone());
+                // A floating value made an integer may not fit.
+                if matches!(a.ty.unqual(), Ty::Float(_)) {
+                    E::At(Box::new(c), loc)
+                } else {
+                    c
+                }
             }
             ExprKind::AddrOf(a) | ExprKind::Decay(a) => self.addr(a)?,
             ExprKind::Cond(c, a, b) => {

@@ -35,7 +35,13 @@ pub fn render(prog: &Program, x: &Exploration) -> String {
             s.push_str(&render_trace(prog, &f.trace, &x.thread_funcs));
             continue;
         }
-        let what = f.kind.what();
+        // An overflow: the operation's own words (its values).
+        let said = f
+            .trace
+            .last()
+            .and_then(|s| s.events.last())
+            .filter(|e| f.kind == AssertKind::Overflow && e.what.starts_with("overflow:"));
+        let what = said.map_or_else(|| f.kind.what(), |e| e.what.clone());
         s.push_str(&format!(
             "\n{}: {what} in thread {} ({})\n",
             prog.describe(f.loc),

@@ -4,7 +4,10 @@
 //! Checked: `+`, `-`, `*`, unary `-`, `/` and `%` (`MIN / -1`) and `<<`
 //! (a result that is not representable, for counts in `0..width`) whose
 //! type is a signed integer type after the usual conversions (C11 6.5p5,
-//! 6.5.5p6, 6.5.7p4). Not checked, as C defines them: unsigned
+//! 6.5.5p6, 6.5.7p4), and conversions of a floating value to an integer
+//! type that cannot hold its integral part (6.3.1.4p1; NaN included; the
+//! check compares in `double`, where `float` values are exact and so are
+//! the limits used). Not checked, as C defines them: unsigned
 //! arithmetic, conversions to a narrower signed type (gcc wraps; C calls
 //! it implementation-defined), `char` and `short` arithmetic (done in
 //! `int`), atomic read-modify-writes (they wrap, C11 7.17.7.5p3).
@@ -82,6 +85,9 @@ pub fn has_checked(e: &Expr) -> bool {
 }
 
 fn checked(e: &Expr) -> bool {
+    if let ExprKind::Cast(a) = &e.kind {
+        return matches!(a.ty.unqual(), Ty::Float(_)) && matches!(e.ty.unqual(), Ty::Int(_));
+    }
     let signed = matches!(e.ty.unqual(), Ty::Int(k) if k.signed());
     signed
         && matches!(
@@ -157,6 +163,33 @@ fn overflows(e: &Expr, dm: DataModel) -> Expr {
     let or = |a, b| bin(BinOp::LogOr, a, b, Ty::INT, l);
     let as_ty = |x: &Expr| cast(x.clone(), &ty);
     match &e.kind {
+        ExprKind::Cast(a) => {
+            // In range iff lo < a < hi, with lo = MIN - 1 and hi = MAX + 1
+            // (a power of two); when MIN - 1 is no double, no double lies
+            // between it and MIN, so lo <= a with lo = MIN.
+            let d = Ty::Float(FloatKind::Double);
+            let signed = ty.is_signed();
+            let lit = |v: i128| {
+                let x = Expr::new(ExprKind::Float(format!("{}.0", v.abs())), d.clone(), l);
+                if v < 0 {
+                    Expr::new(ExprKind::Unary(UnOp::Neg, Box::new(x)), d.clone(), l)
+                } else {
+                    x
+                }
+            };
+            let (min, hi) = if signed {
+                (-(1i128 << (w - 1)), 1i128 << (w - 1))
+            } else {
+                (0, 1i128 << w)
+            };
+            let a = cast(a.as_ref().clone(), &d);
+            let low = if (min - 1).abs() <= 1i128 << 53 {
+                cmp(BinOp::Gt, a.clone(), lit(min - 1))
+            } else {
+                cmp(BinOp::Ge, a.clone(), lit(min))
+            };
+            not(and(low, cmp(BinOp::Lt, a, lit(hi))))
+        }
         ExprKind::Unary(UnOp::Neg, a) => cmp(BinOp::Eq, as_ty(a), min()),
         ExprKind::Binary(op, a, b) => {
             let (a, b) = (as_ty(a), b.as_ref().clone());

@@ -111,6 +111,13 @@ impl<'p> Machine<'p> {
                     }
                     s(self.unop(*op, x, aty, rty, loc)?)
                 }
+                E::Cast(a, from, to) => {
+                    let x = self.eval_in(st, t, regs, locals, a, loc, ch)?;
+                    if let (RVal::S(Value::Float(b)), Ty::Int(_)) = (&x, to.unqual()) {
+                        self.conversion_overflow(f64::from_bits(*b), to, *at)?;
+                    }
+                    self.convert(x, from.unqual(), to.unqual(), loc)
+                }
                 e => self.eval_in(st, t, regs, locals, e, loc, ch),
             },
             E::Cast(a, from, to) => {
@@ -358,6 +365,30 @@ impl Machine<'_> {
     /// `-a`.
     fn negation_overflow(&self, a: i128, rty: &Ty, loc: Loc) -> R<()> {
         self.out_of_range(-a, rty, loc, || format!("-({a})"))
+    }
+
+    /// A floating value converted to an integer type: undefined when the
+    /// type cannot hold its integral part (C11 6.3.1.4p1), NaN and the
+    /// infinities included.
+    fn conversion_overflow(&self, f: f64, to: &Ty, loc: Loc) -> R<()> {
+        let bits = to.int_bits(self.dm()).unwrap_or(32);
+        let (lo, hi) = if to.is_signed() {
+            (-(2f64.powi(bits as i32 - 1)), 2f64.powi(bits as i32 - 1))
+        } else {
+            (0.0, 2f64.powi(bits as i32))
+        };
+        // lo and hi are powers of two (or 0): exact doubles.
+        let t = f.trunc();
+        if !self.b.overflow || (t >= lo && t < hi) {
+            return Ok(());
+        }
+        if self.trace {
+            *self.said.lock().unwrap() = Some(format!(
+                "overflow: {f} converted to {} is out of its range",
+                crate::ir::regions::ty_name(self.p, to)
+            ));
+        }
+        Err(Fail(StepEnd::Failed(loc, AssertKind::Overflow)))
     }
 
     fn out_of_range(
