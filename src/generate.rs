@@ -275,8 +275,11 @@ impl Gen {
                 0 => format!("{x} += 2147483646;"),
                 1 => format!("{x} = {y} * 1073741824;"),
                 2 => format!("{x} = {y} - 2147483647;"),
+                // Odd divisors: never zero (a quotient by zero is an
+                // unconstrained value no replay can reproduce).
                 3 => format!(
-                    "{x} = (-2147483647 - 1) / ({y} - {c}) + (-2147483647 - 1) % ({y} + 1);"
+                    "{x} = (-2147483647 - 1) / (({y} | 1) - {}) + (-2147483647 - 1) % ({y} | 1);",
+                    2 * c
                 ),
                 4 => format!("{x} = {y} << 30;"),
                 5 => format!("h0 = h0 * 3037000500LL + {y};"),
