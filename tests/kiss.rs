@@ -77,6 +77,10 @@ impl Tally {
 fn judge(path: &Path, t: &Truth, tss: &[u32], backends: &[&str], tally: &mut Tally) {
     for &ts in tss {
         for b in backends {
+            let b = match *b {
+                "z3" => common::smt_solver_for(path),
+                b => b,
+            };
             let (code, text) = check(path, ts, b);
             tally.runs += 1;
             let what = format!("{} ts={ts} {b}", path.display());
@@ -105,7 +109,7 @@ fn judge(path: &Path, t: &Truth, tss: &[u32], backends: &[&str], tally: &mut Tal
                 // A backend that timed out says so; it reports nothing.
                 20 if text.contains("timed out") => tally.unknown += 1,
                 // The SMT route names what it cannot encode.
-                2 if *b != "cbmc" && text.contains("unsupported") => tally.unsupported += 1,
+                2 if b != "cbmc" && text.contains("unsupported") => tally.unsupported += 1,
                 _ => tally.bad.push(format!("{what}: exit {code}:\n{text}")),
             }
         }

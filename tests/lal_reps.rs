@@ -46,6 +46,10 @@ fn judge(path: &Path, m: Option<u32>, k: u32, backend: &str) -> Option<String> {
 }
 
 fn judge_within(path: &Path, m: Option<u32>, k: u32, backend: &str, t: u32) -> Option<String> {
+    let backend = match backend {
+        "z3" => common::smt_solver_for(path),
+        b => b,
+    };
     let want = if m.is_some_and(|r| r <= k) { 10 } else { 0 };
     let got = check(path, k, backend, t);
     (got != want).then(|| {

@@ -171,12 +171,18 @@ pub fn encode(p: &Program, opts: &Options) -> Result<Encoding, EncodeError> {
         }
         return Err(err((m, l)));
     }
+    if let Some(r) = sx.refused.take() {
+        return Err(err(r));
+    }
     if let Some(what) = mode.refused() {
         return Err(EncodeError::Refused(Diagnostic::unsupported(format!(
             "{what} in integer mode (--int); the bit-vector mode encodes it"
         ))));
     }
     let logic = match (opts.int, sx.uses_arrays, mode.nonlinear()) {
+        // z3 4.16 knows no QF_ABVFP: ALL is what all three accept.
+        (false, true, _) if sx.uses_fp => "ALL",
+        (false, false, _) if sx.uses_fp => "QF_BVFP",
         (false, true, _) => "QF_ABV",
         (false, false, _) => "QF_BV",
         (true, true, false) => "QF_AUFLIA",

@@ -87,7 +87,10 @@ pub fn leaf_width(dm: DataModel, t: &Ty) -> Option<u32> {
     match t.unqual() {
         Ty::Pthread(PthreadTy::Thread) => Some(dm.pointer_bits()),
         Ty::Pthread(_) => Some(32),
-        Ty::Float(_) => None,
+        // The bit pattern of a float (the SMT route's `bmc/symex/float.rs`).
+        Ty::Float(FloatKind::Float) => Some(32),
+        Ty::Float(FloatKind::Double) => Some(64),
+        Ty::Float(FloatKind::LongDouble) => None,
         t => t.int_bits(dm),
     }
 }

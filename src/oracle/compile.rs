@@ -626,7 +626,13 @@ impl<'a> FnCompiler<'a> {
             ExprKind::Int(v) => E::Int(*v),
             ExprKind::Float(s) => {
                 let t = s.trim_end_matches(['f', 'F', 'l', 'L']);
-                match t.parse::<f64>() {
+                // A `float` constant is the decimal rounded once, to float.
+                let v = if matches!(e.ty.unqual(), Ty::Float(FloatKind::Float)) {
+                    t.parse::<f32>().map(f64::from)
+                } else {
+                    t.parse::<f64>()
+                };
+                match v {
                     Ok(v) => E::Float(v),
                     Err(_) => return self.unsup("this floating constant", loc),
                 }

@@ -155,3 +155,14 @@ pub fn property_jobs(files: &[PathBuf]) -> Vec<(PathBuf, Vec<&'static str>)> {
     }
     jobs
 }
+
+/// The SMT solver the hand-program tests use for `p`: z3, but bitwuzla
+/// where the program computes with floating point (z3 needs minutes on
+/// the FloatingPoint queries bitwuzla answers in seconds).
+pub fn smt_solver_for(p: &Path) -> &'static str {
+    let text = std::fs::read_to_string(p).unwrap_or_default();
+    let float = text
+        .split(|c: char| !c.is_alphanumeric() && c != '_')
+        .any(|w| w == "double" || w == "float");
+    if float { "bitwuzla" } else { "z3" }
+}

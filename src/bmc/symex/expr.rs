@@ -7,8 +7,11 @@ impl<'p> Symex<'p> {
     pub fn nondet(&mut self, ty: &Ty, loc: Loc) -> R<Val> {
         if regions::is_leaf(ty) {
             let Some(w) = regions::leaf_width(self.p.data_model, ty) else {
-                return Err(("floating point".into(), loc));
+                return Err(("long double".into(), loc));
             };
+            if matches!(ty.unqual(), Ty::Float(_)) {
+                self.float_width(ty, loc)?;
+            }
             let base = self.hint.take().unwrap_or_else(|| "nondet".into());
             let t = self.fresh(&base, loc.line, Sort::Bv(w));
             if matches!(ty.unqual(), Ty::Bool) {
@@ -57,6 +60,10 @@ impl<'p> Symex<'p> {
                     Ok(term::nonzero(&v))
                 }
             }
+            _ if matches!(e.ty.unqual(), Ty::Float(_)) => {
+                let v = self.rvalue(st, fr, e)?.s();
+                Ok(self.float_truth(&v))
+            }
             _ => {
                 let v = self.rvalue(st, fr, e)?.s();
                 Ok(term::nonzero(&v))
@@ -75,6 +82,11 @@ impl<'p> Symex<'p> {
         use BinOp::*;
         let av = self.rvalue(st, fr, a)?.s();
         let bv = self.rvalue(st, fr, b)?.s();
+        if matches!(a.ty.unqual(), Ty::Float(_)) || matches!(b.ty.unqual(), Ty::Float(_)) {
+            // The usual conversions gave both the same floating type.
+            let y = self.float_convert(bv, &b.ty, &a.ty, b.loc)?;
+            return Ok(self.float_compare(op, &av, &y));
+        }
         // Operands have their common type (pointers compare as unsigned
         // addresses).
         let ptr = a.ty.is_pointer() || b.ty.is_pointer();
@@ -114,7 +126,7 @@ impl<'p> Symex<'p> {
                 };
                 Val::S(term::bv(*v, w))
             }
-            ExprKind::Float(_) => return Err(("floating point".into(), e.loc)),
+            ExprKind::Float(text) => Val::S(self.float_literal(text, &e.ty, e.loc)?),
             ExprKind::Local(_)
             | ExprKind::Global(_)
             | ExprKind::Deref(_)
@@ -122,7 +134,7 @@ impl<'p> Symex<'p> {
             | ExprKind::Index(..)
             | ExprKind::Str(_) => {
                 if matches!(e.ty.unqual(), Ty::Float(_)) {
-                    return Err(("floating point".into(), e.loc));
+                    self.float_width(&e.ty, e.loc)?;
                 }
                 let place = self.place(st, fr, e)?;
                 self.read(st, &place, &e.ty, e.loc.line)?
@@ -143,6 +155,11 @@ impl<'p> Symex<'p> {
                 let c = self.cond(st, fr, e)?;
                 Val::S(term::from_bool(&c, w_of(&e.ty).unwrap_or(32)))
             }
+            ExprKind::Unary(UnOp::Neg, x) if matches!(e.ty.unqual(), Ty::Float(_)) => {
+                let v = self.rvalue(st, fr, x)?.s();
+                let v = self.float_convert(v, &x.ty, &e.ty, e.loc)?;
+                Val::S(self.float_neg(&v))
+            }
             ExprKind::Unary(op, x) => {
                 let v = self.rvalue(st, fr, x)?.s();
                 let v = self.convert_s(v, &x.ty, &e.ty);
@@ -153,10 +170,17 @@ impl<'p> Symex<'p> {
                 }
             }
             ExprKind::Binary(op, a, b) => Val::S(self.binary(st, fr, *op, a, b, e)?),
-            ExprKind::Cast(x) => {
-                if matches!(e.ty.unqual(), Ty::Float(_)) || matches!(x.ty.unqual(), Ty::Float(_)) {
-                    return Err(("floating point".into(), e.loc));
+            ExprKind::Cast(x)
+                if matches!(e.ty.unqual(), Ty::Float(_))
+                    || matches!(x.ty.unqual(), Ty::Float(_)) =>
+            {
+                let v = self.rvalue(st, fr, x)?.s();
+                if e.ty.is_void() {
+                    return Ok(Val::S(term::bv(0, 8)));
                 }
+                Val::S(self.float_convert(v, &x.ty, &e.ty, e.loc)?)
+            }
+            ExprKind::Cast(x) => {
                 let v = self.rvalue(st, fr, x)?;
                 if e.ty.is_void() {
                     return Ok(Val::S(term::bv(0, 8)));
@@ -200,15 +224,28 @@ impl<'p> Symex<'p> {
     }
 
     /// C's conversion of a value between scalar types (6.3).
-    pub fn convert(&self, v: Val, from: &Ty, to: &Ty) -> Val {
+    pub fn convert(&mut self, v: Val, from: &Ty, to: &Ty) -> Val {
         match v {
             Val::S(t) => Val::S(self.convert_s(t, from, to)),
             a => a,
         }
     }
 
-    pub fn convert_s(&self, t: T, from: &Ty, to: &Ty) -> T {
+    pub fn convert_s(&mut self, t: T, from: &Ty, to: &Ty) -> T {
         let dm = self.p.data_model;
+        let float = |t: &Ty| matches!(t.unqual(), Ty::Float(_));
+        if (float(from) || float(to)) && from.unqual() != to.unqual() {
+            // The IR makes conversions explicit; one met here is encoded
+            // all the same, or refused when the run ends.
+            let loc = self.cur_loc;
+            return match self.float_convert(t.clone(), from, to, loc) {
+                Ok(v) => v,
+                Err(e) => {
+                    self.refused.get_or_insert(e);
+                    t
+                }
+            };
+        }
         if matches!(to.unqual(), Ty::Bool) {
             return term::from_bool(&term::nonzero(&t), 8);
         }
@@ -240,6 +277,13 @@ impl<'p> Symex<'p> {
         }
         let av = self.rvalue(st, fr, a)?.s();
         let bv = self.rvalue(st, fr, b)?.s();
+        if matches!(e.ty.unqual(), Ty::Float(_)) {
+            let x = self.float_convert(av, &a.ty, &e.ty, e.loc)?;
+            let y = self.float_convert(bv, &b.ty, &e.ty, e.loc)?;
+            return self
+                .float_arith(op, &x, &y, e.loc.line)
+                .map_err(|(m, _)| (m, e.loc));
+        }
         Ok(match op {
             Add | Sub | Mul | Div | Rem | BitAnd | BitOr | BitXor => {
                 let x = self.convert_s(av, &a.ty, &e.ty);

@@ -38,6 +38,7 @@ use std::rc::Rc;
 
 mod call;
 mod expr;
+mod float;
 mod memory;
 mod ops;
 
@@ -113,6 +114,11 @@ pub(super) struct Symex<'p> {
     /// Declarations and definitions, in order.
     pub out: String,
     pub uses_arrays: bool,
+    /// Floating-point terms were written (the logic needs FP).
+    pub uses_fp: bool,
+    /// A conversion that cannot be encoded, met where no error can be
+    /// returned (reported when the run ends).
+    pub refused: Option<(String, Loc)>,
     versions: HashMap<String, u32>,
     next_addr: u64,
     pub global_addr: Vec<Option<u64>>,
@@ -191,6 +197,8 @@ impl<'p> Symex<'p> {
             codes: HashMap::new(),
             out: String::new(),
             uses_arrays: false,
+            uses_fp: false,
+            refused: None,
             versions: HashMap::new(),
             next_addr,
             global_addr: vec![None; p.globals.len()],
