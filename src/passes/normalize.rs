@@ -458,7 +458,7 @@ impl Normalizer<'_> {
 }
 
 /// `e != 0` as an int, for the value of `&&`/`||`.
-fn truth(e: Expr, ty: &Ty, loc: Loc) -> Expr {
+pub(crate) fn truth(e: Expr, ty: &Ty, loc: Loc) -> Expr {
     if ty.unqual() == &Ty::INT
         && let ExprKind::Binary(op, ..) = &e.kind
         && (op.is_comparison() || matches!(op, BinOp::LogAnd | BinOp::LogOr))

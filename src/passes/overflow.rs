@@ -319,23 +319,7 @@ fn not(e: Expr) -> Expr {
 
 /// `e != 0`, as an int.
 fn truth(e: &Expr) -> Expr {
-    let l = e.loc.generated();
-    if e.ty.unqual() == &Ty::INT
-        && matches!(&e.kind, ExprKind::Binary(op, ..)
-            if op.is_comparison() || matches!(op, BinOp::LogAnd | BinOp::LogOr))
-    {
-        return e.clone();
-    }
-    let zero = if e.ty.is_pointer() {
-        Expr::new(
-            ExprKind::Cast(Box::new(Expr::int(0, Ty::INT, l))),
-            e.ty.unqual().clone(),
-            l,
-        )
-    } else {
-        Expr::int(0, e.ty.unqual().clone(), l)
-    };
-    bin(BinOp::Ne, e.clone(), zero, Ty::INT, l)
+    crate::passes::normalize::truth(e.clone(), &e.ty, e.loc.generated())
 }
 
 fn and_opt(g: Option<&Expr>, c: Expr, l: Loc) -> Expr {
