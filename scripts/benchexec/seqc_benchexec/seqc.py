@@ -4,7 +4,8 @@ seqc sequentializes concurrent C (pthreads) with Lal-Reps or KISS and
 checks the result with z3, cvc5, bitwuzla or CBMC. The benchmark
 definition's <option>s choose the method, bounds and backend; this module
 adds the input, `--data-model ILP32` for ILP32 tasks, `--property race`
-for no-data-race tasks, `--timeout` a little under the CPU-time limit
+for no-data-race tasks and `--property overflow` for no-overflow tasks,
+`--timeout` a little under the CPU-time limit
 so that seqc answers UNKNOWN itself rather than being killed, and for
 unreach-call tasks `--witness witness.graphml` (in the run's working
 directory: the benchmark definition collects it with <resultfiles>).
@@ -56,6 +57,8 @@ class Tool(benchexec.tools.template.BaseTool2):
         if "--property" not in opts:
             if "no-data-race" in prop:
                 cmd += ["--property", "race"]
+            elif "no-overflow" in prop:
+                cmd += ["--property", "overflow"]
             elif "unreach-call" in prop:
                 cmd += ["--property", "assert"]
         method_none = any(
@@ -80,6 +83,9 @@ class Tool(benchexec.tools.template.BaseTool2):
         if verdict.startswith("VERIFICATION FAILED"):
             if any(l == "data race:" or l.startswith("DATA RACE:") for l in run.output):
                 return result.RESULT_FALSE_DATARACE
+            # The violation's line: `FILE:LINE:COL: overflow: ...`.
+            if any(": overflow: " in l for l in run.output):
+                return result.RESULT_FALSE_OVERFLOW
             return result.RESULT_FALSE_REACH
         if verdict.startswith("VERIFICATION SUCCESSFUL"):
             return result.RESULT_TRUE_PROP
