@@ -28,7 +28,9 @@
 //! adds arithmetic near the limits of `int` and `long long` (sums,
 //! differences, products, shifts, `MIN / -1`, negations, guarded and
 //! short-circuit forms) whose overflow depends on the interleaving (the
-//! `--property overflow` tests). `generate_starts` has main create its
+//! `--property overflow` tests). `generate_float` adds arithmetic on
+//! shared `double`s and a `float` that rounds, converts and compares
+//! (the SMT route's FloatingPoint encoding). `generate_starts` has main create its
 //! threads through a table of start routines in some programs (the
 //! start-routine-through-a-pointer model). Every program records which
 //! features it used.
@@ -80,6 +82,7 @@ pub const FEATURES: &[&str] = &[
     "start_pointer",
     "timed_wait",
     "overflow_arith",
+    "float_arith",
 ];
 
 pub struct Generated {
@@ -129,6 +132,7 @@ struct Gen {
     misuse: Option<Rng>,
     timed: Option<Rng>,
     overflow: Option<Rng>,
+    float: Option<Rng>,
 }
 
 const SCALARS: &[&str] = &["g0", "g1", "g2"];
@@ -285,6 +289,31 @@ impl Gen {
                 5 => format!("h0 = h0 * 3037000500LL + {y};"),
                 6 => format!("if ({y} < {c}) {x} = {y} + 2147483645;"),
                 _ => format!("{x} = {y} > {c} && -{y} - 2147483647 < {x};"),
+            };
+            let _ = writeln!(out, "{ind}{line}");
+            return;
+        }
+        if let Some(r) = &mut self.float
+            && r.chance(35)
+        {
+            let (what, c) = (r.below(9), r.below(3));
+            let d = if r.chance(50) { "d0" } else { "d1" };
+            let e = if r.chance(50) { "d0" } else { "d1" };
+            self.mark("float_arith");
+            let x = self.shared();
+            // Steps that round (a third, a tenth in float, double to
+            // float), conversions both ways, comparisons; magnitudes stay
+            // small, so no conversion leaves int's range.
+            let line = match what {
+                0 => format!("{d} += 0.5;"),
+                1 => format!("{d} = {e} * 3.0 - 0.25;"),
+                2 => format!("{d} = {e} / 3.0;"),
+                3 => "f0 = f0 + 0.1f;".to_string(),
+                4 => format!("{x} += (int)({d} * 2.0);"),
+                5 => format!("if ({d} > {c}.5) {x}++;"),
+                6 => format!("{d} = {x} / 4.0;"),
+                7 => format!("f0 = (float){d};"),
+                _ => format!("{x} += f0 > 0.25f;"),
             };
             let _ = writeln!(out, "{ind}{line}");
             return;
@@ -562,7 +591,7 @@ struct Worker {
 }
 
 pub fn generate(seed: u64) -> Generated {
-    generate_with(seed, Extra::None)
+    generate_with(seed, &[])
 }
 
 /// `generate`, and in 30% of programs main's creates go through a table
@@ -570,9 +599,26 @@ pub fn generate(seed: u64) -> Generated {
 /// the other programs keep their bytes.
 pub fn generate_starts(seed: u64) -> Generated {
     let mut g = generate(seed);
+    pointer_starts(&mut g, seed);
+    g
+}
+
+/// Every extra stream that keeps the assertion property at once: timed
+/// waits, floating point and start routines through a table (the
+/// differential of all the newer operations together).
+pub fn generate_mixed(seed: u64) -> Generated {
+    let mut g = generate_with(seed, &[Extra::Timed, Extra::Float]);
+    timed_decls(&mut g);
+    float_decls(&mut g, seed);
+    pointer_starts(&mut g, seed);
+    g
+}
+
+/// Main's creates through a table of start routines in 30% of programs.
+fn pointer_starts(g: &mut Generated, seed: u64) {
     let mut r = Rng(seed ^ 0x57A7_7F00);
     if !r.chance(30) {
-        return g;
+        return;
     }
     let s = &mut g.text;
     let n = (0..8)
@@ -602,26 +648,31 @@ pub fn generate_starts(seed: u64) -> Generated {
     ));
     s.push_str(&body);
     g.features.insert("start_pointer", n > 0);
-    g
 }
 
 /// `generate`, and in 40% of programs lock misuse (`lock_misuse`), drawn
 /// from its own stream: the other programs keep their bytes.
 pub fn generate_misuse(seed: u64) -> Generated {
-    generate_with(seed, Extra::Misuse)
+    generate_with(seed, &[Extra::Misuse])
 }
 
 /// `generate`, and in 30% of programs nested locks (`lock_nested`),
 /// drawn from their own stream: the other programs keep their bytes.
 pub fn generate_nested(seed: u64) -> Generated {
-    generate_with(seed, Extra::Nested)
+    generate_with(seed, &[Extra::Nested])
 }
 
 /// `generate`, and in 40% of programs timed locks and timed condition
 /// waits (`timed_wait`; a valid time `ts0`, and `ts1` whose `tv_nsec` is
 /// out of range), drawn from their own stream.
 pub fn generate_timed(seed: u64) -> Generated {
-    let mut g = generate_with(seed, Extra::Timed);
+    let mut g = generate_with(seed, &[Extra::Timed]);
+    timed_decls(&mut g);
+    g
+}
+
+/// The timed stream's `#include` and times.
+fn timed_decls(g: &mut Generated) {
     if g.features["timed_wait"] {
         let at = g.text.find("#include <assert.h>").unwrap();
         g.text.insert_str(
@@ -629,13 +680,12 @@ pub fn generate_timed(seed: u64) -> Generated {
             "#include <time.h>\nstruct timespec ts0, ts1 = {0, 1000000000};\n",
         );
     }
-    g
 }
 
 /// `generate`, and in 40% of programs arithmetic that may overflow
 /// (`overflow_arith`), drawn from its own stream.
 pub fn generate_overflow(seed: u64) -> Generated {
-    let mut g = generate_with(seed, Extra::Overflow);
+    let mut g = generate_with(seed, &[Extra::Overflow]);
     if g.features["overflow_arith"] {
         let at = g.text.find("struct S {").unwrap();
         g.text.insert_str(at, "long long h0 = 1;\n");
@@ -643,17 +693,43 @@ pub fn generate_overflow(seed: u64) -> Generated {
     g
 }
 
+/// `generate`, and in 40% of programs floating-point arithmetic on
+/// shared `double`s and a `float` (`float_arith`), drawn from its own
+/// stream, with an assertion on them in main.
+pub fn generate_float(seed: u64) -> Generated {
+    let mut g = generate_with(seed, &[Extra::Float]);
+    float_decls(&mut g, seed);
+    g
+}
+
+/// The float stream's globals and its assertion in main.
+fn float_decls(g: &mut Generated, seed: u64) {
+    if g.features["float_arith"] {
+        let at = g.text.find("struct S {").unwrap();
+        g.text.insert_str(at, "double d0, d1 = 0.25;\nfloat f0;\n");
+        let mut r = Rng(seed ^ 0xF1_0A7);
+        let check = match r.below(4) {
+            0 => format!("d0 != {}.5", r.below(3)),
+            1 => format!("d1 < {}.25", 1 + r.below(3)),
+            2 => "f0 < 0.25f".to_string(),
+            _ => format!("(int)(d0 + d1) != {}", r.below(3)),
+        };
+        let at = g.text.rfind("  return 0;\n}\n").unwrap();
+        g.text.insert_str(at, &format!("  assert({check});\n"));
+    }
+}
+
 /// The statements a program may get from a stream of their own.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Extra {
-    None,
     Nested,
     Misuse,
     Timed,
     Overflow,
+    Float,
 }
 
-fn generate_with(seed: u64, extra: Extra) -> Generated {
+fn generate_with(seed: u64, extras: &[Extra]) -> Generated {
     let mut g = Gen {
         r: Rng(seed ^ 0x5EC0_5EC0),
         f: FEATURES.iter().map(|f| (*f, false)).collect(),
@@ -665,22 +741,27 @@ fn generate_with(seed: u64, extra: Extra) -> Generated {
         misuse: None,
         timed: None,
         overflow: None,
+        float: None,
     };
     let mut nest = Rng(seed ^ 0x4E57_ED10);
-    if extra == Extra::Nested && nest.chance(30) {
+    if extras.contains(&Extra::Nested) && nest.chance(30) {
         g.nest = Some(nest);
     }
     let mut bad = Rng(seed ^ 0x10C4_B4D5);
-    if extra == Extra::Misuse && bad.chance(40) {
+    if extras.contains(&Extra::Misuse) && bad.chance(40) {
         g.misuse = Some(bad);
     }
     let mut timed = Rng(seed ^ 0x71ED_0A17);
-    if extra == Extra::Timed && timed.chance(40) {
+    if extras.contains(&Extra::Timed) && timed.chance(40) {
         g.timed = Some(timed);
     }
     let mut ovf = Rng(seed ^ 0x0F10_0F10);
-    if extra == Extra::Overflow && ovf.chance(40) {
+    if extras.contains(&Extra::Overflow) && ovf.chance(40) {
         g.overflow = Some(ovf);
+    }
+    let mut fl = Rng(seed ^ 0xF107_F107);
+    if extras.contains(&Extra::Float) && fl.chance(40) {
+        g.float = Some(fl);
     }
     // Drawn apart, so that programs without one keep their bytes.
     g.sync = match Rng(seed ^ 0x5E4A_F0E5).below(10) {

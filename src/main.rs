@@ -237,6 +237,12 @@ struct GenArgs {
     /// Also do arithmetic that may overflow in some programs.
     #[arg(long, conflicts_with_all = ["nest_locks", "misuse_locks", "pointer_starts", "timed_waits"])]
     overflow: bool,
+    /// Also compute with shared doubles and a float in some programs.
+    #[arg(long, conflicts_with_all = ["nest_locks", "misuse_locks", "pointer_starts", "timed_waits", "overflow"])]
+    floats: bool,
+    /// Timed waits, floats and start routines through a table at once.
+    #[arg(long, conflicts_with_all = ["nest_locks", "misuse_locks", "pointer_starts", "timed_waits", "overflow", "floats"])]
+    mixed: bool,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -1183,6 +1189,10 @@ fn gen_one(g: &GenArgs, seed: u64) -> seqc::generate::Generated {
         seqc::generate::generate_timed(seed)
     } else if g.overflow {
         seqc::generate::generate_overflow(seed)
+    } else if g.floats {
+        seqc::generate::generate_float(seed)
+    } else if g.mixed {
+        seqc::generate::generate_mixed(seed)
     } else {
         seqc::generate::generate(seed)
     }

@@ -173,15 +173,27 @@ fn extra_stream_against_the_oracle(
     marker: &str,
     n: usize,
 ) {
-    if !have("cbmc") {
+    extra_stream_via(generate, marker, n, &["cbmc"]);
+}
+
+/// `extra_stream_against_the_oracle` through each of `backends`.
+fn extra_stream_via(
+    generate: fn(u64) -> seqc::generate::Generated,
+    marker: &str,
+    n: usize,
+    backends: &[&str],
+) {
+    if !backends.iter().all(|b| have(b)) {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
     let progs = common::generated_by(generate, dir.path(), n, |t| t.contains(marker));
     let bad: Vec<String> = parallel(&progs, |p| {
         let m = measure(p);
-        (1..=2)
-            .filter_map(|k| judge_within(p, m, k, "cbmc", 120))
+        backends
+            .iter()
+            .flat_map(|b| (1..=2).map(move |k| (b, k)))
+            .filter_map(|(b, k)| judge_within(p, m, k, b, 120))
             .collect::<Vec<_>>()
     })
     .into_iter()
@@ -205,4 +217,19 @@ fn generated_programs_with_pointer_starts() {
 fn generated_programs_with_timed_waits() {
     let n = sample_size("SEQC_LR_TIMED_PROGRAMS", 20);
     extra_stream_against_the_oracle(seqc::generate::generate_timed, "timed", n);
+}
+
+/// Shared doubles and a float that round, convert and compare
+/// (`SEQC_LR_FLOAT_PROGRAMS`, default 20; `GEN_FLAG=--floats
+/// scripts/lal-reps-diff` runs more): through CBMC and through the SMT
+/// route's FloatingPoint encoding (bitwuzla).
+#[test]
+fn generated_programs_with_floats() {
+    let n = sample_size("SEQC_LR_FLOAT_PROGRAMS", 20);
+    extra_stream_via(
+        seqc::generate::generate_float,
+        "double d0",
+        n,
+        &["cbmc", "bitwuzla"],
+    );
 }
