@@ -63,6 +63,8 @@ pub struct Checks {
     pub locks_exit: bool,
     /// Signed integer overflow (`passes::overflow`).
     pub overflow: bool,
+    /// Invalid dereferences and frees (`passes::memsafety`).
+    pub memsafety: bool,
 }
 
 impl Checks {
@@ -75,6 +77,7 @@ impl Checks {
             (self.locks, "locks"),
             (self.locks_exit, "locks-exit"),
             (self.overflow, "overflow"),
+            (self.memsafety, "memsafety"),
         ]
         .into_iter()
         .filter(|(on, _)| *on)
@@ -107,6 +110,10 @@ impl Property {
 
     pub fn overflow(&self) -> bool {
         matches!(self, Property::Set(c) if c.overflow)
+    }
+
+    pub fn memsafety(&self) -> bool {
+        matches!(self, Property::Set(c) if c.memsafety)
     }
 
     /// A property the thread model checks (a sequentialization is needed).

@@ -200,6 +200,14 @@ pub fn build(input: &str, cfg: &Config, until: Until, keep_input: bool) -> Resul
             (),
         ))
     })?;
+    let prog = if cfg.property.memsafety() {
+        s.run("memsafety", || {
+            Ok((passes::memsafety::memsafety(prog)?, ()))
+        })?
+        .0
+    } else {
+        prog
+    };
     if verify_enabled() {
         ir::verify::verify_normalized(&prog).map_err(|e| {
             Diagnostic::internal(format!("the normaliser's postcondition fails: {e}"))

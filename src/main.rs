@@ -429,10 +429,11 @@ impl Common {
                 || *p == "locks"
                 || *p == "locks-exit"
                 || *p == "deadlock"
-                || *p == "overflow";
+                || *p == "overflow"
+                || *p == "memsafety";
             if !known {
                 return Err(Diagnostic::input(format!(
-                    "unknown property '{p}' (expected assert, deadlock, locks, locks-exit, overflow, race or race=REGION)"
+                    "unknown property '{p}' (expected assert, deadlock, locks, locks-exit, overflow, memsafety, race or race=REGION)"
                 )));
             }
         }
@@ -442,9 +443,9 @@ impl Common {
             ));
         }
         let property = match named.as_deref() {
-            _ if set
-                .iter()
-                .any(|p| ["deadlock", "locks", "locks-exit", "overflow"].contains(p)) =>
+            _ if set.iter().any(|p| {
+                ["deadlock", "locks", "locks-exit", "overflow", "memsafety"].contains(p)
+            }) =>
             {
                 Property::Set(seqc::config::Checks {
                     assert: set.contains(&"assert"),
@@ -452,6 +453,7 @@ impl Common {
                     locks: set.contains(&"locks"),
                     locks_exit: set.contains(&"locks-exit"),
                     overflow: set.contains(&"overflow"),
+                    memsafety: set.contains(&"memsafety"),
                 })
             }
             Some("race") => Property::Race(None),
@@ -1140,6 +1142,7 @@ fn explore(c: &Common) -> ExitCode {
         locks: cfg.property.locks(),
         locks_exit: cfg.property.locks_exit(),
         overflow: cfg.property.overflow(),
+        memsafety: cfg.property.memsafety(),
     };
     if matches!(cfg.property, Property::Race(_)) {
         let x = match prepared.races(&bounds) {

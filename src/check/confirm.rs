@@ -46,6 +46,7 @@ pub(super) fn confirm(
         locks: cfg.property.locks(),
         locks_exit: cfg.property.locks_exit(),
         overflow: cfg.property.overflow(),
+        memsafety: cfg.property.memsafety(),
         ..Default::default()
     };
     if !search {
@@ -164,11 +165,8 @@ pub(super) fn confirm(
             // A broken rule of lock discipline, an overflow: what the
             // oracle says of it.
             let said = match sched.kind {
-                Some(k @ (crate::ir::AssertKind::Lock(_) | crate::ir::AssertKind::Overflow)) => {
-                    let prop = match k {
-                        crate::ir::AssertKind::Lock(r) => r.property(),
-                        _ => "overflow",
-                    };
+                Some(k) if k.word().is_some() => {
+                    let prop = k.word().unwrap_or_default();
                     let said = trace
                         .iter()
                         .flat_map(|s| &s.events)
@@ -183,9 +181,15 @@ pub(super) fn confirm(
                     .last()
                     .and_then(|s| s.events.last())
                     .filter(|e| {
-                        ["overflow:", "locks:", "locks-exit:"]
-                            .iter()
-                            .any(|p| e.what.starts_with(p))
+                        [
+                            "overflow:",
+                            "locks:",
+                            "locks-exit:",
+                            "valid-deref:",
+                            "valid-free:",
+                        ]
+                        .iter()
+                        .any(|p| e.what.starts_with(p))
                     })
                     .map(|e| e.what.clone()),
                 _ => None,

@@ -35,7 +35,12 @@ pub(super) fn step_text(s: &Step) -> String {
         TraceWhat::Fail(AssertKind::Assert) => "assertion fails".into(),
         TraceWhat::Fail(AssertKind::ReachError) => "error reached".into(),
         TraceWhat::Fail(AssertKind::Deadlock) => "deadlock".into(),
-        TraceWhat::Fail(k @ (AssertKind::Lock(_) | AssertKind::Overflow)) => k.what(),
+        TraceWhat::Fail(
+            k @ (AssertKind::Lock(_)
+            | AssertKind::Overflow
+            | AssertKind::InvalidDeref
+            | AssertKind::InvalidFree),
+        ) => k.what(),
         TraceWhat::Cut => "the unwinding bound cuts this path".to_string(),
         TraceWhat::Nondet(v) => format!("nondet value {v}"),
     }
@@ -243,10 +248,10 @@ pub fn report_json(r: &Report) -> serde_json::Value {
         if let Some(w) = &c.said {
             let kind = w.split(':').next().unwrap_or_default();
             o["kind"] = json!(kind);
-            o[if kind == "overflow" {
-                "overflow"
-            } else {
-                "lock"
+            o[match kind {
+                "overflow" => "overflow",
+                "valid-deref" | "valid-free" => "memory",
+                _ => "lock",
             }] = json!(w);
         }
         if let Some(race) = &c.race {

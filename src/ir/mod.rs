@@ -224,6 +224,13 @@ pub enum AssertKind {
     /// Made under `--property overflow` (`passes::overflow`): a signed
     /// integer operation whose result its type cannot hold.
     Overflow,
+    /// Made under `--property memsafety` (`passes::memsafety`): an access
+    /// through a null pointer, to freed heap memory or outside a heap
+    /// object or an array object (SV-COMP's valid-deref).
+    InvalidDeref,
+    /// Made under `--property memsafety`: `free` of a pointer that is
+    /// not the start of a live heap object (valid-free).
+    InvalidFree,
 }
 
 impl AssertKind {
@@ -235,6 +242,21 @@ impl AssertKind {
             AssertKind::Deadlock => "deadlock".into(),
             AssertKind::Lock(r) => format!("{}: {}", r.property(), r.text()),
             AssertKind::Overflow => format!("overflow: {OVERFLOW_TEXT}"),
+            AssertKind::InvalidDeref => "valid-deref: an invalid dereference".into(),
+            AssertKind::InvalidFree => "valid-free: an invalid free".into(),
+        }
+    }
+
+    /// The word the oracle's own text of such a failure starts with
+    /// (`overflow: 2147483647 + 1 is ...`), for the kinds whose oracle
+    /// says what happened.
+    pub fn word(self) -> Option<&'static str> {
+        match self {
+            AssertKind::Lock(r) => Some(r.property()),
+            AssertKind::Overflow => Some("overflow"),
+            AssertKind::InvalidDeref => Some("valid-deref"),
+            AssertKind::InvalidFree => Some("valid-free"),
+            _ => None,
         }
     }
 
@@ -917,6 +939,10 @@ pub struct Program {
     /// it deeper (KISS: one `__seqc_run` per thread on the stack). A
     /// checker's own recursion bound would otherwise inline every level.
     pub frame_limits: Vec<(FuncId, u32)>,
+    /// Set by `passes::memsafety`: every heap object must be followed by
+    /// room no other object uses, so that an address one past its end is
+    /// no other object's (Lal–Reps' pools add an element per slot).
+    pub heap_gap: bool,
 }
 
 /// glibc's error numbers the pthread model returns.
@@ -969,6 +995,7 @@ impl Program {
             thread_id: None,
             pthread: PthreadUse::default(),
             frame_limits: Vec::new(),
+            heap_gap: false,
         }
     }
 

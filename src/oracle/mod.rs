@@ -707,6 +707,10 @@ pub fn same_kind(want: AssertKind, found: AssertKind) -> bool {
         (AssertKind::Lock(_), _) | (_, AssertKind::Lock(_)) => false,
         (AssertKind::Deadlock, f) | (f, AssertKind::Deadlock) => f == AssertKind::Deadlock,
         (AssertKind::Overflow, f) | (f, AssertKind::Overflow) => f == AssertKind::Overflow,
+        (AssertKind::InvalidDeref, f) | (f, AssertKind::InvalidDeref) => {
+            f == AssertKind::InvalidDeref
+        }
+        (AssertKind::InvalidFree, f) | (f, AssertKind::InvalidFree) => f == AssertKind::InvalidFree,
         _ => true,
     }
 }

@@ -36,11 +36,12 @@ pub fn render(prog: &Program, x: &Exploration) -> String {
             continue;
         }
         // An overflow: the operation's own words (its values).
-        let said = f
-            .trace
-            .last()
-            .and_then(|s| s.events.last())
-            .filter(|e| f.kind == AssertKind::Overflow && e.what.starts_with("overflow:"));
+        let said = f.trace.last().and_then(|s| s.events.last()).filter(|e| {
+            !matches!(f.kind, AssertKind::Lock(_))
+                && f.kind
+                    .word()
+                    .is_some_and(|w| e.what.starts_with(&format!("{w}:")))
+        });
         let what = said.map_or_else(|| f.kind.what(), |e| e.what.clone());
         s.push_str(&format!(
             "\n{}: {what} in thread {} ({})\n",
@@ -245,8 +246,10 @@ pub fn render_json(prog: &Program, x: &Exploration) -> String {
                 o["kind"] = json!(r.property());
                 o["rule"] = json!(r.text());
             }
-            if f.kind == AssertKind::Overflow {
-                o["kind"] = json!("overflow");
+            if let k @ (AssertKind::Overflow | AssertKind::InvalidDeref | AssertKind::InvalidFree) =
+                f.kind
+            {
+                o["kind"] = json!(k.word());
             }
             o
         })

@@ -4,6 +4,7 @@
 pub mod bound;
 pub mod kiss;
 pub mod lal_reps;
+pub mod memsafety;
 pub mod no_asserts;
 pub mod normalize;
 pub mod overflow;
@@ -12,4 +13,12 @@ pub mod slice;
 pub mod threads;
 
 /// Pass names accepted by `--dump-ir-after`, in pipeline order.
-pub const PASSES: &[&str] = &["lower", "normalize", "slice", "bound", "lal-reps", "kiss"];
+pub const PASSES: &[&str] = &[
+    "lower",
+    "normalize",
+    "memsafety",
+    "slice",
+    "bound",
+    "lal-reps",
+    "kiss",
+];

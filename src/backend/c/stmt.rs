@@ -224,7 +224,10 @@ impl<'p> Emitter<'p> {
                         let c = self.top(c);
                         self.line(loc, &format!("assert({c}); /* no deadlock */"))
                     }
-                    k @ (AssertKind::Lock(_) | AssertKind::Overflow) => {
+                    k @ (AssertKind::Lock(_)
+                    | AssertKind::Overflow
+                    | AssertKind::InvalidDeref
+                    | AssertKind::InvalidFree) => {
                         let c = self.top(c);
                         self.line(loc, &format!("assert({c}); /* {} */", k.what()))
                     }

@@ -14,14 +14,34 @@ impl<'p> Machine<'p> {
         loc: Loc,
     ) -> R<(&'s Object, u32, u64)> {
         match p {
-            Value::Ptr(0, _) => unsup("a dereference of a null or integer pointer", loc),
+            Value::Ptr(0, 0) => self.bad_access("a dereference of a null pointer", loc),
+            Value::Ptr(0, _) => self.bad_access("a dereference of a null or integer pointer", loc),
             Value::Ptr(o, off) => match st.objects.get(&o) {
+                Some(obj) if !obj.alive && self.b.memsafety => {
+                    self.bad_access("an access to freed memory", loc)
+                }
                 Some(obj) if off >= 0 => Ok((obj, o, off as u64)),
-                Some(_) => unsup("an access before the start of an object", loc),
-                None => unsup("an access to an object whose lifetime ended", loc),
+                Some(_) => self.bad_access("an access before the start of an object", loc),
+                None => self.bad_access("an access to an object whose lifetime ended", loc),
             },
             _ => unsup("a dereference of a non-pointer", loc),
         }
+    }
+
+    /// An access C forbids: a violation under `--property memsafety`,
+    /// otherwise a run the oracle does not follow.
+    pub(super) fn bad_access<T>(&self, what: &str, loc: Loc) -> R<T> {
+        self.memory_error(what, AssertKind::InvalidDeref, loc)
+    }
+
+    pub(super) fn memory_error<T>(&self, what: &str, kind: AssertKind, loc: Loc) -> R<T> {
+        if !self.b.memsafety {
+            return unsup(what, loc);
+        }
+        if self.trace {
+            *self.said.lock().unwrap() = Some(format!("{}: {what}", kind.word().unwrap_or("")));
+        }
+        Err(Fail(StepEnd::Failed(loc, kind)))
     }
 
     pub(super) fn read(
@@ -40,7 +60,7 @@ impl<'p> Machine<'p> {
         }
         let (obj, o, off) = self.object(st, p, loc)?;
         if off + size > obj.size {
-            return unsup("an access out of the object's bounds", loc);
+            return self.bad_access("an access out of the object's bounds", loc);
         }
         let (start, cell) = match obj.cells.range(..=off).next_back() {
             Some((s, c)) if s + c.len > off => (*s, c.clone()),
@@ -125,7 +145,7 @@ impl<'p> Machine<'p> {
     pub(super) fn read_cells(&self, st: &State, p: Value, n: u64, loc: Loc) -> R<Vec<(u64, Cell)>> {
         let (obj, _, off) = self.object(st, p, loc)?;
         if off + n > obj.size {
-            return unsup("a copy out of the object's bounds", loc);
+            return self.bad_access("a copy out of the object's bounds", loc);
         }
         let mut out = Vec::new();
         let first = obj
@@ -166,7 +186,7 @@ impl<'p> Machine<'p> {
     ) -> R<()> {
         let (obj, o, off) = self.object(st, p, loc)?;
         if off + n > obj.size {
-            return unsup("a write out of the object's bounds", loc);
+            return self.bad_access("a write out of the object's bounds", loc);
         }
         if n == 0 {
             return Ok(());

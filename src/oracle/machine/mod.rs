@@ -188,6 +188,11 @@ pub struct Bounds {
     /// Report a signed integer operation whose exact result its type
     /// cannot hold, at the statement that evaluates it.
     pub overflow: bool,
+    /// Report an access C forbids (through a null pointer, to freed
+    /// memory or to an object whose lifetime ended, outside its object)
+    /// and a `free` of anything but the start of a live heap object, at
+    /// the access (SV-COMP's valid-deref and valid-free).
+    pub memsafety: bool,
 }
 
 impl Default for Bounds {
@@ -201,6 +206,7 @@ impl Default for Bounds {
             locks: false,
             locks_exit: false,
             overflow: false,
+            memsafety: false,
         }
     }
 }
@@ -504,15 +510,18 @@ impl<'p> Machine<'p> {
                     );
                     return Ok(());
                 }
-                Err(Fail(StepEnd::Failed(l, AssertKind::Overflow))) => {
+                Err(Fail(StepEnd::Failed(
+                    l,
+                    k @ (AssertKind::Overflow | AssertKind::InvalidDeref | AssertKind::InvalidFree),
+                ))) => {
                     if self.trace {
                         let said = self.said.lock().unwrap().take();
                         ev.push(Event {
                             loc: l,
-                            what: said.unwrap_or_else(|| AssertKind::Overflow.what()),
+                            what: said.unwrap_or_else(|| k.what()),
                         });
                     }
-                    return Err(Fail(StepEnd::Failed(l, AssertKind::Overflow)));
+                    return Err(Fail(StepEnd::Failed(l, k)));
                 }
                 Err(e) => return Err(e),
             }

@@ -1122,11 +1122,20 @@ impl<'p> Machine<'p> {
                 Some(RVal::S(Value::Ptr(id, 0)))
             }
             Op::Free => {
-                if let Value::Ptr(o, _) = s(0)?
-                    && o != 0
-                    && let Some(obj) = st.objects.get_mut(&o)
-                {
-                    Rc::make_mut(obj).alive = false;
+                let p = s(0)?;
+                let bad = |what| self.memory_error(what, AssertKind::InvalidFree, loc);
+                match p {
+                    Value::Ptr(0, 0) => {}
+                    Value::Ptr(o, off) if o != 0 => match st.objects.get_mut(&o) {
+                        Some(obj) if !matches!(obj.kind, ObjKind::Heap(_)) => {
+                            bad("free of memory that malloc did not give")?
+                        }
+                        Some(obj) if !obj.alive => bad("a second free of the same memory")?,
+                        Some(_) if off != 0 => bad("free of a pointer into a heap object")?,
+                        Some(obj) => Rc::make_mut(obj).alive = false,
+                        None => bad("free of an object whose lifetime ended")?,
+                    },
+                    _ => bad("free of a pointer that points to no object")?,
                 }
                 None
             }
@@ -1138,6 +1147,9 @@ impl<'p> Machine<'p> {
                 if c & 0xff != 0 {
                     return unsup("memset with a non-zero byte", loc);
                 }
+                if n == 0 {
+                    return Ok(Some(RVal::S(p)));
+                }
                 self.fill(st, p, n as u64, CellV::Zero, loc)?;
                 Some(RVal::S(p))
             }
@@ -1146,6 +1158,10 @@ impl<'p> Machine<'p> {
                 let Value::Int(n) = s(2)? else {
                     return unsup("memcpy size", loc);
                 };
+                if n == 0 {
+                    // Nothing is read or written.
+                    return Ok(Some(RVal::S(d)));
+                }
                 let cells = self.read_cells(st, src, n as u64, loc)?;
                 self.write_cells(st, d, n as u64, cells, loc)?;
                 Some(RVal::S(d))

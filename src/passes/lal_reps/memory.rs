@@ -18,7 +18,10 @@ impl Rewriter<'_> {
         // The pool and its counter get their numbers after the rewrite
         // (`Job::number_pools`).
         let named_by = self.pools.len() as u32;
-        let pool_ty = Ty::Array(Box::new(ty.clone()), Some(count * slots));
+        // Room after each object, when an address one past its end must
+        // be no other object's (`Program::heap_gap`).
+        let count_in_pool = count + p.heap_gap as u64;
+        let pool_ty = Ty::Array(Box::new(ty.clone()), Some(count_in_pool * slots));
         let pool = Expr::new(
             ExprKind::Global(pending(self.pools.len())),
             pool_ty.clone(),
@@ -53,7 +56,7 @@ impl Rewriter<'_> {
                     at(bin(
                         BinOp::Mul,
                         c.clone(),
-                        int(count as i128, Ty::UINT, loc),
+                        int(count_in_pool as i128, Ty::UINT, loc),
                         Ty::UINT,
                         loc,
                     )),
