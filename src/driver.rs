@@ -202,7 +202,10 @@ pub fn build(input: &str, cfg: &Config, until: Until, keep_input: bool) -> Resul
     })?;
     let prog = if cfg.property.memsafety() {
         s.run("memsafety", || {
-            Ok((passes::memsafety::memsafety(prog)?, ()))
+            Ok((
+                passes::memsafety::memsafety(prog, cfg.threads, cfg.unwind)?,
+                (),
+            ))
         })?
         .0
     } else {

@@ -44,15 +44,15 @@
 //! from an integer, accesses inside an inner array of a struct (C11
 //! calls them invalid too, the oracle does not), the operations of
 //! pthreads on objects through pointers, and every heap object past the
-//! first `HEAP_TABLE` of a run (the allocation stops its thread).
+//! first `HEAP_TABLE` of a run, or past one per allocation statement,
+//! loop iteration and thread (the allocation stops its thread).
 
 use crate::diag::{Diagnostic, Result};
 use crate::ir::build::*;
 use crate::ir::*;
 use std::collections::HashSet;
 
-/// How many heap objects a run may make; the next allocation stops its
-/// thread (a bound cut).
+/// At most this many heap objects in a run's table.
 pub const HEAP_TABLE: u32 = 16;
 
 /// The table's globals.
@@ -65,23 +65,30 @@ struct Table {
     n: u32,
 }
 
-pub fn memsafety(mut p: Program) -> Result<Program> {
-    let heap = p.functions.iter().any(|f| {
-        let mut any = false;
+/// `threads` and `unwind` are the run's bounds: the table holds an
+/// object for every allocation statement run once per loop iteration in
+/// each thread a site may make (at most `HEAP_TABLE`); an allocation past
+/// them stops its thread (a bound cut, like the others).
+pub fn memsafety(mut p: Program, threads: u32, unwind: u32) -> Result<Program> {
+    let mut sites = 0u32;
+    for f in &p.functions {
         if let Some(b) = &f.body {
             b.walk(&mut |s| {
-                any |= matches!(
+                sites += matches!(
                     s.kind,
                     StmtKind::Op {
                         op: Op::Malloc | Op::Calloc,
                         ..
                     }
-                )
+                ) as u32
             });
         }
-        any
-    });
-    let table = heap.then(|| add_table(&mut p));
+    }
+    let n = sites
+        .saturating_mul(threads.max(1))
+        .saturating_mul(unwind.max(1))
+        .min(HEAP_TABLE);
+    let table = (sites > 0).then(|| add_table(&mut p, n));
     p.heap_gap = true;
     let (maybe_atomic, plain) = contexts(&p);
     let mut funcs = std::mem::take(&mut p.functions);
@@ -126,8 +133,7 @@ fn allocates(b: &Block) -> bool {
     any
 }
 
-fn add_table(p: &mut Program) -> Table {
-    let n = HEAP_TABLE;
+fn add_table(p: &mut Program, n: u32) -> Table {
     let mut add = |name: &str, ty: Ty| {
         p.globals.push(Global {
             name: name.into(),
