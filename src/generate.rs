@@ -30,7 +30,10 @@
 //! short-circuit forms) whose overflow depends on the interleaving (the
 //! `--property overflow` tests). `generate_float` adds arithmetic on
 //! shared `double`s and a `float` that rounds, converts and compares
-//! (the SMT route's FloatingPoint encoding). `generate_starts` has main create its
+//! (the SMT route's FloatingPoint encoding). `generate_memory` adds a
+//! heap array indexed by shared values and freed by threads, and a
+//! pointer null until set (the `--property memsafety` tests).
+//! `generate_starts` has main create its
 //! threads through a table of start routines in some programs (the
 //! start-routine-through-a-pointer model). Every program records which
 //! features it used.
@@ -83,6 +86,7 @@ pub const FEATURES: &[&str] = &[
     "timed_wait",
     "overflow_arith",
     "float_arith",
+    "heap_misuse",
 ];
 
 pub struct Generated {
@@ -133,6 +137,7 @@ struct Gen {
     timed: Option<Rng>,
     overflow: Option<Rng>,
     float: Option<Rng>,
+    memory: Option<Rng>,
 }
 
 const SCALARS: &[&str] = &["g0", "g1", "g2"];
@@ -289,6 +294,28 @@ impl Gen {
                 5 => format!("h0 = h0 * 3037000500LL + {y};"),
                 6 => format!("if ({y} < {c}) {x} = {y} + 2147483645;"),
                 _ => format!("{x} = {y} > {c} && -{y} - 2147483647 < {x};"),
+            };
+            let _ = writeln!(out, "{ind}{line}");
+            return;
+        }
+        if let Some(r) = &mut self.memory
+            && r.chance(30)
+        {
+            let (what, c) = (r.below(7), r.below(3));
+            self.mark("heap_misuse");
+            let x = self.shared();
+            let y = self.shared();
+            // Two ints at hp; np is null until some thread sets it. An
+            // index from shared memory may leave the object, a free may
+            // come before another thread's access or free.
+            let line = match what {
+                0 => format!("{{ int *q = hp; int i = {x}; if (q != 0) q[i % 3] = {c}; }}"),
+                1 => format!("if ({x} == {c}) {{ int *q = hp; free(q); }}"),
+                2 => format!("{{ int *q = np; {y} += *q; }}"),
+                3 => "np = hp;".to_string(),
+                4 => "{ int *q = hp; if (q != 0) { hp = 0; free(q); } }".to_string(),
+                5 => format!("{{ int *q = hp; if (q != 0) {x} += q[1]; }}"),
+                _ => format!("if ({x} > {c}) np = 0;"),
             };
             let _ = writeln!(out, "{ind}{line}");
             return;
@@ -719,6 +746,21 @@ fn float_decls(g: &mut Generated, seed: u64) {
     }
 }
 
+/// `generate`, and in 40% of programs heap misuse (`heap_misuse`): a
+/// heap array that threads index by shared values and free, and a
+/// pointer that is null until some thread sets it (the `--property
+/// memsafety` tests), drawn from its own stream.
+pub fn generate_memory(seed: u64) -> Generated {
+    let mut g = generate_with(seed, &[Extra::Memory]);
+    if g.features["heap_misuse"] {
+        let at = g.text.find("struct S {").unwrap();
+        g.text.insert_str(at, "int *hp, *np;\n");
+        let at = g.text.find("int main(void) {\n").unwrap() + "int main(void) {\n".len();
+        g.text.insert_str(at, "  hp = calloc(2, sizeof(int));\n");
+    }
+    g
+}
+
 /// The statements a program may get from a stream of their own.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Extra {
@@ -727,6 +769,7 @@ enum Extra {
     Timed,
     Overflow,
     Float,
+    Memory,
 }
 
 fn generate_with(seed: u64, extras: &[Extra]) -> Generated {
@@ -742,6 +785,7 @@ fn generate_with(seed: u64, extras: &[Extra]) -> Generated {
         timed: None,
         overflow: None,
         float: None,
+        memory: None,
     };
     let mut nest = Rng(seed ^ 0x4E57_ED10);
     if extras.contains(&Extra::Nested) && nest.chance(30) {
@@ -758,6 +802,10 @@ fn generate_with(seed: u64, extras: &[Extra]) -> Generated {
     let mut ovf = Rng(seed ^ 0x0F10_0F10);
     if extras.contains(&Extra::Overflow) && ovf.chance(40) {
         g.overflow = Some(ovf);
+    }
+    let mut mem = Rng(seed ^ 0x3E3_5AFE);
+    if extras.contains(&Extra::Memory) && mem.chance(40) {
+        g.memory = Some(mem);
     }
     let mut fl = Rng(seed ^ 0xF107_F107);
     if extras.contains(&Extra::Float) && fl.chance(40) {

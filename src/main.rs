@@ -240,8 +240,11 @@ struct GenArgs {
     /// Also compute with shared doubles and a float in some programs.
     #[arg(long, conflicts_with_all = ["nest_locks", "misuse_locks", "pointer_starts", "timed_waits", "overflow"])]
     floats: bool,
-    /// Timed waits, floats and start routines through a table at once.
+    /// Also misuse heap memory and null pointers in some programs.
     #[arg(long, conflicts_with_all = ["nest_locks", "misuse_locks", "pointer_starts", "timed_waits", "overflow", "floats"])]
+    heap_misuse: bool,
+    /// Timed waits, floats and start routines through a table at once.
+    #[arg(long, conflicts_with_all = ["nest_locks", "misuse_locks", "pointer_starts", "timed_waits", "overflow", "floats", "heap_misuse"])]
     mixed: bool,
 }
 
@@ -1194,6 +1197,8 @@ fn gen_one(g: &GenArgs, seed: u64) -> seqc::generate::Generated {
         seqc::generate::generate_overflow(seed)
     } else if g.floats {
         seqc::generate::generate_float(seed)
+    } else if g.heap_misuse {
+        seqc::generate::generate_memory(seed)
     } else if g.mixed {
         seqc::generate::generate_mixed(seed)
     } else {

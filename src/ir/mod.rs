@@ -939,10 +939,11 @@ pub struct Program {
     /// it deeper (KISS: one `__seqc_run` per thread on the stack). A
     /// checker's own recursion bound would otherwise inline every level.
     pub frame_limits: Vec<(FuncId, u32)>,
-    /// Set by `passes::memsafety`: every heap object must be followed by
-    /// room no other object uses, so that an address one past its end is
-    /// no other object's (Lal–Reps' pools add an element per slot).
-    pub heap_gap: bool,
+    /// Set by `passes::memsafety`: every heap object must have this many
+    /// bytes before it and after it that no other object uses, so that an
+    /// address a little before its start or one past its end is no other
+    /// object's (Lal–Reps' pools pad their slots).
+    pub heap_gap: u64,
 }
 
 /// glibc's error numbers the pthread model returns.
@@ -995,7 +996,7 @@ impl Program {
             thread_id: None,
             pthread: PthreadUse::default(),
             frame_limits: Vec::new(),
-            heap_gap: false,
+            heap_gap: 0,
         }
     }
 

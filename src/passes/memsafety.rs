@@ -11,8 +11,8 @@
 //!   `malloc`/`calloc` in the same atomic step as the allocation;
 //! - before each access `*a` of `s` bytes, `Assert(.., InvalidDeref)`
 //!   saying: the pointer the access goes through is not null, and if `a`
-//!   lies in `[start, start + size]` of a table entry, that entry is live
-//!   and `a + s <= start + size`; for an access into a named array
+//!   lies in `[start - GAP, start + size]` of a table entry, that entry is
+//!   live and `start <= a` and `a + s <= start + size`; for an access into a named array
 //!   object (`g[i]`, `l[i][j]`, a string literal), that the offset lies
 //!   inside the object;
 //! - before each `free(p)`, `Assert(.., InvalidFree)` saying `p` is null
@@ -30,11 +30,12 @@
 //! null pointer valid, and the access is the thread's next step.
 //!
 //! Why a failed check is a real violation (rule 1): a pointer into an
-//! entry's range `[start, start + size]` is one made from that object,
-//! because every heap object is followed by room no other object uses
-//! (`Program::heap_gap`; the pools of Lal–Reps get one element more per
-//! slot, the C route's `malloc` and the SMT route's addresses have gaps
-//! of their own), and no address is used twice. Addresses are compared
+//! entry's range `[start - GAP, start + size]` is one made from that
+//! object, because every heap object has `GAP` bytes before it and after
+//! it that no other object uses (`Program::heap_gap`: Lal–Reps pads the
+//! slots of its pools; the SMT route leaves 16 bytes between objects of
+//! its own, and CBMC's integer image of a pointer keeps the object in
+//! its high bits), and no address is used twice. Addresses are compared
 //! as integers (`(unsigned long)p`), which every back end gives one
 //! consistent value per object and offset.
 //!
@@ -54,6 +55,11 @@ use std::collections::HashSet;
 
 /// At most this many heap objects in a run's table.
 pub const HEAP_TABLE: u32 = 16;
+
+/// Bytes before and after every heap object that no other object uses
+/// (`Program::heap_gap`): an access that starts up to this far before an
+/// object is seen as before its start.
+pub const GAP: u64 = 16;
 
 /// The table's globals.
 #[derive(Clone, Copy)]
@@ -89,7 +95,7 @@ pub fn memsafety(mut p: Program, threads: u32, unwind: u32) -> Result<Program> {
         .saturating_mul(unwind.max(1))
         .min(HEAP_TABLE);
     let table = (sites > 0).then(|| add_table(&mut p, n));
-    p.heap_gap = true;
+    p.heap_gap = GAP;
     let (maybe_atomic, plain) = contexts(&p);
     let mut funcs = std::mem::take(&mut p.functions);
     let mut err = None;
@@ -779,34 +785,42 @@ impl Cx<'_> {
         conds.into_iter().reduce(|a, b| and(a, b, l))
     }
 
-    /// For every table entry whose range `[start, start + size]` holds
-    /// address `a`: the entry is live and `n` bytes from `a` fit.
+    /// For every table entry whose range `[start - GAP, start + size]`
+    /// holds address `a`: the entry is live, `a` is not before its start
+    /// and `n` bytes from `a` fit. In unsigned arithmetic, with
+    /// `e = a - start + GAP`: inside is `e <= size + GAP`, not before the
+    /// start is `e >= GAP`, and then the room left is `size + GAP - e`.
     fn in_heap(&self, a: &Expr, n: &Expr, l: Loc) -> Option<Expr> {
         let t = self.table?;
+        let ul = |v: u64| int(v as i128, Ty::ULONG, l);
         let mut all = None;
         for i in 0..t.n {
             let at = |g: GlobalId| index(glob(self.p, g, l), int(i as i128, Ty::UINT, l), l);
-            let d = bin(
+            let e = bin(
                 BinOp::Sub,
-                a.clone(),
+                bin(BinOp::Add, a.clone(), ul(GAP), Ty::ULONG, l),
                 cast(at(t.start), Ty::ULONG, l),
                 Ty::ULONG,
                 l,
             );
-            let size = at(t.size);
+            let end = bin(BinOp::Add, at(t.size), ul(GAP), Ty::ULONG, l);
             let made = cmp(
                 BinOp::Lt,
                 int(i as i128, Ty::UINT, l),
                 glob(self.p, t.count, l),
                 l,
             );
-            let inside = and(made, cmp(BinOp::Le, d.clone(), size.clone(), l), l);
+            let inside = and(made, cmp(BinOp::Le, e.clone(), end.clone(), l), l);
             let fits = and(
-                cmp(BinOp::Ne, at(t.live), int(0, Ty::Int(IntKind::UChar), l), l),
+                and(
+                    cmp(BinOp::Ne, at(t.live), int(0, Ty::Int(IntKind::UChar), l), l),
+                    cmp(BinOp::Ge, e.clone(), ul(GAP), l),
+                    l,
+                ),
                 cmp(
                     BinOp::Le,
                     n.clone(),
-                    bin(BinOp::Sub, size, d, Ty::ULONG, l),
+                    bin(BinOp::Sub, end, e, Ty::ULONG, l),
                     l,
                 ),
                 l,

@@ -18,10 +18,13 @@ impl Rewriter<'_> {
         // The pool and its counter get their numbers after the rewrite
         // (`Job::number_pools`).
         let named_by = self.pools.len() as u32;
-        // Room after each object, when an address one past its end must
-        // be no other object's (`Program::heap_gap`).
-        let count_in_pool = count + p.heap_gap as u64;
-        let pool_ty = Ty::Array(Box::new(ty.clone()), Some(count_in_pool * slots));
+        // Room before and after each object, when an address near it must
+        // be no other object's (`Program::heap_gap`): `pad` elements
+        // before every slot and after the last.
+        let esz = p.size_of(ty).unwrap_or(1).max(1);
+        let pad = p.heap_gap.div_ceil(esz);
+        let stride = count + pad;
+        let pool_ty = Ty::Array(Box::new(ty.clone()), Some(stride * slots + pad));
         let pool = Expr::new(
             ExprKind::Global(pending(self.pools.len())),
             pool_ty.clone(),
@@ -54,9 +57,15 @@ impl Rewriter<'_> {
                 assign(
                     pvx,
                     at(bin(
-                        BinOp::Mul,
-                        c.clone(),
-                        int(count_in_pool as i128, Ty::UINT, loc),
+                        BinOp::Add,
+                        bin(
+                            BinOp::Mul,
+                            c.clone(),
+                            int(stride as i128, Ty::UINT, loc),
+                            Ty::UINT,
+                            loc,
+                        ),
+                        int(pad as i128, Ty::UINT, loc),
                         Ty::UINT,
                         loc,
                     )),
