@@ -119,6 +119,11 @@ fn check_options(cfg: &Config) -> Result<()> {
             "--track with --property overflow (slicing havocs the values an operation's check reads)",
         ));
     }
+    if cfg.track.is_some() && cfg.property.memsafety() {
+        return Err(Diagnostic::not_yet(
+            "--track with --property memsafety (slicing havocs the pointers and the heap table the checks read)",
+        ));
+    }
     if cfg.track.is_some() && matches!(cfg.property, Property::Race(_)) {
         return Err(Diagnostic::not_yet(
             "--track with --property race (slicing would drop the accesses that race)",

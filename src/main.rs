@@ -834,9 +834,12 @@ fn check(c: &Common) -> ExitCode {
             )
         } else if matches!(cfg.property, seqc::config::Property::Race(_)) {
             Some("--witness for a data race (witnesses describe assertion violations)")
-        } else if cfg.property.needs_threads() || cfg.property.overflow() {
+        } else if cfg.property.needs_threads()
+            || cfg.property.overflow()
+            || cfg.property.memsafety()
+        {
             Some(
-                "--witness with --property deadlock, locks, locks-exit or overflow (witnesses describe assertion violations)",
+                "--witness with --property deadlock, locks, locks-exit, overflow or memsafety (witnesses describe assertion violations)",
             )
         } else {
             None

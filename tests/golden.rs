@@ -67,6 +67,7 @@ fn config_name(opts: &[String]) -> String {
     let deadlock = prop.is_some_and(|p| p.contains("deadlock"));
     let locks = prop.is_some_and(|p| p.contains("locks"));
     let overflow = prop.is_some_and(|p| p.contains("overflow"));
+    let memsafety = prop.is_some_and(|p| p.contains("memsafety"));
     let name = match method {
         "none" => "none".into(),
         "kiss" => format!("kiss{}", num("--ts", "1")),
@@ -80,6 +81,8 @@ fn config_name(opts: &[String]) -> String {
         format!("{name}-locks")
     } else if overflow {
         format!("{name}-overflow")
+    } else if memsafety {
+        format!("{name}-memsafety")
     } else {
         name
     }

@@ -56,19 +56,25 @@ impl Rewriter<'_> {
             vec![
                 assign(
                     pvx,
-                    at(bin(
-                        BinOp::Add,
-                        bin(
+                    at({
+                        let first = bin(
                             BinOp::Mul,
                             c.clone(),
                             int(stride as i128, Ty::UINT, loc),
                             Ty::UINT,
                             loc,
-                        ),
-                        int(pad as i128, Ty::UINT, loc),
-                        Ty::UINT,
-                        loc,
-                    )),
+                        );
+                        match pad {
+                            0 => first,
+                            _ => bin(
+                                BinOp::Add,
+                                first,
+                                int(pad as i128, Ty::UINT, loc),
+                                Ty::UINT,
+                                loc,
+                            ),
+                        }
+                    }),
                     loc,
                 ),
                 assign(
