@@ -165,27 +165,41 @@ fn add_table(p: &mut Program, n: u32) -> Table {
 /// everything they or an atomic section call), and those that may run
 /// outside it.
 fn contexts(p: &Program) -> (HashSet<FuncId>, HashSet<FuncId>) {
+    // Every function used as a value (a start routine, a pointer stored
+    // anywhere): a call through a pointer may reach any of them.
     let taken: Vec<FuncId> = {
         let mut t = HashSet::new();
         for f in &p.functions {
             if let Some(b) = &f.body {
                 b.walk(&mut |s| {
-                    s.each_expr(&mut |e| {
+                    let mut see = |e: &Expr| {
                         e.walk(&mut |x| {
-                            if let ExprKind::AddrOf(a) | ExprKind::Cast(a) = &x.kind
-                                && let ExprKind::Func(g) = a.kind
-                            {
+                            if let ExprKind::Func(g) = x.kind {
                                 t.insert(g);
                             }
                         })
-                    });
-                    if let StmtKind::Op { args, .. } = &s.kind {
-                        for a in args {
-                            if let ExprKind::Func(g) = strip_cast(a).kind {
-                                t.insert(g);
+                    };
+                    match &s.kind {
+                        // A direct call's callee is no value.
+                        StmtKind::Call { dest, callee, args } => {
+                            if !matches!(strip_cast(callee).kind, ExprKind::Func(_)) {
+                                see(callee);
                             }
+                            dest.iter().chain(args).for_each(&mut see);
                         }
+                        _ => s.each_expr(&mut see),
                     }
+                });
+            }
+        }
+        for g in &p.globals {
+            if let Some(i) = &g.init {
+                i.each_expr(&mut |e| {
+                    e.walk(&mut |x| {
+                        if let ExprKind::Func(f) = x.kind {
+                            t.insert(f);
+                        }
+                    })
                 });
             }
         }
