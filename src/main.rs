@@ -783,6 +783,9 @@ fn prp_property(file: &str) -> Result<String, Diagnostic> {
         .map_err(|e| Diagnostic::input(format!("cannot read '{file}': {e}")))?;
     match seqc::task::property_of(file, Some(&text)) {
         (_, Ok(k)) => Ok(k.seqc_name().to_string()),
+        // valid-deref and valid-free are checked; a safe answer is then
+        // unknown (`memtrack_unchecked`).
+        (name, Err(_)) if name == "valid-memsafety" => Ok("memsafety".to_string()),
         (name, Err(why)) => Err(Diagnostic::unsupported(format!("{file} ({name}): {why}"))),
     }
 }
@@ -801,6 +804,14 @@ fn check(c: &Common) -> ExitCode {
         let _ = put(c, &format!("VERIFICATION UNKNOWN: {why}\n"));
         return ExitCode::from(20);
     }
+    // valid-memsafety: valid-memtrack is not checked, so no violation
+    // of the rest is no verdict.
+    let memtrack_unchecked = c
+        .property
+        .as_deref()
+        .filter(|p| p.ends_with(".prp"))
+        .and_then(|p| Some((p, std::fs::read_to_string(p).ok()?)))
+        .is_some_and(|(p, t)| seqc::task::property_of(p, Some(&t)).0 == "valid-memsafety");
     // A race property file: race mode is KISS's.
     let mut c = c.clone();
     if !c.method_given
@@ -853,10 +864,16 @@ fn check(c: &Common) -> ExitCode {
         Some(g) => seqc::check::check_auto(&c.input, &cfg, &opts, g),
         None => seqc::check::check(&c.input, &cfg, &opts),
     };
-    let r = match r {
+    let mut r = match r {
         Ok(r) => r,
         Err(d) => return fail_verdict(c, &d),
     };
+    if memtrack_unchecked && matches!(r.outcome, seqc::check::Outcome::Safe) {
+        r.outcome = seqc::check::Outcome::Unknown(
+            "no invalid dereference or free within the bounds; valid-memtrack is not checked"
+                .into(),
+        );
+    }
     if let Err(d) = write_witness(c, &cfg, &r, None) {
         return fail_verdict(c, &d);
     }

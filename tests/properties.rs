@@ -419,7 +419,8 @@ fn the_overflow_report_and_its_company() {
 }
 
 /// SV-COMP property files name the property: no-overflow is checked,
-/// termination is unknown, memory safety is refused by name.
+/// termination is unknown, valid-memsafety finds invalid dereferences and
+/// frees and is otherwise unknown.
 #[test]
 fn property_files_are_read() {
     if !have("z3") {
@@ -446,13 +447,23 @@ fn property_files_are_read() {
     let term = prp("termination", "CHECK( init(main()), LTL(F end) )\n");
     let (code, text) = run(&[&base[..], &[&term]].concat());
     assert_eq!(code, 20, "{text}");
+    // valid-deref and valid-free are checked; memtrack is not, so no
+    // violation is no verdict.
     let mem = prp(
         "valid-memsafety",
         "CHECK( init(main()), LTL(G valid-free) )\n",
     );
-    let (code, text) = run(&[&base[..], &[&mem]].concat());
-    assert_eq!(code, 2, "{text}");
-    assert!(text.contains("valid-memtrack"), "{text}");
+    let uaf = ["check", "tests/memsafety/uaf_thread.c", "--backend", "z3"];
+    let (code, text) = run(&[&uaf[..], &["--rounds", "2", "--property", &mem]].concat());
+    assert_eq!(code, 10, "{text}");
+    assert!(
+        text.contains("valid-deref: an access to freed memory"),
+        "{text}"
+    );
+    let safe = ["check", "tests/memsafety/uaf_joined.c", "--backend", "z3"];
+    let (code, text) = run(&[&safe[..], &["--rounds", "2", "--property", &mem]].concat());
+    assert_eq!(code, 20, "{text}");
+    assert!(text.contains("valid-memtrack is not checked"), "{text}");
 }
 
 /// `--property memsafety`: the verdict line is the oracle's words, JSON
