@@ -249,16 +249,7 @@ fn scan(
     let outer = atomic;
     let mut depth = 0u32;
     for s in &b.0 {
-        match &s.kind {
-            StmtKind::Op {
-                op: Op::AtomicBegin,
-                ..
-            } => depth += 1,
-            StmtKind::Op {
-                op: Op::AtomicEnd, ..
-            } => depth = depth.saturating_sub(1),
-            _ => {}
-        }
+        step_depth(s, &mut depth);
         atomic = outer || depth > 0;
         let to = if atomic { &mut *inside } else { &mut *outside };
         if let StmtKind::Call { callee, .. } = &s.kind {
@@ -269,6 +260,21 @@ fn scan(
             }
         }
         each_block(s, &mut |blk| scan(blk, atomic, taken, inside, outside));
+    }
+}
+
+/// The depth of the atomic sections a block opens, over statement `s`
+/// (`__VERIFIER_atomic_begin` is inside its section, `_end` outside).
+fn step_depth(s: &Stmt, depth: &mut u32) {
+    match &s.kind {
+        StmtKind::Op {
+            op: Op::AtomicBegin,
+            ..
+        } => *depth += 1,
+        StmtKind::Op {
+            op: Op::AtomicEnd, ..
+        } => *depth = depth.saturating_sub(1),
+        _ => {}
     }
 }
 
@@ -310,16 +316,7 @@ impl Cx<'_> {
         let mut out = Vec::new();
         let mut depth = 0u32;
         for s in b.0 {
-            match &s.kind {
-                StmtKind::Op {
-                    op: Op::AtomicBegin,
-                    ..
-                } => depth += 1,
-                StmtKind::Op {
-                    op: Op::AtomicEnd, ..
-                } => depth = depth.saturating_sub(1),
-                _ => {}
-            }
+            step_depth(&s, &mut depth);
             let inside = atomic || depth > 0;
             self.stmt(s, inside, &mut out);
         }
