@@ -97,16 +97,27 @@ pub fn memsafety(mut p: Program, threads: u32, unwind: u32) -> Result<Program> {
     let table = (sites > 0).then(|| add_table(&mut p, n));
     p.heap_gap = GAP;
     let (maybe_atomic, plain) = contexts(&p);
+    // Sections that do not begin and end in one block (a helper that only
+    // begins one, a `break` or `return` out of one) defeat the call scan:
+    // then any code may run atomically.
+    let structured = p.functions.iter().all(|f| {
+        f.body
+            .as_ref()
+            .is_none_or(|b| sections_nest(b, false, false))
+    });
     let mut funcs = std::mem::take(&mut p.functions);
     let mut err = None;
     for (i, f) in funcs.iter_mut().enumerate() {
         let Some(body) = f.body.take() else { continue };
         let fid = FuncId(i as u32);
-        let inside = f.atomic || maybe_atomic.contains(&fid);
-        if inside && !f.atomic && plain.contains(&fid) && allocates(&body) {
-            let mut d = Diagnostic::unsupported(
-                "malloc, calloc or free in a function called both inside and outside atomic code, with --property memsafety",
-            );
+        let inside = f.atomic || maybe_atomic.contains(&fid) || !structured;
+        let both = !structured || plain.contains(&fid);
+        if inside && !f.atomic && both && allocates(&body) {
+            let mut d = Diagnostic::unsupported(if structured {
+                "malloc, calloc or free in a function called both inside and outside atomic code, with --property memsafety"
+            } else {
+                "malloc, calloc or free in a program whose atomic sections do not begin and end in one block, with --property memsafety"
+            });
             d.pos = Some((p.file_name(f.loc.file).to_string(), f.loc.line, f.loc.col));
             err.get_or_insert(d);
         }
@@ -252,15 +263,72 @@ fn scan(
         step_depth(s, &mut depth);
         atomic = outer || depth > 0;
         let to = if atomic { &mut *inside } else { &mut *outside };
-        if let StmtKind::Call { callee, .. } = &s.kind {
-            match strip_cast(callee).kind {
+        match &s.kind {
+            StmtKind::Call { callee, .. } => match strip_cast(callee).kind {
                 ExprKind::Func(g) => to.push(g),
                 // Through a pointer: any function whose address is taken.
                 _ => to.extend(taken.iter().copied()),
+            },
+            // An operation may run a function it is given where it stands
+            // (`pthread_once`'s routine).
+            StmtKind::Op { args, .. } => {
+                for a in args {
+                    if let ExprKind::Func(g) = strip_cast(a).kind {
+                        to.push(g);
+                    }
+                }
             }
+            _ => {}
         }
         each_block(s, &mut |blk| scan(blk, atomic, taken, inside, outside));
     }
+}
+
+/// Whether every atomic section in `b` begins and ends in one block and
+/// is left only at its end: no `return`, `goto` or label inside one, and
+/// no `break` or `continue` out of a loop the section began in. `inside`:
+/// a section is open around `b`; `at_loop`: one was open where the
+/// innermost loop around `b` began.
+fn sections_nest(b: &Block, inside: bool, at_loop: bool) -> bool {
+    let mut depth = 0u32;
+    for s in &b.0 {
+        if matches!(
+            s.kind,
+            StmtKind::Op {
+                op: Op::AtomicEnd,
+                ..
+            }
+        ) && depth == 0
+        {
+            return false;
+        }
+        step_depth(s, &mut depth);
+        let open = inside || depth > 0;
+        let leaves = match s.kind {
+            StmtKind::Return(_) | StmtKind::Goto(_) | StmtKind::Label(_) => open,
+            StmtKind::Break | StmtKind::Continue => open && !at_loop,
+            _ => false,
+        };
+        if leaves {
+            return false;
+        }
+        let nested_ok = match &s.kind {
+            StmtKind::Loop { body, latch, .. } => {
+                sections_nest(body, open, open) && sections_nest(latch, open, open)
+            }
+            StmtKind::If(_, x, y) => {
+                sections_nest(x, open, at_loop) && sections_nest(y, open, at_loop)
+            }
+            // A `break` leaves a switch, a `continue` its loop.
+            StmtKind::Switch(_, x) => sections_nest(x, open, open && at_loop),
+            StmtKind::Block(x) => sections_nest(x, open, at_loop),
+            _ => true,
+        };
+        if !nested_ok {
+            return false;
+        }
+    }
+    depth == 0
 }
 
 /// The depth of the atomic sections a block opens, over statement `s`
@@ -321,6 +389,15 @@ impl Cx<'_> {
             self.stmt(s, inside, &mut out);
         }
         Block(out)
+    }
+
+    /// A temporary declared (without a value) at the end of `out`.
+    fn declared(&mut self, ty: &Ty, loc: Loc, out: &mut Vec<Stmt>) -> Expr {
+        let t = self.temp(ty, loc);
+        if let ExprKind::Local(v) = t.kind {
+            out.push(st(StmtKind::Decl(v, None), loc.generated()));
+        }
+        t
     }
 
     fn temp(&mut self, ty: &Ty, loc: Loc) -> Expr {
@@ -387,7 +464,7 @@ impl Cx<'_> {
                 // The result is stored after the call returns.
                 match dest {
                     Some(d) if self.access_ok(&d, loc).is_some() => {
-                        let t = self.temp(&d.ty, loc);
+                        let t = self.declared(&d.ty, loc, out);
                         out.push(st(
                             StmtKind::Call {
                                 dest: Some(t.clone()),
@@ -501,9 +578,16 @@ impl Cx<'_> {
             Op::Malloc | Op::Calloc => {
                 if let Some(t) = self.table {
                     let ty = dest.as_ref().map_or(Ty::Void.ptr(), |d| d.ty.clone());
-                    let d = match &dest {
-                        Some(d) => d.clone(),
-                        None => self.temp(&ty, loc),
+                    // The result goes through a temporary when the program
+                    // drops it or stores it through a pointer (a write
+                    // with a check of its own, after the allocation).
+                    let (d, store) = match &dest {
+                        Some(d) if self.access_ok(d, loc).is_none() => (d.clone(), None),
+                        Some(d) => {
+                            let tmp = self.declared(&ty, loc, out);
+                            (tmp.clone(), Some(st(StmtKind::Assign(d.clone(), tmp), loc)))
+                        }
+                        None => (self.declared(&ty, loc, out), None),
                     };
                     let size = match op {
                         Op::Malloc => ul(&args[0]),
@@ -549,6 +633,9 @@ impl Cx<'_> {
                     all.extend(after);
                     // Always one step with the allocation, checks or not.
                     self.emit_forced(checks, all, wrap, out);
+                    if let Some(s) = store {
+                        self.stmt(s, inside, out);
+                    }
                     return;
                 }
             }
@@ -638,7 +725,7 @@ impl Cx<'_> {
         // The result is stored after the operation.
         let (dest, tail) = match dest {
             Some(d) if self.access_ok(&d, loc).is_some() => {
-                let t = self.temp(&d.ty, loc);
+                let t = self.declared(&d.ty, loc, out);
                 (Some(t.clone()), Some(st(StmtKind::Assign(d, t), loc)))
             }
             d => (d, None),

@@ -14,7 +14,9 @@ impl<'p> Machine<'p> {
         loc: Loc,
     ) -> R<(&'s Object, u32, u64)> {
         match p {
-            Value::Ptr(0, 0) => self.bad_access("a dereference of a null pointer", loc),
+            Value::Ptr(0, 0) if self.b.memsafety => {
+                self.bad_access("a dereference of a null pointer", loc)
+            }
             Value::Ptr(0, _) => self.bad_access("a dereference of a null or integer pointer", loc),
             Value::Ptr(o, off) => match st.objects.get(&o) {
                 Some(obj) if !obj.alive && self.b.memsafety => {

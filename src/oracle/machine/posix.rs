@@ -1121,6 +1121,16 @@ impl<'p> Machine<'p> {
                 );
                 Some(RVal::S(Value::Ptr(id, 0)))
             }
+            Op::Free if !self.b.memsafety => {
+                // The object's lifetime ends; nothing else is looked at.
+                if let Value::Ptr(o, _) = s(0)?
+                    && o != 0
+                    && let Some(obj) = st.objects.get_mut(&o)
+                {
+                    Rc::make_mut(obj).alive = false;
+                }
+                None
+            }
             Op::Free => {
                 let p = s(0)?;
                 let bad = |what| self.memory_error(what, AssertKind::InvalidFree, loc);
@@ -1147,7 +1157,7 @@ impl<'p> Machine<'p> {
                 if c & 0xff != 0 {
                     return unsup("memset with a non-zero byte", loc);
                 }
-                if n == 0 {
+                if n == 0 && self.b.memsafety {
                     return Ok(Some(RVal::S(p)));
                 }
                 self.fill(st, p, n as u64, CellV::Zero, loc)?;
@@ -1158,7 +1168,7 @@ impl<'p> Machine<'p> {
                 let Value::Int(n) = s(2)? else {
                     return unsup("memcpy size", loc);
                 };
-                if n == 0 {
+                if n == 0 && self.b.memsafety {
                     // Nothing is read or written.
                     return Ok(Some(RVal::S(d)));
                 }
