@@ -532,7 +532,23 @@ impl Cx<'_> {
 
     /// `checks` then `body`, as one atomic section when `wrap`.
     fn emit(&self, checks: Vec<Stmt>, body: Vec<Stmt>, wrap: bool, out: &mut Vec<Stmt>) {
-        if checks.is_empty() {
+        self.section(checks, body, wrap, false, out);
+    }
+
+    /// `emit`, as one atomic section even without checks.
+    fn emit_forced(&self, checks: Vec<Stmt>, body: Vec<Stmt>, wrap: bool, out: &mut Vec<Stmt>) {
+        self.section(checks, body, wrap, true, out);
+    }
+
+    fn section(
+        &self,
+        checks: Vec<Stmt>,
+        body: Vec<Stmt>,
+        wrap: bool,
+        force: bool,
+        out: &mut Vec<Stmt>,
+    ) {
+        if checks.is_empty() && !force {
             out.extend(body);
             return;
         }
@@ -742,28 +758,6 @@ impl Cx<'_> {
         }
         if let Some(t) = tail {
             self.stmt(t, inside, out);
-        }
-    }
-
-    /// `emit`, as one atomic section even without checks.
-    fn emit_forced(&self, checks: Vec<Stmt>, body: Vec<Stmt>, wrap: bool, out: &mut Vec<Stmt>) {
-        if checks.is_empty() && wrap {
-            let loc = body.first().map_or(Loc::NONE, |s| s.loc);
-            let op = |op| {
-                st(
-                    StmtKind::Op {
-                        dest: None,
-                        op,
-                        args: vec![],
-                    },
-                    loc,
-                )
-            };
-            out.push(op(Op::AtomicBegin));
-            out.extend(body);
-            out.push(op(Op::AtomicEnd));
-        } else {
-            self.emit(checks, body, wrap, out);
         }
     }
 
