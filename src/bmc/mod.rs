@@ -160,17 +160,28 @@ pub fn encode(p: &Program, opts: &Options) -> Result<Encoding, EncodeError> {
             "the program has no main function",
         )));
     }
-    let regions = crate::ir::regions::Regions::analyse(p).map_err(err)?;
     let mode = term::IntMode::set(opts.int);
-    let mut sx = symex::Symex::new(p, regions, opts.unwind, opts.unwinding_assertions);
-    sx.deadline = opts.deadline;
-    sx.cancel = opts.cancel.clone();
-    if let Err((m, l)) = sx.run() {
-        if sx.gave_up {
-            return Err(EncodeError::GaveUp(m));
+    // Regions whose accesses disagree on a width are found while
+    // encoding; each one found makes the encoding start again with that
+    // region kept as bytes (integer mode has no bytes: it refuses).
+    let mut byte_classes = std::collections::BTreeSet::new();
+    let mut sx = loop {
+        let mut regions = crate::ir::regions::Regions::analyse(p).map_err(err)?;
+        regions.byte_classes = byte_classes.clone();
+        let mut sx = symex::Symex::new(p, regions, opts.unwind, opts.unwinding_assertions);
+        sx.deadline = opts.deadline;
+        sx.cancel = opts.cancel.clone();
+        match sx.run() {
+            Ok(()) => break sx,
+            Err((m, _)) if sx.gave_up => return Err(EncodeError::GaveUp(m)),
+            Err(e) => match sx.regions.wants_bytes.take() {
+                Some(k) if !opts.int && !byte_classes.contains(&k) => {
+                    byte_classes.insert(k);
+                }
+                _ => return Err(err(e)),
+            },
         }
-        return Err(err((m, l)));
-    }
+    };
     if let Some(r) = sx.refused.take() {
         return Err(err(r));
     }

@@ -468,6 +468,38 @@ pub fn resize(a: &T, to: u32, signed_src: bool) -> T {
     }
 }
 
+/// Bits `hi..=lo` of `a`.
+pub fn extract(a: &T, hi: u32, lo: u32) -> T {
+    let w = hi - lo + 1;
+    if let T::V(x, _) = a {
+        return T::V((x >> lo) & mask(w), w);
+    }
+    if int_mode() {
+        refuse("type punning");
+        return T::e("0".into(), Sort::Bv(w));
+    }
+    T::e(
+        format!("((_ extract {hi} {lo}) {})", a.text()),
+        Sort::Bv(w),
+    )
+}
+
+/// `hi` above `lo`.
+pub fn concat(hi: &T, lo: &T) -> T {
+    let (wh, wl) = (hi.width(), lo.width());
+    if let (T::V(h, _), T::V(l, _)) = (hi, lo) {
+        return T::V((h << wl) | l, wh + wl);
+    }
+    if int_mode() {
+        refuse("type punning");
+        return T::e("0".into(), Sort::Bv(wh + wl));
+    }
+    T::e(
+        format!("(concat {} {})", hi.text(), lo.text()),
+        Sort::Bv(wh + wl),
+    )
+}
+
 /// A bit-vector from a Boolean: 1 or 0.
 pub fn from_bool(c: &T, w: u32) -> T {
     ite(c, &bv(1, w), &bv(0, w))

@@ -28,7 +28,12 @@ pub enum RKey {
 
 pub struct Region {
     pub name: String,
+    /// The width of the values the region's array holds: 8 for a byte
+    /// region.
     pub width: u32,
+    /// Accessed at several widths (type punning): an array of bytes,
+    /// each access its bytes, least significant first.
+    pub bytes: bool,
 }
 
 pub struct Regions {
@@ -45,6 +50,11 @@ pub struct Regions {
     /// Scalar target regions that a struct pointer was cast to or from:
     /// (the struct, where).
     poisoned: HashMap<RKey, (String, Loc)>,
+    /// Classes (by their naming key) to keep as bytes.
+    pub byte_classes: std::collections::BTreeSet<RKey>,
+    /// The class whose accesses first disagreed on a width, when it is
+    /// not yet a byte class: encoding it again as bytes encodes them.
+    pub wants_bytes: Option<RKey>,
 }
 
 pub type Punning = (String, Loc);
@@ -204,6 +214,8 @@ impl Regions {
             mem_globals: vec![false; p.globals.len()],
             mem_locals: HashMap::new(),
             poisoned: HashMap::new(),
+            byte_classes: Default::default(),
+            wants_bytes: None,
         };
         let dm = p.data_model;
         for (gi, g) in p.globals.iter().enumerate() {
@@ -400,10 +412,17 @@ impl Regions {
                 }
             }
         }
+        let bytes = self.byte_classes.contains(&self.keys[r]);
+        if bytes && width % 8 == 0 {
+            self.width[r] = 8;
+        }
         if self.width[r] == 0 {
             self.width[r] = width;
         }
-        if self.width[r] != width {
+        if self.width[r] != width && !(bytes && width % 8 == 0) {
+            if !bytes {
+                self.wants_bytes = Some(self.keys[r].clone());
+            }
             return Err(format!(
                 "type punning: '{}' holds {}-bit values and is accessed with {} bits",
                 key_name(p, &k),
@@ -418,7 +437,8 @@ impl Regions {
         self.class_id.insert(r, c);
         self.regions.push(Region {
             name: key_name(p, &self.keys[r]),
-            width,
+            width: self.width[r],
+            bytes,
         });
         Ok(c)
     }

@@ -201,6 +201,9 @@ impl<'p> Symex<'p> {
     /// key, which solvers handle far better (and array merges vanish).
     pub(super) fn cell_of(&mut self, r: u32, addr: &T) -> Option<u64> {
         self.rounds?;
+        if self.regions.regions[r as usize].bytes {
+            return None;
+        }
         let c = match self.cells.get(&r) {
             Some(c) => *c,
             None => {
@@ -225,6 +228,22 @@ impl<'p> Symex<'p> {
 
     pub(super) fn load(&mut self, st: &State, addr: &T, ty: &Ty, k: RKey, line: u32) -> R<T> {
         let r = self.region(k, ty, line)?;
+        let w = regions::leaf_width(self.p.data_model, ty).unwrap_or(8);
+        if self.regions.regions[r as usize].bytes && w != 8 {
+            // A byte region: the value's bytes, least significant first.
+            let mut acc = self.load_in(st, r, addr)?;
+            for i in 1..w / 8 {
+                let a = self.offset(addr, i as u64);
+                let b = self.load_in(st, r, &a)?;
+                acc = term::concat(&b, &acc);
+            }
+            return Ok(acc);
+        }
+        self.load_in(st, r, addr)
+    }
+
+    /// A load of one value of region `r`'s array.
+    fn load_in(&mut self, st: &State, r: u32, addr: &T) -> R<T> {
         if self.cell_of(r, addr).is_some() {
             let (g, k) = self.rounds.expect("cells only with rounds");
             let round = self.get(st, Var::Global(g));
@@ -388,6 +407,21 @@ impl<'p> Symex<'p> {
         line: u32,
     ) -> R<()> {
         let r = self.region(k, ty, line)?;
+        let w = regions::leaf_width(self.p.data_model, ty).unwrap_or(8);
+        if self.regions.regions[r as usize].bytes && w != 8 {
+            let v = self.def("stored", line, v);
+            for i in 0..w / 8 {
+                let a = self.offset(addr, i as u64);
+                let b = term::extract(&v, 8 * i + 7, 8 * i);
+                self.store_in(st, fr, r, &a, b, line)?;
+            }
+            return Ok(());
+        }
+        self.store_in(st, fr, r, addr, v, line)
+    }
+
+    /// A store of one value into region `r`'s array.
+    fn store_in(&mut self, st: &mut State, fr: &Frame, r: u32, addr: &T, v: T, line: u32) -> R<()> {
         if self.cell_of(r, addr).is_some() {
             let (g, k) = self.rounds.expect("cells only with rounds");
             let round = self.get(st, Var::Global(g));

@@ -71,14 +71,17 @@ impl<'p> Machine<'p> {
         if start == off
             && cell.len == size
             && let CellV::Val(v) = cell.v
+            && same_kind(v, ty)
         {
             return Ok(RVal::S(self.reinterpret(v, ty)));
         }
-        if start + cell.len < off + size {
-            return unsup(
-                "a read that spans two differently typed pieces of memory",
-                loc,
-            );
+        if start + cell.len < off + size || matches!(cell.v, CellV::Val(_)) {
+            // Type punning: the value the bytes spell in this type.
+            let bytes = self.bytes_at(obj, off, size, loc)?;
+            let Some(bytes) = bytes.into_iter().collect::<Option<Vec<u8>>>() else {
+                return unsup("a read of partly indeterminate bytes", loc);
+            };
+            return Ok(RVal::S(self.value_from_bytes(&bytes, ty, loc)?));
         }
         match cell.v {
             CellV::Zero => Ok(RVal::S(match ty {
@@ -93,8 +96,106 @@ impl<'p> Machine<'p> {
                 let _ = o;
                 Ok(v)
             }
-            CellV::Val(_) => unsup("a read of part of a stored value (type punning)", loc),
+            CellV::Val(_) => unreachable!("stored values are read above"),
         }
+    }
+
+    /// The bytes of `[off, off+n)` of `obj`, least significant first
+    /// within each stored value; `None` for an indeterminate byte.
+    fn bytes_at(&self, obj: &Object, off: u64, n: u64, loc: Loc) -> R<Vec<Option<u8>>> {
+        let mut out = Vec::with_capacity(n as usize);
+        let first = obj
+            .cells
+            .range(..=off)
+            .next_back()
+            .map(|(s, _)| *s)
+            .unwrap_or(0);
+        for (s, c) in obj.cells.range(first..off + n) {
+            let (s, e) = (*s, s + c.len);
+            if e <= off {
+                continue;
+            }
+            if s != off + out.len() as u64 {
+                return unsup("oracle: a read of a byte that has no cell", loc);
+            }
+            let (cs, ce) = (s.max(off), e.min(off + n));
+            match c.v {
+                CellV::Zero => out.extend((cs..ce).map(|_| Some(0))),
+                CellV::Undef => out.extend((cs..ce).map(|_| None)),
+                CellV::Val(v) => {
+                    let b = self.value_bytes(v, c.len, loc)?;
+                    out.extend(b[(cs - s) as usize..(ce - s) as usize].iter().map(|x| Some(*x)));
+                }
+            }
+        }
+        if out.len() as u64 != n {
+            return unsup("oracle: a read of a byte that has no cell", loc);
+        }
+        Ok(out)
+    }
+
+    /// The bytes of a stored value of `len` bytes, least significant
+    /// first (the x86 order; CBMC and the SMT route use it too). A NaN's
+    /// bits are left alone: C does not fix which NaN an operation makes.
+    pub(super) fn value_bytes(&self, v: Value, len: u64, loc: Loc) -> R<Vec<u8>> {
+        let bits: i128 = match v {
+            Value::Int(i) => i,
+            Value::Ptr(o, off) => self.addr_of(o, off, loc)?,
+            Value::Float(b) if f64::from_bits(b).is_nan() => {
+                return unsup("the bytes of a NaN", loc);
+            }
+            Value::Float(b) if len == 8 => b as i128,
+            Value::Float(b) if len == 4 => (f64::from_bits(b) as f32).to_bits() as i128,
+            _ => return unsup("the bytes of this value (type punning)", loc),
+        };
+        if len > 16 {
+            return unsup("the bytes of a value wider than 128 bits", loc);
+        }
+        Ok((0..len).map(|k| (bits >> (8 * k)) as u8).collect())
+    }
+
+    /// The value of type `ty` that `b` (least significant first) spells.
+    pub(super) fn value_from_bytes(&self, b: &[u8], ty: &Ty, loc: Loc) -> R<Value> {
+        let u = b.iter().rev().fold(0u128, |a, x| (a << 8) | *x as u128);
+        Ok(match ty.unqual() {
+            Ty::Float(FloatKind::Float) if b.len() == 4 => {
+                let f = f32::from_bits(u as u32);
+                if f.is_nan() {
+                    return unsup("a NaN made of bytes", loc);
+                }
+                Value::Float((f as f64).to_bits())
+            }
+            Ty::Float(FloatKind::Double) if b.len() == 8 => {
+                if f64::from_bits(u as u64).is_nan() {
+                    return unsup("a NaN made of bytes", loc);
+                }
+                Value::Float(u as u64)
+            }
+            Ty::Ptr(_) => self.ptr_of(u as i128),
+            Ty::Bool if u > 1 => {
+                return unsup("a _Bool whose byte is neither 0 nor 1", loc);
+            }
+            Ty::Bool | Ty::Int(_) | Ty::Pthread(PthreadTy::Thread) => {
+                Value::Int(self.wrap(u as i128, ty))
+            }
+            _ => return unsup("a value of this type made of bytes", loc),
+        })
+    }
+
+    /// The cells of `[from, to)` of a stored value at `s`: its own bytes.
+    fn byte_cells(&self, s: u64, v: Value, len: u64, from: u64, to: u64, loc: Loc) -> R<Vec<(u64, Cell)>> {
+        let b = self.value_bytes(v, len, loc)?;
+        Ok((from..to)
+            .map(|a| {
+                (
+                    a,
+                    Cell {
+                        len: 1,
+                        v: CellV::Val(Value::Int(b[(a - s) as usize] as i128)),
+                    },
+                )
+            })
+            .collect())
     }
 
     pub(super) fn reinterpret(&self, v: Value, ty: &Ty) -> Value {
@@ -163,9 +264,13 @@ impl<'p> Machine<'p> {
             }
             let (cs, ce) = (s.max(off), e.min(off + n));
             if (cs, ce) != (s, e)
-                && let CellV::Val(_) = c.v
+                && let CellV::Val(v) = c.v
             {
-                return unsup("a copy that cuts a stored value", loc);
+                // A copy that cuts a stored value copies its bytes.
+                for (a, b) in self.byte_cells(s, v, c.len, cs, ce, loc)? {
+                    out.push((a - off, b));
+                }
+                continue;
             }
             out.push((
                 cs - off,
@@ -193,7 +298,6 @@ impl<'p> Machine<'p> {
         if n == 0 {
             return Ok(());
         }
-        let obj = Rc::make_mut(st.objects.get_mut(&o).unwrap());
         // Cut existing cells at the ends of the range.
         let end = off + n;
         let first = obj
@@ -208,34 +312,26 @@ impl<'p> Machine<'p> {
             .filter(|(s, c)| **s + c.len > off)
             .map(|(s, c)| (*s, c.clone()))
             .collect();
+        // What is left of them outside the range; a stored value that is
+        // partly overwritten leaves its other bytes (type punning).
+        let mut rest = Vec::new();
         for (s, c) in &over {
-            obj.cells.remove(s);
             let e = s + c.len;
-            if *s < off {
-                if let CellV::Val(_) = c.v {
-                    return unsup("a write into part of a stored value (type punning)", loc);
+            for (from, to) in [(*s, off), (end, e)] {
+                if from >= to {
+                    continue;
                 }
-                obj.cells.insert(
-                    *s,
-                    Cell {
-                        len: off - s,
-                        v: c.v,
-                    },
-                );
-            }
-            if e > end {
-                if let CellV::Val(_) = c.v {
-                    return unsup("a write into part of a stored value (type punning)", loc);
+                match c.v {
+                    CellV::Val(v) => rest.extend(self.byte_cells(*s, v, c.len, from, to, loc)?),
+                    v => rest.push((from, Cell { len: to - from, v })),
                 }
-                obj.cells.insert(
-                    end,
-                    Cell {
-                        len: e - end,
-                        v: c.v,
-                    },
-                );
             }
         }
+        let obj = Rc::make_mut(st.objects.get_mut(&o).unwrap());
+        for (s, _) in &over {
+            obj.cells.remove(s);
+        }
+        obj.cells.extend(rest);
         for (rel, c) in cells {
             obj.cells.insert(off + rel, c);
         }
@@ -339,4 +435,10 @@ impl<'p> Machine<'p> {
         }
         Ok(())
     }
+}
+
+/// Can a stored value be read whole as `ty`? A float's bits read as an
+/// integer (or the other way) go through its bytes instead.
+fn same_kind(v: Value, ty: &Ty) -> bool {
+    matches!(v, Value::Float(_)) == matches!(ty, Ty::Float(_))
 }

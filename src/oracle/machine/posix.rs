@@ -1154,13 +1154,19 @@ impl<'p> Machine<'p> {
                 let (Value::Int(c), Value::Int(n)) = (s(1)?, s(2)?) else {
                     return unsup("memset arguments", loc);
                 };
-                if c & 0xff != 0 {
-                    return unsup("memset with a non-zero byte", loc);
-                }
                 if n == 0 && self.b.memsafety {
                     return Ok(Some(RVal::S(p)));
                 }
-                self.fill(st, p, n as u64, CellV::Zero, loc)?;
+                if c & 0xff == 0 {
+                    self.fill(st, p, n as u64, CellV::Zero, loc)?;
+                } else if n <= 1 << 16 {
+                    // Every byte its own cell: reads put them together.
+                    let b = CellV::Val(Value::Int(c & 0xff));
+                    let cells = (0..n as u64).map(|i| (i, Cell { len: 1, v: b })).collect();
+                    self.write_cells(st, p, n as u64, cells, loc)?;
+                } else {
+                    return unsup("memset of more than 65536 bytes with a non-zero byte", loc);
+                }
                 Some(RVal::S(p))
             }
             Op::Memcpy => {
