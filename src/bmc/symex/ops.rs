@@ -82,6 +82,22 @@ impl<'p> Symex<'p> {
             }
             Op::Memset | Op::Memcpy => {
                 let ty = target(0).unqual().clone();
+                if op == Op::Memcpy {
+                    // The copy is typed by its destination; a source of
+                    // another type lives in another region.
+                    let src = target(1);
+                    let (a, b) = (regions::elem_scalar(&ty), regions::elem_scalar(&src));
+                    if a.unqual() != b.unqual() && !matches!(b.unqual(), Ty::Void) {
+                        return Err((
+                            format!(
+                                "memcpy from '{}' memory into '{}' memory",
+                                regions::ty_name(p, b),
+                                regions::ty_name(p, a)
+                            ),
+                            loc,
+                        ));
+                    }
+                }
                 let d = arg(self, &st, 0)?;
                 let n = arg(self, &st, 2)?;
                 let T::V(n, _) = n else {

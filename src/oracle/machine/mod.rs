@@ -4,8 +4,12 @@
 //!
 //! Memory: an object is a map from byte offset to cells; a cell is a scalar
 //! value, or a span of zero or indeterminate bytes (so zeroed globals and
-//! fresh `malloc` blocks cost one cell). A read that straddles cells of
-//! another shape (type punning through a union or a `char*`) is reported as
+//! fresh `malloc` blocks cost one cell). Type punning (a union, a `char*`
+//! over an `int`) goes through bytes: a read that is not one stored value
+//! of its kind puts the value together from the bytes under it (least
+//! significant first), and a write into part of a stored value leaves the
+//! rest of it as byte cells. What has no byte image here (a NaN, a
+//! function pointer, a partly indeterminate read) is reported as
 //! unsupported rather than guessed. Pointers are (object, byte offset);
 //! object ids come from per-thread counters so that the same state reached
 //! by two interleavings hashes the same.
