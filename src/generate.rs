@@ -33,6 +33,8 @@
 //! (the SMT route's FloatingPoint encoding). `generate_memory` adds a
 //! heap array indexed by shared values and freed by threads, and a
 //! pointer null until set (the `--property memsafety` tests).
+//! `generate_punning` reads and writes a shared union as an int, bytes
+//! and shorts, and int globals a byte at a time (type punning).
 //! `generate_starts` has main create its
 //! threads through a table of start routines in some programs (the
 //! start-routine-through-a-pointer model). Every program records which
@@ -87,6 +89,7 @@ pub const FEATURES: &[&str] = &[
     "overflow_arith",
     "float_arith",
     "heap_misuse",
+    "type_punning",
 ];
 
 pub struct Generated {
@@ -138,6 +141,7 @@ struct Gen {
     overflow: Option<Rng>,
     float: Option<Rng>,
     memory: Option<Rng>,
+    punning: Option<Rng>,
 }
 
 const SCALARS: &[&str] = &["g0", "g1", "g2"];
@@ -294,6 +298,28 @@ impl Gen {
                 5 => format!("h0 = h0 * 3037000500LL + {y};"),
                 6 => format!("if ({y} < {c}) {x} = {y} + 2147483645;"),
                 _ => format!("{x} = {y} > {c} && -{y} - 2147483647 < {x};"),
+            };
+            let _ = writeln!(out, "{ind}{line}");
+            return;
+        }
+        if let Some(r) = &mut self.punning
+            && r.chance(30)
+        {
+            let (what, k, c) = (r.below(8), r.below(4), 1 + r.below(3));
+            let g = *r.pick(SCALARS);
+            self.mark("type_punning");
+            let x = self.shared();
+            // The union's int, its bytes and its shorts over the same four
+            // bytes, and an int global's bytes through a char pointer.
+            let line = match what {
+                0 => format!("pu.c[{k}] = {c};"),
+                1 => format!("pu.h[{}] = -{c};", k % 2),
+                2 => format!("pu.i = {x};"),
+                3 => format!("{x} += pu.c[{k}];"),
+                4 => format!("if (pu.i > 255) {x}++;"),
+                5 => format!("{{ unsigned char *q = (unsigned char *)&{g}; q[{k}] = {c}; }}"),
+                6 => format!("{x} = pu.h[{}];", k % 2),
+                _ => format!("if (pu.h[1] != 0) {x} = {c};"),
             };
             let _ = writeln!(out, "{ind}{line}");
             return;
@@ -761,6 +787,31 @@ pub fn generate_memory(seed: u64) -> Generated {
     g
 }
 
+/// `generate`, and in 40% of programs type punning (`type_punning`): a
+/// shared union of an int, its four bytes and two shorts, and int globals
+/// written a byte at a time through a char pointer, with an assertion in
+/// main on the union, drawn from its own stream.
+pub fn generate_punning(seed: u64) -> Generated {
+    let mut g = generate_with(seed, &[Extra::Punning]);
+    if g.features["type_punning"] {
+        let at = g.text.find("struct S {").unwrap();
+        g.text.insert_str(
+            at,
+            "union P { int i; unsigned char c[4]; short h[2]; } pu;\n",
+        );
+        let mut r = Rng(seed ^ 0xB17E_0001);
+        let check = match r.below(4) {
+            0 => "pu.i != 257".to_string(),
+            1 => format!("pu.h[0] != -{}", 1 + r.below(3)),
+            2 => "pu.i >= 0".to_string(),
+            _ => format!("pu.c[1] != {}", 1 + r.below(3)),
+        };
+        let at = g.text.rfind("  return 0;\n}\n").unwrap();
+        g.text.insert_str(at, &format!("  assert({check});\n"));
+    }
+    g
+}
+
 /// The statements a program may get from a stream of their own.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Extra {
@@ -770,6 +821,7 @@ enum Extra {
     Overflow,
     Float,
     Memory,
+    Punning,
 }
 
 fn generate_with(seed: u64, extras: &[Extra]) -> Generated {
@@ -786,6 +838,7 @@ fn generate_with(seed: u64, extras: &[Extra]) -> Generated {
         overflow: None,
         float: None,
         memory: None,
+        punning: None,
     };
     let mut nest = Rng(seed ^ 0x4E57_ED10);
     if extras.contains(&Extra::Nested) && nest.chance(30) {
@@ -806,6 +859,10 @@ fn generate_with(seed: u64, extras: &[Extra]) -> Generated {
     let mut mem = Rng(seed ^ 0x3E3_5AFE);
     if extras.contains(&Extra::Memory) && mem.chance(40) {
         g.memory = Some(mem);
+    }
+    let mut pun = Rng(seed ^ 0xB17E_B17E);
+    if extras.contains(&Extra::Punning) && pun.chance(40) {
+        g.punning = Some(pun);
     }
     let mut fl = Rng(seed ^ 0xF107_F107);
     if extras.contains(&Extra::Float) && fl.chance(40) {

@@ -246,6 +246,10 @@ struct GenArgs {
     /// Timed waits, floats and start routines through a table at once.
     #[arg(long, conflicts_with_all = ["nest_locks", "misuse_locks", "pointer_starts", "timed_waits", "overflow", "floats", "heap_misuse"])]
     mixed: bool,
+    /// Also read and write memory at two widths (a union, a char pointer
+    /// over an int) in some programs.
+    #[arg(long, conflicts_with_all = ["nest_locks", "misuse_locks", "pointer_starts", "timed_waits", "overflow", "floats", "heap_misuse", "mixed"])]
+    punning: bool,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -1221,6 +1225,8 @@ fn gen_one(g: &GenArgs, seed: u64) -> seqc::generate::Generated {
         seqc::generate::generate_memory(seed)
     } else if g.mixed {
         seqc::generate::generate_mixed(seed)
+    } else if g.punning {
+        seqc::generate::generate_punning(seed)
     } else {
         seqc::generate::generate(seed)
     }

@@ -161,12 +161,16 @@ pub fn encode(p: &Program, opts: &Options) -> Result<Encoding, EncodeError> {
         )));
     }
     let mode = term::IntMode::set(opts.int);
-    // Regions whose accesses disagree on a width are found while
-    // encoding; each one found makes the encoding start again with that
-    // region kept as bytes (integer mode has no bytes: it refuses).
+    // Type punning is found while encoding: a region whose accesses
+    // disagree on a width, or a scalar pointer's region that reaches
+    // struct memory. Each one found makes the encoding start again with
+    // that region kept as bytes, or with the struct's fields merged into
+    // the pointer's region (integer mode has no bytes: it refuses).
     let mut byte_classes = std::collections::BTreeSet::new();
+    let mut merges = std::collections::BTreeSet::new();
     let mut sx = loop {
         let mut regions = crate::ir::regions::Regions::analyse(p).map_err(err)?;
+        regions.merge_poisoned(p, &merges);
         regions.byte_classes = byte_classes.clone();
         let mut sx = symex::Symex::new(p, regions, opts.unwind, opts.unwinding_assertions);
         sx.deadline = opts.deadline;
@@ -174,8 +178,11 @@ pub fn encode(p: &Program, opts: &Options) -> Result<Encoding, EncodeError> {
         match sx.run() {
             Ok(()) => break sx,
             Err((m, _)) if sx.gave_up => return Err(EncodeError::GaveUp(m)),
-            Err(e) => match sx.regions.wants_bytes.take() {
-                Some(k) if !opts.int && !byte_classes.contains(&k) => {
+            Err(e) => match (sx.regions.wants_merge.take(), sx.regions.wants_bytes.take()) {
+                (Some(k), _) if !merges.contains(&k) => {
+                    merges.insert(k);
+                }
+                (_, Some(k)) if !opts.int && !byte_classes.contains(&k) => {
                     byte_classes.insert(k);
                 }
                 _ => return Err(err(e)),

@@ -50,6 +50,17 @@ pub struct Regions {
     /// Scalar target regions that a struct pointer was cast to or from:
     /// (the struct, where).
     poisoned: HashMap<RKey, (String, Loc)>,
+    /// The structs behind each poisoned key.
+    poison_comps: HashMap<RKey, Vec<CompId>>,
+    /// Poisoned keys whose structs were merged into their class: its
+    /// accesses are exact (as bytes where widths differ).
+    merged: std::collections::BTreeSet<RKey>,
+    /// A poisoned key an access reached, not yet merged: encoding again
+    /// with it merged encodes the access.
+    pub wants_merge: Option<RKey>,
+    /// Casts between pointers to two struct types: their fields share one
+    /// class (the slicer slices nothing then).
+    struct_casts: Vec<(String, Loc)>,
     /// Classes (by their naming key) to keep as bytes.
     pub byte_classes: std::collections::BTreeSet<RKey>,
     /// The class whose accesses first disagreed on a width, when it is
@@ -214,6 +225,10 @@ impl Regions {
             mem_globals: vec![false; p.globals.len()],
             mem_locals: HashMap::new(),
             poisoned: HashMap::new(),
+            poison_comps: HashMap::new(),
+            merged: Default::default(),
+            wants_merge: None,
+            struct_casts: Vec::new(),
             byte_classes: Default::default(),
             wants_bytes: None,
         };
@@ -317,13 +332,34 @@ impl Regions {
                         // error only if memory is accessed that way.
                         let (s, o) = if is_leaf(a) { (b, a) } else { (a, b) };
                         if is_leaf(o) {
+                            let k = deref_key(p, o);
                             self.poisoned
-                                .entry(deref_key(p, o))
+                                .entry(k.clone())
                                 .or_insert_with(|| (ty_name(p, s), x.loc));
+                            if let Ty::Comp(c) = s {
+                                let cs = self.poison_comps.entry(k).or_default();
+                                if !cs.contains(c) {
+                                    cs.push(*c);
+                                }
+                            }
+                        } else if matches!((a, b), (Ty::Comp(_), Ty::Comp(_))) {
+                            // One struct's memory read as another's: all
+                            // their fields in one class, so overlapping
+                            // bytes are one memory (bytes if widths differ).
+                            self.struct_casts.push((
+                                format!("a cast from '{}*' to '{}*'", ty_name(p, a), ty_name(p, b)),
+                                x.loc,
+                            ));
+                            let mut ls = Vec::new();
+                            leaves(p, a, None, &mut ls, 0);
+                            leaves(p, b, None, &mut ls, 0);
+                            for w in ls.windows(2) {
+                                res = self.union(w[0].2.clone(), 0, w[1].2.clone(), 0, x.loc, p);
+                            }
                         } else {
                             res = Err((
                                 format!(
-                                    "type punning: a cast from '{}*' to '{}*' (struct memory is kept typed)",
+                                    "type punning: a cast from '{}*' to '{}*'",
                                     ty_name(p, a),
                                     ty_name(p, b)
                                 ),
@@ -399,11 +435,14 @@ impl Regions {
         let i = self.intern(k.clone(), width);
         let r = self.find(i);
         if !self.class_id.contains_key(&r) {
-            let keys: Vec<RKey> = self.poisoned.keys().cloned().collect();
+            let mut keys: Vec<RKey> = self.poisoned.keys().cloned().collect();
+            keys.sort();
             for pk in keys {
-                if let Some(&pi) = self.index.get(&pk)
+                if !self.merged.contains(&pk)
+                    && let Some(&pi) = self.index.get(&pk)
                     && self.find(pi) == r
                 {
+                    self.wants_merge = Some(pk.clone());
                     let (s, _) = &self.poisoned[&pk];
                     return Err(format!(
                         "type punning: memory of '{s}' is accessed as '{}' (after a pointer cast)",
@@ -470,11 +509,32 @@ impl Regions {
     }
 
     /// A struct whose memory is also reached through a scalar pointer
-    /// (after a cast), if any: such memory has no separate regions.
+    /// (after a cast), or through a pointer to another struct, if any:
+    /// such memory has no separate regions.
     pub fn punned(&self) -> Option<&(String, Loc)> {
         self.poisoned
             .values()
+            .chain(&self.struct_casts)
             .min_by_key(|(n, l)| (n.clone(), l.line, l.col))
+    }
+
+    /// Puts the structs behind each poisoned key of `keys` into that
+    /// key's class: the scalar pointer and the struct's fields then reach
+    /// one memory (as bytes where widths differ).
+    pub fn merge_poisoned(&mut self, p: &Program, keys: &std::collections::BTreeSet<RKey>) {
+        for k in keys {
+            let Some(cs) = self.poison_comps.get(k).cloned() else {
+                continue;
+            };
+            for c in cs {
+                let mut ls = Vec::new();
+                leaves(p, &Ty::Comp(c), None, &mut ls, 0);
+                for (_, _, lk) in ls {
+                    let _ = self.union(k.clone(), 0, lk, 0, Loc::NONE, p);
+                }
+            }
+            self.merged.insert(k.clone());
+        }
     }
 
     /// The name of the class `k` belongs to (its own name if no access

@@ -115,10 +115,10 @@ impl<'p> Machine<'p> {
             if e <= off {
                 continue;
             }
-            if s != off + out.len() as u64 {
+            let (cs, ce) = (s.max(off), e.min(off + n));
+            if cs != off + out.len() as u64 {
                 return unsup("oracle: a read of a byte that has no cell", loc);
             }
-            let (cs, ce) = (s.max(off), e.min(off + n));
             match c.v {
                 CellV::Zero => out.extend((cs..ce).map(|_| Some(0))),
                 CellV::Undef => out.extend((cs..ce).map(|_| None)),
