@@ -657,12 +657,13 @@ pub fn generate_starts(seed: u64) -> Generated {
 }
 
 /// Every extra stream that keeps the assertion property at once: timed
-/// waits, floating point and start routines through a table (the
-/// differential of all the newer operations together).
+/// waits, floating point, type punning and start routines through a
+/// table (the differential of all the newer operations together).
 pub fn generate_mixed(seed: u64) -> Generated {
-    let mut g = generate_with(seed, &[Extra::Timed, Extra::Float]);
+    let mut g = generate_with(seed, &[Extra::Timed, Extra::Float, Extra::Punning]);
     timed_decls(&mut g);
     float_decls(&mut g, seed);
+    punning_decls(&mut g, seed);
     pointer_starts(&mut g, seed);
     g
 }
@@ -793,6 +794,12 @@ pub fn generate_memory(seed: u64) -> Generated {
 /// main on the union, drawn from its own stream.
 pub fn generate_punning(seed: u64) -> Generated {
     let mut g = generate_with(seed, &[Extra::Punning]);
+    punning_decls(&mut g, seed);
+    g
+}
+
+/// The punning stream's union and its assertion in main.
+fn punning_decls(g: &mut Generated, seed: u64) {
     if g.features["type_punning"] {
         let at = g.text.find("struct S {").unwrap();
         g.text.insert_str(
@@ -809,7 +816,6 @@ pub fn generate_punning(seed: u64) -> Generated {
         let at = g.text.rfind("  return 0;\n}\n").unwrap();
         g.text.insert_str(at, &format!("  assert({check});\n"));
     }
-    g
 }
 
 /// The statements a program may get from a stream of their own.

@@ -243,7 +243,8 @@ struct GenArgs {
     /// Also misuse heap memory and null pointers in some programs.
     #[arg(long, conflicts_with_all = ["nest_locks", "misuse_locks", "pointer_starts", "timed_waits", "overflow", "floats"])]
     heap_misuse: bool,
-    /// Timed waits, floats and start routines through a table at once.
+    /// Timed waits, floats, punning and start routines through a table at
+    /// once.
     #[arg(long, conflicts_with_all = ["nest_locks", "misuse_locks", "pointer_starts", "timed_waits", "overflow", "floats", "heap_misuse"])]
     mixed: bool,
     /// Also read and write memory at two widths (a union, a char pointer
