@@ -319,6 +319,68 @@ pub fn kiss_schedule(
     ))
 }
 
+/// The schedule of a sequential program's counterexample (`--method
+/// none`): main alone, with the values the trace drew, failing at the
+/// assertion the trace ends at.
+pub fn sequential_schedule(steps: &[Step], p: &Program) -> Result<(Schedule, Loc), String> {
+    let Some(last) = steps
+        .last()
+        .filter(|s| matches!(s.what, TraceWhat::Fail(_)))
+    else {
+        return Err("the trace ends at no failing assertion".into());
+    };
+    let TraceWhat::Fail(kind) = last.what else {
+        unreachable!()
+    };
+    let mut at = Vec::new();
+    for f in &p.functions {
+        if let Some(b) = &f.body {
+            b.walk(&mut |s| {
+                if let crate::ir::StmtKind::Assert(..) = s.kind
+                    && p.file_name(s.loc.file) == last.file
+                    && s.loc.line == last.line
+                    && (last.col == 0 || s.loc.col == last.col)
+                {
+                    at.push(s.loc);
+                }
+            });
+        }
+    }
+    at.sort_by_key(|l| (l.file.0, l.line, l.col));
+    at.dedup();
+    let expect = match at.as_slice() {
+        [l] if !kind.at_no_place() => Some(*l),
+        _ => None,
+    };
+    let nondet: Vec<i128> = steps
+        .iter()
+        .filter_map(|s| match s.what {
+            TraceWhat::Nondet(v) => Some(v),
+            _ => None,
+        })
+        .collect();
+    Ok((
+        Schedule {
+            segments: vec![Segment {
+                thread: 0,
+                round: None,
+                steps: None,
+                until: None,
+            }],
+            nondet: if nondet.is_empty() {
+                BTreeMap::new()
+            } else {
+                BTreeMap::from([(0, nondet)])
+            },
+            expect,
+            race: None,
+            deadlock: false,
+            kind: Some(kind),
+        },
+        expect.unwrap_or(Loc::NONE),
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -293,6 +293,24 @@ pub(super) fn read_cbmc(
                         let hidden = s["hidden"].as_bool().unwrap_or(false)
                             || s["internal"].as_bool().unwrap_or(false);
                         let val = cbmc_value(&s["value"]);
+                        if !lr
+                            && !hidden
+                            && lhs.starts_with("return_value___VERIFIER_nondet_")
+                            && !stack.last().is_some_and(|f| {
+                                // The helpers of pinned undefined behaviour
+                                // (`x / 0`) draw where the oracle does.
+                                let ub = ["div", "rem", "shl", "shr"]
+                                    .iter()
+                                    .any(|h| f.starts_with(&format!("__seqc_{h}_")));
+                                f.starts_with("__seqc_") && !ub
+                            })
+                        {
+                            // `--method none`: the input's draws, for the
+                            // replay on the oracle.
+                            if let Some(v) = val.int {
+                                out.push(step(TraceWhat::Nondet(v)));
+                            }
+                        }
                         if lr && !hidden {
                             let n = val.int;
                             let seqc_code = stack.last().is_some_and(|f| {

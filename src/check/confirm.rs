@@ -28,7 +28,7 @@ pub(super) fn confirm(
                 crate::replay::schedule(trace, info, sink, &prog.files, guided, None)
             }
             MethodInfo::Kiss(info) => crate::replay::kiss_schedule(trace, info, prog),
-            MethodInfo::None => Err("no sequentialization".to_string()),
+            MethodInfo::None => crate::replay::sequential_schedule(trace, prog),
         }
         .map_err(|w| Diagnostic::internal(format!("the counterexample makes no schedule: {w}")))
     };

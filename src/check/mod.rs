@@ -231,7 +231,7 @@ pub fn check_with(
         suits_sequential_checker(&b.prog)?;
     }
     let t0 = Instant::now();
-    let (mut outcome, trace, backend) = run_portfolio(&b, input, cfg, opts, cancel)?;
+    let (mut outcome, mut trace, backend) = run_portfolio(&b, input, cfg, opts, cancel)?;
     let sliced = b.slice.clone();
     let mut spurious = None;
     let concurrent = match (&outcome, &b.method) {
@@ -279,6 +279,18 @@ pub fn check_with(
                     )));
                 }
             }
+        }
+        (Outcome::Violation, MethodInfo::None) => {
+            // The sequential program's run on the oracle: the trace the
+            // backend gave stays the one shown.
+            if let Err(why) = confirm(&b, cfg, &trace, true)? {
+                return Err(Diagnostic::internal(format!(
+                    "the backend's counterexample does not replay on the input: {why}"
+                )));
+            }
+            // Its assignments show the values; the draws were for the replay.
+            trace.retain(|s| !matches!(s.what, TraceWhat::Nondet(_)));
+            None
         }
         _ => None,
     };

@@ -61,6 +61,18 @@ pub struct Regions {
     /// Casts between pointers to two struct types: their fields share one
     /// class (the slicer slices nothing then).
     struct_casts: Vec<(String, Loc)>,
+    /// Keys whose classes must be bytes whatever widths their accesses
+    /// have: the program can reach a value of theirs at an address where
+    /// another value of the same width overlaps it (`char *` arithmetic
+    /// cast back to a wider pointer, an integer made a pointer, a packed
+    /// member over another), which arrays of whole values cannot hold.
+    must_bytes: Vec<RKey>,
+    /// Element types of pointers converted to `void *`, and of pointers
+    /// converted from it; and whether the program steps a `void *`
+    /// (GNU C: by bytes).
+    to_void: Vec<Ty>,
+    from_void: Vec<Ty>,
+    void_steps: bool,
     /// Classes (by their naming key) to keep as bytes.
     pub byte_classes: std::collections::BTreeSet<RKey>,
     /// The class whose accesses first disagreed on a width, when it is
@@ -229,6 +241,10 @@ impl Regions {
             merged: Default::default(),
             wants_merge: None,
             struct_casts: Vec::new(),
+            must_bytes: Vec::new(),
+            to_void: Vec::new(),
+            from_void: Vec::new(),
+            void_steps: false,
             byte_classes: Default::default(),
             wants_bytes: None,
         };
@@ -274,6 +290,7 @@ impl Regions {
                 return Err(e);
             }
         }
+        r.through_void(p, dm)?;
         // All leaves of a union overlap: one region.
         for (ci, c) in p.comps.iter().enumerate() {
             if c.kind != CompKind::Union || !c.complete {
@@ -286,6 +303,9 @@ impl Regions {
                 let wa = leaf_width(dm, &a.1).unwrap_or(0);
                 let wb = leaf_width(dm, &b.1).unwrap_or(0);
                 r.union(a.2.clone(), wa, b.2.clone(), wb, c.loc, p)?;
+            }
+            if !congruent(dm, &ls, 0) {
+                r.must_bytes.push(ls[0].2.clone());
             }
         }
         Ok(r)
@@ -317,7 +337,44 @@ impl Regions {
                         res = self.union(k, w, deref_key(p, el), w, x.loc, p);
                     }
                 }
+                ExprKind::Binary(BinOp::PtrAdd | BinOp::PtrSub, a, _)
+                    if a.ty.pointee().is_some_and(|t| matches!(t.unqual(), Ty::Void)) =>
+                {
+                    self.void_steps = true;
+                }
                 ExprKind::Cast(inner) => {
+                    if let (Some(a), Some(b)) = (inner.ty.pointee(), x.ty.pointee()) {
+                        let (a, b) = (elem_scalar(a).unqual(), elem_scalar(b).unqual());
+                        match (a, b) {
+                            (Ty::Void, Ty::Void) => {}
+                            (t, Ty::Void) if !matches!(t, Ty::Func(_)) => {
+                                if !self.to_void.contains(t) {
+                                    self.to_void.push(t.clone());
+                                }
+                            }
+                            (Ty::Void, t) if !matches!(t, Ty::Func(_)) => {
+                                if !self.from_void.contains(t) {
+                                    self.from_void.push(t.clone());
+                                }
+                            }
+                            _ => {}
+                        }
+                    }
+                    // An integer made a pointer may point between the
+                    // values of the target's region (unless it is a
+                    // constant on their boundaries, such as null).
+                    if inner.ty.pointee().is_none()
+                        && let Some(t) = x.ty.pointee()
+                        && is_leaf(elem_scalar(t))
+                    {
+                        let t = elem_scalar(t);
+                        let w = u64::from(leaf_width(dm, t).unwrap_or(8) / 8).max(1);
+                        let aligned = matches!(inner.kind, ExprKind::Int(v) if (v as u64) % w == 0);
+                        if w > 1 && !aligned {
+                            self.must_bytes.push(deref_key(p, t));
+                        }
+                        return;
+                    }
                     let (Some(a), Some(b)) = (inner.ty.pointee(), x.ty.pointee()) else {
                         return;
                     };
@@ -356,6 +413,9 @@ impl Regions {
                             for w in ls.windows(2) {
                                 res = self.union(w[0].2.clone(), 0, w[1].2.clone(), 0, x.loc, p);
                             }
+                            if !congruent(dm, &ls, 0) {
+                                self.must_bytes.push(ls[0].2.clone());
+                            }
                         } else {
                             res = Err((
                                 format!(
@@ -373,11 +433,60 @@ impl Regions {
                         leaf_width(dm, b).unwrap_or(0),
                     );
                     res = self.union(deref_key(p, a), wa, deref_key(p, b), wb, x.loc, p);
+                    if wa != wb {
+                        // Arithmetic in the narrower type's steps can
+                        // leave the wider one's boundaries.
+                        self.must_bytes.push(deref_key(p, a));
+                    }
                 }
                 _ => {}
             }
         });
         res
+    }
+
+    /// A `void *` carries no type, but C lets a character pointer made
+    /// from it reach any object's bytes (C11 6.5p7): each character type
+    /// a `void *` becomes joins the class of every type that became a
+    /// `void *` (a struct lazily, as a scalar pointer cast does). Other
+    /// types keep C's effective-type rule. Stepping a `void *` by bytes
+    /// may leave a wider value's boundaries: the wider types made from a
+    /// `void *` are kept as bytes then.
+    fn through_void(&mut self, p: &Program, dm: DataModel) -> Result<(), Punning> {
+        let chars: Vec<Ty> = self
+            .from_void
+            .iter()
+            .filter(|t| matches!(t, Ty::Int(k) if k.c_name().ends_with("char")))
+            .cloned()
+            .collect();
+        for c in &chars {
+            let ck = deref_key(p, c);
+            for t in self.to_void.clone() {
+                if is_leaf(&t) {
+                    let w = leaf_width(dm, &t).unwrap_or(0);
+                    self.union(ck.clone(), 8, deref_key(p, &t), w, Loc::NONE, p)?;
+                    if w != 8 {
+                        self.must_bytes.push(ck.clone());
+                    }
+                } else if let Ty::Comp(ci) = t {
+                    self.poisoned
+                        .entry(ck.clone())
+                        .or_insert_with(|| (ty_name(p, &t), Loc::NONE));
+                    let cs = self.poison_comps.entry(ck.clone()).or_default();
+                    if !cs.contains(&ci) {
+                        cs.push(ci);
+                    }
+                }
+            }
+        }
+        if self.void_steps {
+            for t in self.from_void.clone() {
+                if is_leaf(&t) && leaf_width(dm, &t).unwrap_or(8) > 8 {
+                    self.must_bytes.push(deref_key(p, &t));
+                }
+            }
+        }
+        Ok(())
     }
 
     fn intern(&mut self, k: RKey, w: u32) -> usize {
@@ -451,7 +560,14 @@ impl Regions {
                 }
             }
         }
-        let bytes = self.byte_classes.contains(&self.keys[r]);
+        let mut bytes = self.byte_classes.contains(&self.keys[r]);
+        for k in self.must_bytes.clone() {
+            if let Some(&i) = self.index.get(&k)
+                && self.find(i) == r
+            {
+                bytes = true;
+            }
+        }
         if bytes && width % 8 == 0 {
             self.width[r] = 8;
         }
@@ -526,9 +642,19 @@ impl Regions {
             let Some(cs) = self.poison_comps.get(k).cloned() else {
                 continue;
             };
+            let RKey::Deref(name) = k else { continue };
             for c in cs {
                 let mut ls = Vec::new();
                 leaves(p, &Ty::Comp(c), None, &mut ls, 0);
+                // The scalar pointer steps by its own width from the
+                // struct's start.
+                let mut all = ls.clone();
+                if let Some(t) = ls.iter().map(|l| &l.1).find(|t| format!("*{}", ty_name(p, t)) == *name) {
+                    all.push((0, t.clone(), k.clone()));
+                }
+                if !congruent(p.data_model, &all, 0) {
+                    self.must_bytes.push(k.clone());
+                }
                 for (_, _, lk) in ls {
                     let _ = self.union(k.clone(), 0, lk, 0, Loc::NONE, p);
                 }
@@ -560,6 +686,18 @@ impl Regions {
         }
         m
     }
+}
+
+/// Do values of one width in `ls` (offsets from a common start `base`)
+/// always sit on that width's boundaries relative to each other, so that
+/// two of them either are the same value or do not overlap?
+fn congruent(dm: DataModel, ls: &[(u64, Ty, RKey)], base: u64) -> bool {
+    let mut first: BTreeMap<u32, u64> = BTreeMap::new();
+    ls.iter().all(|(off, t, _)| {
+        let w = u64::from(leaf_width(dm, t).unwrap_or(8) / 8).max(1);
+        let r = (off + base) % w;
+        *first.entry(w as u32).or_insert(r) == r
+    })
 }
 
 pub fn key_name(p: &Program, k: &RKey) -> String {

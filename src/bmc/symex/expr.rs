@@ -309,6 +309,8 @@ impl<'p> Symex<'p> {
                             term::bin(name, &x, &y)
                         } else {
                             let any = self.fresh("div0", e.loc.line, Sort::Bv(rw));
+                            // The oracle draws this value: the replay needs it.
+                            self.nondet_event_when(st, &zero, e.loc, &any);
                             term::ite(&zero, &any, &term::bin(name, &x, &y))
                         }
                     }
@@ -342,6 +344,7 @@ impl<'p> Symex<'p> {
                     r
                 } else {
                     let any = self.fresh("shift", e.loc.line, Sort::Bv(rw));
+                    self.nondet_event_when(st, &term::not(&amt_ok), e.loc, &any);
                     term::ite(&amt_ok, &r, &any)
                 }
             }

@@ -67,6 +67,14 @@ impl Symex<'_> {
             "(assert (= ((_ to_fp {e} {s}) {}) {f}))",
             b.text()
         );
+        // IEEE 754 operations make quiet NaNs (the significand's top bit
+        // set); the rest of a NaN's bits C leaves open.
+        let _ = writeln!(
+            self.out,
+            "(assert (=> (fp.isNaN {f}) (= ((_ extract {q} {q}) {}) #b1)))",
+            b.text(),
+            q = s - 2
+        );
         b
     }
 

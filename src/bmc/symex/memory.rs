@@ -227,6 +227,17 @@ impl<'p> Symex<'p> {
     }
 
     pub(super) fn load(&mut self, st: &State, addr: &T, ty: &Ty, k: RKey, line: u32) -> R<T> {
+        let v = self.load_value(st, addr, ty, k, line)?;
+        if matches!(ty.unqual(), Ty::Bool) && v != term::bv(0, 8) && v != term::bv(1, 8) {
+            // A _Bool whose byte is neither 0 nor 1 (written as a char, or
+            // never written) has no value C gives: the path stops there.
+            let ok = term::cmp("bvule", &v, &term::bv(1, v.width()));
+            self.assume(st, &ok, line);
+        }
+        Ok(v)
+    }
+
+    fn load_value(&mut self, st: &State, addr: &T, ty: &Ty, k: RKey, line: u32) -> R<T> {
         let r = self.region(k, ty, line)?;
         let w = regions::leaf_width(self.p.data_model, ty).unwrap_or(8);
         if self.regions.regions[r as usize].bytes && w != 8 {

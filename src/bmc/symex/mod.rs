@@ -358,13 +358,24 @@ impl<'p> Symex<'p> {
         });
     }
 
-    /// A value the input draws, for the replay (Lal-Reps only; seqc's own
-    /// draws have generated locations). Pointers draw nothing: the
-    /// oracle's nondet pointer is NULL.
+    /// A value the input draws, for the replay (seqc's own draws have
+    /// generated locations). Pointers draw nothing: the oracle's nondet
+    /// pointer is NULL.
     fn nondet_event(&mut self, st: &State, loc: Loc, t: &T) {
-        if self.tid.is_some() && !loc.generated {
+        if !loc.generated {
             self.event(st, loc, EventKind::Nondet(t.clone()));
         }
+    }
+
+    /// `nondet_event` on the paths where `c` holds (a value the input
+    /// draws only then, as the oracle does for `x / 0`).
+    pub(super) fn nondet_event_when(&mut self, st: &State, c: &T, loc: Loc, t: &T) {
+        if c.is_false() {
+            return;
+        }
+        let mut at = st.clone();
+        at.guard = term::and(&st.guard, c);
+        self.nondet_event(&at, loc, t);
     }
 
     // ---- path control --------------------------------------------------

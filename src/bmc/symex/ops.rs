@@ -82,12 +82,21 @@ impl<'p> Symex<'p> {
             }
             Op::Memset | Op::Memcpy => {
                 let ty = target(0).unqual().clone();
+                // The copy is typed by the pointers it is given; a `void *`
+                // gives no type to write or read by.
+                let src_void = op == Op::Memcpy && matches!(target(1).unqual(), Ty::Void);
+                if matches!(ty, Ty::Void) || src_void {
+                    return Err((
+                        format!("{} through a 'void *' (the memory's type is unknown)", op.c_name()),
+                        loc,
+                    ));
+                }
                 if op == Op::Memcpy {
                     // The copy is typed by its destination; a source of
                     // another type lives in another region.
                     let src = target(1);
                     let (a, b) = (regions::elem_scalar(&ty), regions::elem_scalar(&src));
-                    if a.unqual() != b.unqual() && !matches!(b.unqual(), Ty::Void) {
+                    if a.unqual() != b.unqual() {
                         return Err((
                             format!(
                                 "memcpy from '{}' memory into '{}' memory",

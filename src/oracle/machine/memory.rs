@@ -73,6 +73,9 @@ impl<'p> Machine<'p> {
             && let CellV::Val(v) = cell.v
             && same_kind(v, ty)
         {
+            if matches!(ty, Ty::Bool) && !matches!(v, Value::Int(0 | 1)) {
+                return unsup("a _Bool whose byte is neither 0 nor 1", loc);
+            }
             return Ok(RVal::S(self.reinterpret(v, ty)));
         }
         if start + cell.len < off + size || matches!(cell.v, CellV::Val(_)) {
