@@ -478,10 +478,7 @@ pub fn extract(a: &T, hi: u32, lo: u32) -> T {
         refuse("type punning");
         return T::e("0".into(), Sort::Bv(w));
     }
-    T::e(
-        format!("((_ extract {hi} {lo}) {})", a.text()),
-        Sort::Bv(w),
-    )
+    T::e(format!("((_ extract {hi} {lo}) {})", a.text()), Sort::Bv(w))
 }
 
 /// `hi` above `lo`.

@@ -338,26 +338,21 @@ impl Regions {
                     }
                 }
                 ExprKind::Binary(BinOp::PtrAdd | BinOp::PtrSub, a, _)
-                    if a.ty.pointee().is_some_and(|t| matches!(t.unqual(), Ty::Void)) =>
+                    if a.ty
+                        .pointee()
+                        .is_some_and(|t| matches!(t.unqual(), Ty::Void)) =>
                 {
                     self.void_steps = true;
                 }
                 ExprKind::Cast(inner) => {
                     if let (Some(a), Some(b)) = (inner.ty.pointee(), x.ty.pointee()) {
                         let (a, b) = (elem_scalar(a).unqual(), elem_scalar(b).unqual());
-                        match (a, b) {
-                            (Ty::Void, Ty::Void) => {}
-                            (t, Ty::Void) if !matches!(t, Ty::Func(_)) => {
-                                if !self.to_void.contains(t) {
-                                    self.to_void.push(t.clone());
-                                }
-                            }
-                            (Ty::Void, t) if !matches!(t, Ty::Func(_)) => {
-                                if !self.from_void.contains(t) {
-                                    self.from_void.push(t.clone());
-                                }
-                            }
-                            _ => {}
+                        let typed = |t: &Ty| !matches!(t, Ty::Void | Ty::Func(_));
+                        if typed(a) && matches!(b, Ty::Void) && !self.to_void.contains(a) {
+                            self.to_void.push(a.clone());
+                        }
+                        if typed(b) && matches!(a, Ty::Void) && !self.from_void.contains(b) {
+                            self.from_void.push(b.clone());
                         }
                     }
                     // An integer made a pointer may point between the
@@ -369,7 +364,8 @@ impl Regions {
                     {
                         let t = elem_scalar(t);
                         let w = u64::from(leaf_width(dm, t).unwrap_or(8) / 8).max(1);
-                        let aligned = matches!(inner.kind, ExprKind::Int(v) if (v as u64) % w == 0);
+                        let aligned =
+                            matches!(inner.kind, ExprKind::Int(v) if (v as u64).is_multiple_of(w));
                         if w > 1 && !aligned {
                             self.must_bytes.push(deref_key(p, t));
                         }
@@ -568,13 +564,13 @@ impl Regions {
                 bytes = true;
             }
         }
-        if bytes && width % 8 == 0 {
+        if bytes && width.is_multiple_of(8) {
             self.width[r] = 8;
         }
         if self.width[r] == 0 {
             self.width[r] = width;
         }
-        if self.width[r] != width && !(bytes && width % 8 == 0) {
+        if self.width[r] != width && !(bytes && width.is_multiple_of(8)) {
             if !bytes {
                 self.wants_bytes = Some(self.keys[r].clone());
             }
@@ -649,7 +645,11 @@ impl Regions {
                 // The scalar pointer steps by its own width from the
                 // struct's start.
                 let mut all = ls.clone();
-                if let Some(t) = ls.iter().map(|l| &l.1).find(|t| format!("*{}", ty_name(p, t)) == *name) {
+                if let Some(t) = ls
+                    .iter()
+                    .map(|l| &l.1)
+                    .find(|t| format!("*{}", ty_name(p, t)) == *name)
+                {
                     all.push((0, t.clone(), k.clone()));
                 }
                 if !congruent(p.data_model, &all, 0) {

@@ -87,7 +87,10 @@ impl<'p> Symex<'p> {
                 let src_void = op == Op::Memcpy && matches!(target(1).unqual(), Ty::Void);
                 if matches!(ty, Ty::Void) || src_void {
                     return Err((
-                        format!("{} through a 'void *' (the memory's type is unknown)", op.c_name()),
+                        format!(
+                            "{} through a 'void *' (the memory's type is unknown)",
+                            op.c_name()
+                        ),
                         loc,
                     ));
                 }

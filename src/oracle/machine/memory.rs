@@ -127,7 +127,11 @@ impl<'p> Machine<'p> {
                 CellV::Undef => out.extend((cs..ce).map(|_| None)),
                 CellV::Val(v) => {
                     let b = self.value_bytes(v, c.len, loc)?;
-                    out.extend(b[(cs - s) as usize..(ce - s) as usize].iter().map(|x| Some(*x)));
+                    out.extend(
+                        b[(cs - s) as usize..(ce - s) as usize]
+                            .iter()
+                            .map(|x| Some(*x)),
+                    );
                 }
             }
         }
@@ -186,7 +190,15 @@ impl<'p> Machine<'p> {
     }
 
     /// The cells of `[from, to)` of a stored value at `s`: its own bytes.
-    fn byte_cells(&self, s: u64, v: Value, len: u64, from: u64, to: u64, loc: Loc) -> R<Vec<(u64, Cell)>> {
+    fn byte_cells(
+        &self,
+        s: u64,
+        v: Value,
+        len: u64,
+        from: u64,
+        to: u64,
+        loc: Loc,
+    ) -> R<Vec<(u64, Cell)>> {
         let b = self.value_bytes(v, len, loc)?;
         Ok((from..to)
             .map(|a| {
