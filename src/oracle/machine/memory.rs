@@ -107,18 +107,7 @@ impl<'p> Machine<'p> {
     /// within each stored value; `None` for an indeterminate byte.
     fn bytes_at(&self, obj: &Object, off: u64, n: u64, loc: Loc) -> R<Vec<Option<u8>>> {
         let mut out = Vec::with_capacity(n as usize);
-        let first = obj
-            .cells
-            .range(..=off)
-            .next_back()
-            .map(|(s, _)| *s)
-            .unwrap_or(0);
-        for (s, c) in obj.cells.range(first..off + n) {
-            let (s, e) = (*s, s + c.len);
-            if e <= off {
-                continue;
-            }
-            let (cs, ce) = (s.max(off), e.min(off + n));
+        for (s, cs, ce, c) in overlapping(obj, off, n) {
             if cs != off + out.len() as u64 {
                 return unsup("oracle: a read of a byte that has no cell", loc);
             }
@@ -266,19 +255,8 @@ impl<'p> Machine<'p> {
             return self.bad_access("a copy out of the object's bounds", loc);
         }
         let mut out = Vec::new();
-        let first = obj
-            .cells
-            .range(..=off)
-            .next_back()
-            .map(|(s, _)| *s)
-            .unwrap_or(0);
-        for (s, c) in obj.cells.range(first..off + n) {
-            let (s, e) = (*s, s + c.len);
-            if e <= off {
-                continue;
-            }
-            let (cs, ce) = (s.max(off), e.min(off + n));
-            if (cs, ce) != (s, e)
+        for (s, cs, ce, c) in overlapping(obj, off, n) {
+            if (cs, ce) != (s, s + c.len)
                 && let CellV::Val(v) = c.v
             {
                 // A copy that cuts a stored value copies its bytes.
@@ -315,17 +293,8 @@ impl<'p> Machine<'p> {
         }
         // Cut existing cells at the ends of the range.
         let end = off + n;
-        let first = obj
-            .cells
-            .range(..=off)
-            .next_back()
-            .map(|(s, _)| *s)
-            .unwrap_or(0);
-        let over: Vec<(u64, Cell)> = obj
-            .cells
-            .range(first..end)
-            .filter(|(s, c)| **s + c.len > off)
-            .map(|(s, c)| (*s, c.clone()))
+        let over: Vec<(u64, Cell)> = overlapping(obj, off, n)
+            .map(|(s, _, _, c)| (s, c.clone()))
             .collect();
         // What is left of them outside the range; a stored value that is
         // partly overwritten leaves its other bytes (type punning).
@@ -450,6 +419,21 @@ impl<'p> Machine<'p> {
         }
         Ok(())
     }
+}
+
+/// The cells of `obj` that overlap `[off, off+n)`: each one's start, the
+/// part of it inside the range, and the cell.
+fn overlapping(obj: &Object, off: u64, n: u64) -> impl Iterator<Item = (u64, u64, u64, &Cell)> {
+    let first = obj
+        .cells
+        .range(..=off)
+        .next_back()
+        .map(|(s, _)| *s)
+        .unwrap_or(0);
+    obj.cells
+        .range(first..off + n)
+        .filter(move |(s, c)| **s + c.len > off)
+        .map(move |(s, c)| (*s, (*s).max(off), (*s + c.len).min(off + n), c))
 }
 
 /// Can a stored value be read whole as `ty`? A float's bits read as an
