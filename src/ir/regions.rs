@@ -279,11 +279,21 @@ impl Regions {
                     es.clear();
                     init.exprs(&mut es);
                 }
+                // `free`, `memset` and `memcpy` take a `void *` and give
+                // no pointer back: their arguments reach no char pointer.
+                let n = r.to_void.len();
                 for e in es {
                     if let Err(x) = r.expr(p, fid, e) {
                         err = Some(x);
                         return;
                     }
+                }
+                if let StmtKind::Op {
+                    op: Op::Free | Op::Memset | Op::Memcpy,
+                    ..
+                } = s.kind
+                {
+                    r.to_void.truncate(n);
                 }
             });
             if let Some(e) = err {
