@@ -1,4 +1,4 @@
-// run: --unwind 1 | FAILED
+// run: --unwind 1 | --unwind 2 | FAILED
 // An int read through char-pointer arithmetic, off the array's int
 // boundaries: little-endian, it takes the upper half of a[0] and the
 // lower half of a[1]. Arrays of whole ints would read a cell nobody

@@ -1,4 +1,4 @@
-// run: --unwind 1 | SUCCESSFUL
+// run: --unwind 1 | --unwind 2 | SUCCESSFUL
 // A packed struct's int over a union's int, one byte apart: both are
 // 32-bit values of one region, at addresses that overlap without being
 // equal, so the region holds bytes.

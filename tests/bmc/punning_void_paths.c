@@ -1,4 +1,4 @@
-// run: --unwind 1 | SUCCESSFUL
+// run: --unwind 1 | --unwind 2 | SUCCESSFUL
 // Three ways to reach an int's bytes without a cast from int*: a char
 // pointer made from a void pointer (C lets a character type read any
 // object), an integer made a pointer between ints, and GNU C's byte
