@@ -10,10 +10,22 @@
 //! different scalar types joins their target regions; all fields of a
 //! union share one region. Memory is assumed to be accessed through
 //! lvalues of its effective type (C11 6.5p7): a round trip through
-//! `void *` keeps the type, so it joins nothing. Accesses of two widths
-//! to one region are type punning, and a cast between a struct pointer
-//! and another pointer type is too: both are refused by name rather than
-//! encoded wrongly.
+//! `void *` keeps the type, so it joins nothing, except that a character
+//! pointer made from a `void *` may reach the bytes of every type that
+//! became one (C lets a character type read any object).
+//!
+//! Type punning. A class accessed at two widths is kept as bytes: the
+//! encoder finds it at the second width (`wants_bytes`) and encodes the
+//! program again with the class in `byte_classes`. A class is bytes from
+//! the start (`must_bytes`) where two values of one width may overlap
+//! without being the same value, which arrays of whole values cannot
+//! hold: a cast between pointers to two widths (arithmetic in the
+//! narrower steps), an integer made a pointer, GNU C's steps on a
+//! `void *`, and union or struct-cast members off each other's
+//! boundaries. A cast between two struct pointer types puts both
+//! structs' fields in one class; a scalar pointer that reaches a struct
+//! gets the struct's fields merged into its class when an access through
+//! it needs them (`wants_merge`, then encoded again).
 
 use crate::ir::*;
 use std::collections::{BTreeMap, HashMap};
