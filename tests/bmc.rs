@@ -455,3 +455,31 @@ fn mutated_inputs_never_panic() {
         "{text}"
     );
 }
+
+/// ILP32 struct layout (`tests/layout/`): `long long` and `double`
+/// members on 4-byte boundaries, as i386 does, through CBMC (which would
+/// put them on 8 by itself), the SMT route and the oracle; the bug twin's
+/// violation replays on the oracle.
+#[test]
+fn ilp32_layout_is_the_same_on_every_route() {
+    for (file, want) in [
+        ("tests/layout/ilp32_long_long.c", 0),
+        ("tests/layout/ilp32_long_long_bug.c", 10),
+    ] {
+        for b in ["z3", "cbmc"] {
+            let out = Command::new(env!("CARGO_BIN_EXE_seqc"))
+                .env("SEQC_VERIFY_IR", "1")
+                .args(["check", "--method", "none", "--data-model", "ILP32"])
+                .args(["--unwind", "2", "--backend", b, file])
+                .output()
+                .unwrap();
+            assert_eq!(
+                out.status.code(),
+                Some(want),
+                "{file} --backend {b}: {}{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+    }
+}

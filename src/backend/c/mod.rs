@@ -338,12 +338,30 @@ impl<'p> Emitter<'p> {
                     format!(" __attribute__(({}))", a.join(", "))
                 }
             };
+            // i386 puts `long long` and `double` members on 4-byte
+            // boundaries (as seqc's layout does); CBMC's --32 puts them on
+            // 8: the member says 4.
+            let ilp32 = e.p.data_model == DataModel::Ilp32;
             for f in &def.fields {
                 let mut d = e.declare(&f.ty, &c_ident(&f.name));
                 if let Some(w) = f.bit_width {
                     d = format!("{d} : {w}");
                 }
-                d.push_str(&attrs(f.packed, f.align));
+                let eight = matches!(
+                    crate::ir::regions::elem_scalar(&f.ty).unqual(),
+                    Ty::Int(IntKind::LongLong | IntKind::ULongLong) | Ty::Float(FloatKind::Double)
+                );
+                if ilp32
+                    && eight
+                    && f.bit_width.is_none()
+                    && !f.packed
+                    && !def.packed
+                    && f.align < 8
+                {
+                    d.push_str(&attrs(true, f.align.max(4)));
+                } else {
+                    d.push_str(&attrs(f.packed, f.align));
+                }
                 let _ = writeln!(out, "  {d};");
             }
             let _ = writeln!(out, "}}{};", attrs(def.packed, def.align));
