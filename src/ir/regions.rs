@@ -407,16 +407,7 @@ impl Regions {
                         // error only if memory is accessed that way.
                         let (s, o) = if is_leaf(a) { (b, a) } else { (a, b) };
                         if is_leaf(o) {
-                            let k = deref_key(p, o);
-                            self.poisoned
-                                .entry(k.clone())
-                                .or_insert_with(|| (ty_name(p, s), x.loc));
-                            if let Ty::Comp(c) = s {
-                                let cs = self.poison_comps.entry(k).or_default();
-                                if !cs.contains(c) {
-                                    cs.push(*c);
-                                }
-                            }
+                            self.poison(p, deref_key(p, o), s, x.loc);
                         } else if matches!((a, b), (Ty::Comp(_), Ty::Comp(_))) {
                             // One struct's memory read as another's: all
                             // their fields in one class, so overlapping
@@ -486,14 +477,8 @@ impl Regions {
                     if w != 8 {
                         self.must_bytes.push(ck.clone());
                     }
-                } else if let Ty::Comp(ci) = t {
-                    self.poisoned
-                        .entry(ck.clone())
-                        .or_insert_with(|| (ty_name(p, &t), Loc::NONE));
-                    let cs = self.poison_comps.entry(ck.clone()).or_default();
-                    if !cs.contains(&ci) {
-                        cs.push(ci);
-                    }
+                } else if matches!(t, Ty::Comp(_)) {
+                    self.poison(p, ck.clone(), &t, Loc::NONE);
                 }
             }
         }
@@ -505,6 +490,20 @@ impl Regions {
             }
         }
         Ok(())
+    }
+
+    /// Scalar pointer region `k` reaches the memory of struct `s` (seen
+    /// at `loc`): merged into `k`'s class only if an access needs it.
+    fn poison(&mut self, p: &Program, k: RKey, s: &Ty, loc: Loc) {
+        self.poisoned
+            .entry(k.clone())
+            .or_insert_with(|| (ty_name(p, s), loc));
+        if let Ty::Comp(c) = s {
+            let cs = self.poison_comps.entry(k).or_default();
+            if !cs.contains(c) {
+                cs.push(*c);
+            }
+        }
     }
 
     fn intern(&mut self, k: RKey, w: u32) -> usize {
