@@ -65,6 +65,8 @@ pub struct Checks {
     pub overflow: bool,
     /// Invalid dereferences and frees (`passes::memsafety`).
     pub memsafety: bool,
+    /// Heap memory unreachable where main returns (`passes::memtrack`).
+    pub memtrack: bool,
 }
 
 impl Checks {
@@ -78,6 +80,7 @@ impl Checks {
             (self.locks_exit, "locks-exit"),
             (self.overflow, "overflow"),
             (self.memsafety, "memsafety"),
+            (self.memtrack, "memtrack"),
         ]
         .into_iter()
         .filter(|(on, _)| *on)
@@ -114,6 +117,15 @@ impl Property {
 
     pub fn memsafety(&self) -> bool {
         matches!(self, Property::Set(c) if c.memsafety)
+    }
+
+    pub fn memtrack(&self) -> bool {
+        matches!(self, Property::Set(c) if c.memtrack)
+    }
+
+    /// The heap table of `passes::memsafety` is needed.
+    pub fn heap_table(&self) -> bool {
+        self.memsafety() || self.memtrack()
     }
 
     /// A property the thread model checks (a sequentialization is needed).

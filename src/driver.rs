@@ -119,9 +119,9 @@ fn check_options(cfg: &Config) -> Result<()> {
             "--track with --property overflow (slicing havocs the values an operation's check reads)",
         ));
     }
-    if cfg.track.is_some() && cfg.property.memsafety() {
+    if cfg.track.is_some() && cfg.property.heap_table() {
         return Err(Diagnostic::not_yet(
-            "--track with --property memsafety (slicing havocs the pointers and the heap table the checks read)",
+            "--track with --property memsafety or memtrack (slicing havocs the pointers and the heap table the checks read)",
         ));
     }
     if cfg.track.is_some() && matches!(cfg.property, Property::Race(_)) {
@@ -205,16 +205,35 @@ pub fn build(input: &str, cfg: &Config, until: Until, keep_input: bool) -> Resul
             (),
         ))
     })?;
-    let prog = if cfg.property.memsafety() {
+    // memtrack's plan is made before memsafety adds its pointer casts.
+    let plan = cfg
+        .property
+        .memtrack()
+        .then(|| passes::memtrack::plan(&prog));
+    let prog = if cfg.property.heap_table() {
         s.run("memsafety", || {
             Ok((
-                passes::memsafety::memsafety(prog, cfg.threads, cfg.unwind)?,
+                passes::memsafety::memsafety(
+                    prog,
+                    cfg.threads,
+                    cfg.unwind,
+                    cfg.property.memsafety(),
+                )?,
                 (),
             ))
         })?
         .0
     } else {
         prog
+    };
+    let prog = match plan {
+        Some(plan) => {
+            s.run("memtrack", || {
+                Ok((passes::memtrack::memtrack(prog, plan), ()))
+            })?
+            .0
+        }
+        None => prog,
     };
     if verify_enabled() {
         ir::verify::verify_normalized(&prog).map_err(|e| {

@@ -438,10 +438,11 @@ impl Common {
                 || *p == "locks-exit"
                 || *p == "deadlock"
                 || *p == "overflow"
-                || *p == "memsafety";
+                || *p == "memsafety"
+                || *p == "memtrack";
             if !known {
                 return Err(Diagnostic::input(format!(
-                    "unknown property '{p}' (expected assert, deadlock, locks, locks-exit, overflow, memsafety, race or race=REGION)"
+                    "unknown property '{p}' (expected assert, deadlock, locks, locks-exit, overflow, memsafety, memtrack, race or race=REGION)"
                 )));
             }
         }
@@ -452,7 +453,15 @@ impl Common {
         }
         let property = match named.as_deref() {
             _ if set.iter().any(|p| {
-                ["deadlock", "locks", "locks-exit", "overflow", "memsafety"].contains(p)
+                [
+                    "deadlock",
+                    "locks",
+                    "locks-exit",
+                    "overflow",
+                    "memsafety",
+                    "memtrack",
+                ]
+                .contains(p)
             }) =>
             {
                 Property::Set(seqc::config::Checks {
@@ -462,6 +471,7 @@ impl Common {
                     locks_exit: set.contains(&"locks-exit"),
                     overflow: set.contains(&"overflow"),
                     memsafety: set.contains(&"memsafety"),
+                    memtrack: set.contains(&"memtrack"),
                 })
             }
             Some("race") => Property::Race(None),
@@ -788,9 +798,6 @@ fn prp_property(file: &str) -> Result<String, Diagnostic> {
         .map_err(|e| Diagnostic::input(format!("cannot read '{file}': {e}")))?;
     match seqc::task::property_of(file, Some(&text)) {
         (_, Ok(k)) => Ok(k.seqc_name().to_string()),
-        // valid-deref and valid-free are checked; a safe answer is then
-        // unknown (`memtrack_unchecked`).
-        (name, Err(_)) if name == "valid-memsafety" => Ok("memsafety".to_string()),
         (name, Err(why)) => Err(Diagnostic::unsupported(format!("{file} ({name}): {why}"))),
     }
 }
@@ -809,14 +816,6 @@ fn check(c: &Common) -> ExitCode {
         let _ = put(c, &format!("VERIFICATION UNKNOWN: {why}\n"));
         return ExitCode::from(20);
     }
-    // valid-memsafety: valid-memtrack is not checked, so no violation
-    // of the rest is no verdict.
-    let memtrack_unchecked = c
-        .property
-        .as_deref()
-        .filter(|p| p.ends_with(".prp"))
-        .and_then(|p| Some((p, std::fs::read_to_string(p).ok()?)))
-        .is_some_and(|(p, t)| seqc::task::property_of(p, Some(&t)).0 == "valid-memsafety");
     // A race property file: race mode is KISS's.
     let mut c = c.clone();
     if !c.method_given
@@ -852,10 +851,10 @@ fn check(c: &Common) -> ExitCode {
             Some("--witness for a data race (witnesses describe assertion violations)")
         } else if cfg.property.needs_threads()
             || cfg.property.overflow()
-            || cfg.property.memsafety()
+            || cfg.property.heap_table()
         {
             Some(
-                "--witness with --property deadlock, locks, locks-exit, overflow or memsafety (witnesses describe assertion violations)",
+                "--witness with --property deadlock, locks, locks-exit, overflow, memsafety or memtrack (witnesses describe assertion violations)",
             )
         } else {
             None
@@ -869,16 +868,10 @@ fn check(c: &Common) -> ExitCode {
         Some(g) => seqc::check::check_auto(&c.input, &cfg, &opts, g),
         None => seqc::check::check(&c.input, &cfg, &opts),
     };
-    let mut r = match r {
+    let r = match r {
         Ok(r) => r,
         Err(d) => return fail_verdict(c, &d),
     };
-    if memtrack_unchecked && matches!(r.outcome, seqc::check::Outcome::Safe) {
-        r.outcome = seqc::check::Outcome::Unknown(
-            "no invalid dereference or free within the bounds; valid-memtrack is not checked"
-                .into(),
-        );
-    }
     if let Err(d) = write_witness(c, &cfg, &r, None) {
         return fail_verdict(c, &d);
     }
@@ -1171,6 +1164,7 @@ fn explore(c: &Common) -> ExitCode {
         locks_exit: cfg.property.locks_exit(),
         overflow: cfg.property.overflow(),
         memsafety: cfg.property.memsafety(),
+        memtrack: cfg.property.memtrack(),
     };
     if matches!(cfg.property, Property::Race(_)) {
         let x = match prepared.races(&bounds) {

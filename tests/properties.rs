@@ -50,10 +50,11 @@ fn hand_programs() -> Vec<std::path::PathBuf> {
 }
 
 /// The words a report of property `p` starts with (`memsafety` reports
-/// `valid-deref` and `valid-free`).
+/// `valid-deref` and `valid-free`, `memtrack` `valid-memtrack`).
 fn words(p: &str) -> Vec<&str> {
     match p {
         "memsafety" => vec!["valid-deref", "valid-free"],
+        "memtrack" => vec!["valid-memtrack"],
         p => vec![p],
     }
 }
@@ -265,6 +266,20 @@ fn generated_memory_misuse_against_the_oracle() {
     );
 }
 
+/// The same with leaks too (`SEQC_MEMTRACK_PROGRAMS`, default 10;
+/// `PROPERTY=memsafety,memtrack scripts/lal-reps-diff`): the generated
+/// programs often drop a `malloc`ed struct with main's locals.
+#[test]
+fn generated_leaks_against_the_oracle() {
+    let n = common::sample_size("SEQC_MEMTRACK_PROGRAMS", 10);
+    generated_against_the_oracle(
+        seqc::generate::generate_memory,
+        "heap_misuse",
+        "memsafety,memtrack",
+        n,
+    );
+}
+
 /// `n` programs of `generate` that use `feature`, checked for `prop`.
 fn generated_against_the_oracle(
     generate: fn(u64) -> seqc::generate::Generated,
@@ -419,8 +434,8 @@ fn the_overflow_report_and_its_company() {
 }
 
 /// SV-COMP property files name the property: no-overflow is checked,
-/// termination is unknown, valid-memsafety finds invalid dereferences and
-/// frees and is otherwise unknown.
+/// termination is unknown, valid-memsafety checks dereferences, frees and
+/// leaks, valid-memcleanup is refused.
 #[test]
 fn property_files_are_read() {
     if !have("z3") {
@@ -447,11 +462,10 @@ fn property_files_are_read() {
     let term = prp("termination", "CHECK( init(main()), LTL(F end) )\n");
     let (code, text) = run(&[&base[..], &[&term]].concat());
     assert_eq!(code, 20, "{text}");
-    // valid-deref and valid-free are checked; memtrack is not, so no
-    // violation is no verdict.
+    // valid-memsafety is valid-deref, valid-free and valid-memtrack.
     let mem = prp(
         "valid-memsafety",
-        "CHECK( init(main()), LTL(G valid-free) )\n",
+        "CHECK( init(main()), LTL(G valid-free) )\nCHECK( init(main()), LTL(G valid-deref) )\nCHECK( init(main()), LTL(G valid-memtrack) )\n",
     );
     let uaf = ["check", "tests/memsafety/uaf_thread.c", "--backend", "z3"];
     let (code, text) = run(&[&uaf[..], &["--rounds", "2", "--property", &mem]].concat());
@@ -462,8 +476,37 @@ fn property_files_are_read() {
     );
     let safe = ["check", "tests/memsafety/uaf_joined.c", "--backend", "z3"];
     let (code, text) = run(&[&safe[..], &["--rounds", "2", "--property", &mem]].concat());
+    assert_eq!(code, 0, "{text}");
+    let leak = [
+        "check",
+        "tests/memsafety/leak_lost_slot.c",
+        "--backend",
+        "z3",
+    ];
+    let (code, text) = run(&[&leak[..], &["--rounds", "2", "--property", &mem]].concat());
+    assert_eq!(code, 10, "{text}");
+    assert!(text.contains("valid-memtrack: the heap object allocated at tests/memsafety/leak_lost_slot.c:14:12 is unreachable where main returns"), "{text}");
+    // A list's nodes hold pointers: the check sees only some leaks, so
+    // finding none is no verdict.
+    let list = [
+        "check",
+        "tests/memsafety/leak_lost_node.c",
+        "--backend",
+        "z3",
+    ];
+    let (code, text) = run(&[&list[..], &["--rounds", "1", "--property", &mem]].concat());
     assert_eq!(code, 20, "{text}");
-    assert!(text.contains("valid-memtrack is not checked"), "{text}");
+    assert!(
+        text.contains("valid-memtrack is checked only where"),
+        "{text}"
+    );
+    let clean = prp(
+        "valid-memcleanup",
+        "CHECK( init(main()), LTL(G valid-memcleanup) )\n",
+    );
+    let (code, text) = run(&[&safe[..], &["--property", &clean]].concat());
+    assert_eq!(code, 2, "{text}");
+    assert!(text.contains("valid-memcleanup"), "{text}");
 }
 
 /// `--property memsafety`: the verdict line is the oracle's words, JSON

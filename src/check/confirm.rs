@@ -47,6 +47,7 @@ pub(super) fn confirm(
         locks_exit: cfg.property.locks_exit(),
         overflow: cfg.property.overflow(),
         memsafety: cfg.property.memsafety(),
+        memtrack: cfg.property.memtrack(),
         ..Default::default()
     };
     if !search {

@@ -294,6 +294,12 @@ pub fn check_with(
         }
         _ => None,
     };
+    // A memtrack check that sees only some leaks proves nothing.
+    if outcome == Outcome::Safe
+        && let Some(why) = &b.prog.memtrack_partial
+    {
+        outcome = Outcome::Unknown(why.clone());
+    }
     let source_line = match &concurrent {
         Some(c) => c.source_line.clone(),
         None => trace.last().and_then(|s| read_line(&s.file, s.line)),

@@ -39,7 +39,8 @@ pub(super) fn step_text(s: &Step) -> String {
             k @ (AssertKind::Lock(_)
             | AssertKind::Overflow
             | AssertKind::InvalidDeref
-            | AssertKind::InvalidFree),
+            | AssertKind::InvalidFree
+            | AssertKind::MemTrack),
         ) => k.what(),
         TraceWhat::Cut => "the unwinding bound cuts this path".to_string(),
         TraceWhat::Nondet(v) => format!("nondet value {v}"),

@@ -231,6 +231,10 @@ pub enum AssertKind {
     /// Made under `--property memsafety`: `free` of a pointer that is
     /// not the start of a live heap object (valid-free).
     InvalidFree,
+    /// Made under `--property memtrack` (`passes::memtrack`): where main
+    /// returns, a live heap object no global reaches through pointers
+    /// (valid-memtrack).
+    MemTrack,
 }
 
 impl AssertKind {
@@ -244,6 +248,7 @@ impl AssertKind {
             AssertKind::Overflow => format!("overflow: {OVERFLOW_TEXT}"),
             AssertKind::InvalidDeref => "valid-deref: an invalid dereference".into(),
             AssertKind::InvalidFree => "valid-free: an invalid free".into(),
+            AssertKind::MemTrack => "valid-memtrack: heap memory is unreachable".into(),
         }
     }
 
@@ -256,6 +261,7 @@ impl AssertKind {
             AssertKind::Overflow => Some("overflow"),
             AssertKind::InvalidDeref => Some("valid-deref"),
             AssertKind::InvalidFree => Some("valid-free"),
+            AssertKind::MemTrack => Some("valid-memtrack"),
             _ => None,
         }
     }
@@ -265,7 +271,7 @@ impl AssertKind {
     pub fn at_no_place(self) -> bool {
         matches!(
             self,
-            AssertKind::Deadlock | AssertKind::Lock(LockRule::ExitHolding)
+            AssertKind::Deadlock | AssertKind::Lock(LockRule::ExitHolding) | AssertKind::MemTrack
         )
     }
 }
@@ -944,6 +950,9 @@ pub struct Program {
     /// address a little before its start or one past its end is no other
     /// object's (Lal–Reps' pools pad their slots).
     pub heap_gap: u64,
+    /// Set by `passes::memtrack` when its check sees only some leaks (or
+    /// none): why. A safe answer then claims nothing about valid-memtrack.
+    pub memtrack_partial: Option<String>,
 }
 
 /// glibc's error numbers the pthread model returns.
@@ -997,6 +1006,7 @@ impl Program {
             pthread: PthreadUse::default(),
             frame_limits: Vec::new(),
             heap_gap: 0,
+            memtrack_partial: None,
         }
     }
 

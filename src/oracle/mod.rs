@@ -711,6 +711,7 @@ pub fn same_kind(want: AssertKind, found: AssertKind) -> bool {
             f == AssertKind::InvalidDeref
         }
         (AssertKind::InvalidFree, f) | (f, AssertKind::InvalidFree) => f == AssertKind::InvalidFree,
+        (AssertKind::MemTrack, f) | (f, AssertKind::MemTrack) => f == AssertKind::MemTrack,
         _ => true,
     }
 }

@@ -246,8 +246,10 @@ pub fn render_json(prog: &Program, x: &Exploration) -> String {
                 o["kind"] = json!(r.property());
                 o["rule"] = json!(r.text());
             }
-            if let k @ (AssertKind::Overflow | AssertKind::InvalidDeref | AssertKind::InvalidFree) =
-                f.kind
+            if let k @ (AssertKind::Overflow
+            | AssertKind::InvalidDeref
+            | AssertKind::InvalidFree
+            | AssertKind::MemTrack) = f.kind
             {
                 o["kind"] = json!(k.word());
             }

@@ -61,6 +61,12 @@ pub const HEAP_TABLE: u32 = 16;
 /// object is seen as before its start.
 pub const GAP: u64 = 16;
 
+/// The names of the table's globals (`passes::memtrack` reads them).
+pub const HEAP: &str = "__seqcm_heap";
+pub const HEAP_SIZE: &str = "__seqcm_heap_size";
+pub const HEAP_LIVE: &str = "__seqcm_heap_live";
+pub const HEAP_COUNT: &str = "__seqcm_heap_n";
+
 /// The table's globals.
 #[derive(Clone, Copy)]
 struct Table {
@@ -75,7 +81,10 @@ struct Table {
 /// object for every allocation statement run once per loop iteration in
 /// each thread a site may make (at most `HEAP_TABLE`); an allocation past
 /// them stops its thread (a bound cut, like the others).
-pub fn memsafety(mut p: Program, threads: u32, unwind: u32) -> Result<Program> {
+///
+/// `on`: make the checks; without, only the table (`passes::memtrack`
+/// reads it).
+pub fn memsafety(mut p: Program, threads: u32, unwind: u32, on: bool) -> Result<Program> {
     let mut sites = 0u32;
     for f in &p.functions {
         if let Some(b) = &f.body {
@@ -100,11 +109,7 @@ pub fn memsafety(mut p: Program, threads: u32, unwind: u32) -> Result<Program> {
     // Sections that do not begin and end in one block (a helper that only
     // begins one, a `break` or `return` out of one) defeat the call scan:
     // then any code may run atomically.
-    let structured = p.functions.iter().all(|f| {
-        f.body
-            .as_ref()
-            .is_none_or(|b| sections_nest(b, false, false))
-    });
+    let structured = structured(&p);
     let mut funcs = std::mem::take(&mut p.functions);
     let mut err = None;
     for (i, f) in funcs.iter_mut().enumerate() {
@@ -126,6 +131,7 @@ pub fn memsafety(mut p: Program, threads: u32, unwind: u32) -> Result<Program> {
             table,
             locals: &mut f.locals,
             may_wrap: !inside,
+            on,
         };
         f.body = Some(cx.block(body, f.atomic));
     }
@@ -134,6 +140,16 @@ pub fn memsafety(mut p: Program, threads: u32, unwind: u32) -> Result<Program> {
         Some(e) => Err(e),
         None => Ok(p),
     }
+}
+
+/// Every atomic section of the program begins and ends in one block
+/// (`sections_nest`).
+pub(super) fn structured(p: &Program) -> bool {
+    p.functions.iter().all(|f| {
+        f.body
+            .as_ref()
+            .is_none_or(|b| sections_nest(b, false, false))
+    })
 }
 
 fn allocates(b: &Block) -> bool {
@@ -164,10 +180,10 @@ fn add_table(p: &mut Program, n: u32) -> Table {
     };
     let arr = |t: Ty| Ty::Array(Box::new(t), Some(n as u64));
     Table {
-        start: add("__seqcm_heap", arr(Ty::Void.ptr())),
-        size: add("__seqcm_heap_size", arr(Ty::ULONG)),
-        live: add("__seqcm_heap_live", arr(Ty::Int(IntKind::UChar))),
-        count: add("__seqcm_heap_n", Ty::UINT),
+        start: add(HEAP, arr(Ty::Void.ptr())),
+        size: add(HEAP_SIZE, arr(Ty::ULONG)),
+        live: add(HEAP_LIVE, arr(Ty::Int(IntKind::UChar))),
+        count: add(HEAP_COUNT, Ty::UINT),
         n,
     }
 }
@@ -368,6 +384,8 @@ struct Cx<'a> {
     /// The function never runs inside atomic code: a statement may become
     /// an atomic section of its own.
     may_wrap: bool,
+    /// Checks are made (not only the table).
+    on: bool,
 }
 
 /// One access a statement makes: the lvalue, where the oracle reports
@@ -548,6 +566,13 @@ impl Cx<'_> {
         force: bool,
         out: &mut Vec<Stmt>,
     ) {
+        let checks: Vec<Stmt> = match self.on {
+            true => checks,
+            false => checks
+                .into_iter()
+                .filter(|s| !matches!(s.kind, StmtKind::Assert(..)))
+                .collect(),
+        };
         if checks.is_empty() && !force {
             out.extend(body);
             return;
@@ -764,6 +789,9 @@ impl Cx<'_> {
     /// The checks of `acc`, in order.
     fn checks(&self, acc: &[Access]) -> Vec<Stmt> {
         let mut out = Vec::new();
+        if !self.on {
+            return out;
+        }
         for a in acc {
             let Some(c) = self.access_ok(&a.lv, a.loc) else {
                 continue;

@@ -5,6 +5,7 @@ pub mod bound;
 pub mod kiss;
 pub mod lal_reps;
 pub mod memsafety;
+pub mod memtrack;
 pub mod no_asserts;
 pub mod normalize;
 pub mod overflow;
@@ -17,6 +18,7 @@ pub const PASSES: &[&str] = &[
     "lower",
     "normalize",
     "memsafety",
+    "memtrack",
     "slice",
     "bound",
     "lal-reps",

@@ -227,7 +227,8 @@ impl<'p> Emitter<'p> {
                     k @ (AssertKind::Lock(_)
                     | AssertKind::Overflow
                     | AssertKind::InvalidDeref
-                    | AssertKind::InvalidFree) => {
+                    | AssertKind::InvalidFree
+                    | AssertKind::MemTrack) => {
                         let c = self.top(c);
                         self.line(loc, &format!("assert({c}); /* {} */", k.what()))
                     }

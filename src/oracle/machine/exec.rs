@@ -236,6 +236,7 @@ impl<'p> Machine<'p> {
                             });
                         }
                         if t == 0 {
+                            self.leak_rule(st, loc)?;
                             self.exit_rule(st, 0, loc, ev)?;
                             // main's return is exit: no destructors run.
                             if st.threads[0].atomic_depth > 0 {

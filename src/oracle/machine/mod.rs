@@ -197,6 +197,9 @@ pub struct Bounds {
     /// and a `free` of anything but the start of a live heap object, at
     /// the access (SV-COMP's valid-deref and valid-free).
     pub memsafety: bool,
+    /// Report a live heap object that no global reaches through
+    /// pointers where main returns (SV-COMP's valid-memtrack).
+    pub memtrack: bool,
 }
 
 impl Default for Bounds {
@@ -211,6 +214,7 @@ impl Default for Bounds {
             locks_exit: false,
             overflow: false,
             memsafety: false,
+            memtrack: false,
         }
     }
 }
@@ -516,7 +520,10 @@ impl<'p> Machine<'p> {
                 }
                 Err(Fail(StepEnd::Failed(
                     l,
-                    k @ (AssertKind::Overflow | AssertKind::InvalidDeref | AssertKind::InvalidFree),
+                    k @ (AssertKind::Overflow
+                    | AssertKind::InvalidDeref
+                    | AssertKind::InvalidFree
+                    | AssertKind::MemTrack),
                 ))) => {
                     if self.trace {
                         let said = self.said.lock().unwrap().take();

@@ -174,6 +174,54 @@ impl<'p> Machine<'p> {
         }
     }
 
+    /// Under `memtrack`, where main returns (its locals are gone): every
+    /// live heap object is reached from a global (any thread's copy of a
+    /// thread-local one too) through pointers, whatever their offsets.
+    /// An integer made from a pointer reaches nothing.
+    pub(super) fn leak_rule(&self, st: &State, loc: Loc) -> R<()> {
+        if !self.b.memtrack {
+            return Ok(());
+        }
+        let mut reached: BTreeSet<u32> = BTreeSet::new();
+        let mut work: Vec<u32> = st
+            .objects
+            .iter()
+            .filter(|(_, o)| matches!(o.kind, ObjKind::Global(_) | ObjKind::Tls(..)))
+            .map(|(&id, _)| id)
+            .collect();
+        while let Some(id) = work.pop() {
+            let Some(o) = st.objects.get(&id) else {
+                continue;
+            };
+            for c in o.cells.values() {
+                if let CellV::Val(Value::Ptr(to, _)) = c.v
+                    && to != 0
+                    && reached.insert(to)
+                    && st
+                        .objects
+                        .get(&to)
+                        .is_some_and(|x| x.alive && matches!(x.kind, ObjKind::Heap(_)))
+                {
+                    work.push(to);
+                }
+            }
+        }
+        let lost = st
+            .objects
+            .iter()
+            .find(|(id, o)| o.alive && matches!(o.kind, ObjKind::Heap(_)) && !reached.contains(id));
+        let Some((_, o)) = lost else { return Ok(()) };
+        if self.trace
+            && let ObjKind::Heap(at) = o.kind
+        {
+            *self.said.lock().unwrap() = Some(format!(
+                "valid-memtrack: the heap object allocated at {} is unreachable where main returns",
+                self.p.describe(at)
+            ));
+        }
+        Err(Fail(StepEnd::Failed(loc, AssertKind::MemTrack)))
+    }
+
     /// Under `locks-exit`, where thread `t` ends (returns, `pthread_exit`
     /// after its destructors, main's return, `exit`): it holds no lock it
     /// took.
