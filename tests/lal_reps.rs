@@ -62,19 +62,23 @@ fn judge_within(path: &Path, m: Option<u32>, k: u32, backend: &str, t: u32) -> O
 
 #[test]
 fn hand_programs_both_routes() {
-    assert!(have("z3") && have("cbmc"), "run scripts/install-checkers");
+    assert!(
+        have("z3") && have("cbmc") && have("bitwuzla"),
+        "run scripts/install-checkers"
+    );
     let progs = c_files("tests/oracle");
     assert!(progs.len() >= 10);
     let rounds = parallel(&progs, |p| measure(p));
     // One check per item, the costly ones (CBMC, high K) first: CBMC on
     // heap_var_size alone takes a minute at K = 2, and per-program items
     // left it running by itself at the end. With main's final context
-    // every hand program's bug needs at most 2 rounds, so CBMC checks
-    // K = 1 and 2 (both sides of every measure); z3 checks K = 3 as well.
+    // every hand program's bug needs at most 2 rounds, so CBMC and z3
+    // check K = 1 and 2 (both sides of every measure); bitwuzla checks
+    // K = 3 (z3 took 75 s there on sscanf_exact, bitwuzla 10 s).
     let mut runs: Vec<(&Path, Option<u32>, u32, &str)> = Vec::new();
     for k in [3, 2, 1] {
-        for b in ["cbmc", "z3"] {
-            if b == "cbmc" && k == 3 {
+        for b in ["cbmc", "z3", "bitwuzla"] {
+            if (k == 3) != (b == "bitwuzla") {
                 continue;
             }
             runs.extend(

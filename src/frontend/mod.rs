@@ -9,7 +9,7 @@ pub mod preprocess;
 pub mod source_map;
 
 use crate::diag::{Diagnostic, Result};
-use crate::ir::{DataModel, Program};
+use crate::ir::{DataModel, Loc, Program};
 pub use preprocess::PpOptions;
 use source_map::SourceMap;
 use std::time::{Duration, Instant};
@@ -88,6 +88,34 @@ fn with_models(mut text: String, dm: DataModel) -> String {
     text
 }
 
+/// The passes name what they add `__seqc...`: an input that declares
+/// such a name would collide with them (a global declared twice, a
+/// table read as the program's own variable).
+fn reserved_names(p: &Program) -> Result<()> {
+    let mut named: Vec<(&str, Loc)> = Vec::new();
+    named.extend(p.globals.iter().map(|g| (g.name.as_str(), g.loc)));
+    named.extend(p.comps.iter().map(|c| (c.name.as_str(), c.loc)));
+    for f in &p.functions {
+        named.push((f.name.as_str(), f.loc));
+        named.extend(
+            f.locals
+                .iter()
+                .filter(|l| !l.temp)
+                .map(|l| (l.name.as_str(), l.loc)),
+        );
+    }
+    match named
+        .into_iter()
+        .find(|(n, l)| n.starts_with("__seqc") && l.line > 0 && !p.is_system(l.file))
+    {
+        Some((n, l)) => Err(Diagnostic::unsupported(format!(
+            "'{n}': names starting with __seqc are seqc's own (the output declares them)"
+        ))
+        .at(p.file_name(l.file), l.line, l.col)),
+        None => Ok(()),
+    }
+}
+
 fn parse_and_lower(path: &str, text: String, dm: DataModel) -> Result<(Program, Timings)> {
     let t = Instant::now();
     let text = with_models(text, dm);
@@ -114,6 +142,7 @@ fn parse_and_lower(path: &str, text: String, dm: DataModel) -> Result<(Program, 
     let parsed = t.elapsed();
     let t = Instant::now();
     let mut p = lower::lower(&parse.unit, &parse.source, map, dm)?;
+    reserved_names(&p)?;
     crate::ir::loops::mark(&mut p);
     let lowered = t.elapsed();
     crate::par::drop_later(parse);

@@ -176,8 +176,10 @@ impl<'p> Machine<'p> {
 
     /// Under `memtrack`, where main returns (its locals are gone): every
     /// live heap object is reached from a global (any thread's copy of a
-    /// thread-local one too) through pointers, whatever their offsets.
-    /// An integer made from a pointer reaches nothing.
+    /// thread-local one too) or a thread-specific value (`exit` runs no
+    /// key destructor and frees no thread's data) through pointers,
+    /// whatever their offsets. An integer made from a pointer reaches
+    /// nothing.
     pub(super) fn leak_rule(&self, st: &State, loc: Loc) -> R<()> {
         if !self.b.memtrack {
             return Ok(());
@@ -189,6 +191,22 @@ impl<'p> Machine<'p> {
             .filter(|(_, o)| matches!(o.kind, ObjKind::Global(_) | ObjKind::Tls(..)))
             .map(|(&id, _)| id)
             .collect();
+        let heap = |to: u32| {
+            st.objects
+                .get(&to)
+                .is_some_and(|x| x.alive && matches!(x.kind, ObjKind::Heap(_)))
+        };
+        for th in &st.threads {
+            for v in th.keys.values() {
+                if let Value::Ptr(to, _) = *v
+                    && to != 0
+                    && reached.insert(to)
+                    && heap(to)
+                {
+                    work.push(to);
+                }
+            }
+        }
         while let Some(id) = work.pop() {
             let Some(o) = st.objects.get(&id) else {
                 continue;
@@ -197,10 +215,7 @@ impl<'p> Machine<'p> {
                 if let CellV::Val(Value::Ptr(to, _)) = c.v
                     && to != 0
                     && reached.insert(to)
-                    && st
-                        .objects
-                        .get(&to)
-                        .is_some_and(|x| x.alive && matches!(x.kind, ObjKind::Heap(_)))
+                    && heap(to)
                 {
                     work.push(to);
                 }
