@@ -17,18 +17,19 @@
 //!   and `Program::memtrack_partial` says so.
 //!
 //! Why a failed check is a real leak (rule 1): a pointer into an entry's
-//! padded range is one made from that entry (`passes::memsafety`'s
-//! `GAP`), so a live entry with no slot in its range has no global
+//! padded range is one made from that entry (objects are `3 * GAP`
+//! apart here: `Program::heap_gap`), so a live entry with no slot in its range has no global
 //! pointing at it; the check and main's return are both main's steps, and
 //! a run may return right after the check. No check is made (and
 //! `memtrack_partial` says why) where a global could hold a pointer the
 //! slots do not show: a union or an array of unknown length holding
 //! pointers, a thread-local pointer, more than `MAX_SLOTS` slots, memory
-//! holding pointers read as another type (a struct copy, `memcpy`), a
-//! function pointer made from a data pointer, thread-specific data
-//! (where the program makes an integer from a pointer, integers as wide
-//! as a pointer count as slots too: the oracle gives such an integer no
-//! object, so this only hides); or where main's return is not
+//! holding pointers read as another type (a struct copy, `memcpy`, a
+//! union holding a pointer) or pointers written into memory of another
+//! type, a function pointer made from a data pointer, thread-specific
+//! data (where the program makes an integer from a pointer, integers as
+//! wide as a pointer count as slots too, and a safe answer is unknown:
+//! the oracle gives such an integer no object); or where main's return is not
 //! one place: main called by the program, atomic sections that do not
 //! begin and end in one block. A pointer that leaves its object by more
 //! than `GAP` bytes is not seen as pointing into it (the oracle, which
@@ -51,7 +52,8 @@ pub struct Plan {
     exact: bool,
 }
 
-/// The slots, and whether some are integers (`Kinds::ints`).
+/// The slots, and whether integers made from pointers may hold the only
+/// reference (`Kinds::ints`).
 type Slots = (Vec<Expr>, bool);
 
 pub fn plan(p: &Program) -> Plan {
@@ -90,7 +92,7 @@ pub fn memtrack(mut p: Program, plan: Plan) -> Program {
     }
     if ints {
         p.memtrack_partial = Some(
-            "valid-memtrack is checked with integers as wide as a pointer counted as pointers (the program makes integers from pointers), which may hide a leak"
+            "valid-memtrack is checked with integers as wide as a pointer counted as pointers, and a pointer made from an integer counts as one (the program makes integers from pointers), which may hide a leak"
                 .into(),
         );
     }
@@ -100,6 +102,9 @@ pub fn memtrack(mut p: Program, plan: Plan) -> Program {
                 .into(),
         );
     }
+    // Objects `3 * GAP` apart: a pointer up to `GAP` outside one (its end,
+    // say) is never within `GAP` of another.
+    p.heap_gap = p.heap_gap.max(3 * GAP);
     let mut funcs = std::mem::take(&mut p.functions);
     let f = &mut funcs[main];
     let end = f.loc.generated();
@@ -227,23 +232,23 @@ impl Cx<'_> {
                 cmp(BinOp::Ne, at(t.live), int(0, Ty::Int(IntKind::UChar), g), g),
                 g,
             );
-            // `v` lies in `[start - GAP, start + size]` (as memsafety's
-            // checks see it; the gap after an object is the next one's
-            // gap before, so its end + GAP would be the next start):
-            // `v + GAP - start <= size + GAP`, which no wrap breaks.
+            // `v` lies in `[start - GAP, start + size]`:
+            // `v - start <= size || start - v - 1 < GAP`, unsigned, which
+            // no wrap breaks (a huge size only widens it: hides).
             let start = ul(at(t.start));
-            let end = bin(BinOp::Add, at(t.size), gap(), Ty::ULONG, g);
             let pointed = vals
                 .iter()
                 .map(|v| {
-                    let e = bin(
-                        BinOp::Sub,
-                        bin(BinOp::Add, v.clone(), gap(), Ty::ULONG, g),
-                        start.clone(),
-                        Ty::ULONG,
+                    let sub =
+                        |a: &Expr, b: &Expr| bin(BinOp::Sub, a.clone(), b.clone(), Ty::ULONG, g);
+                    let inside = cmp(BinOp::Le, sub(v, &start), at(t.size), g);
+                    let before = cmp(
+                        BinOp::Lt,
+                        sub(&sub(&start, v), &int(1, Ty::ULONG, g)),
+                        gap(),
                         g,
                     );
-                    cmp(BinOp::Le, e, end.clone(), g)
+                    or(inside, before, g)
                 })
                 .reduce(|a, b| or(a, b, g))
                 .unwrap_or_else(|| int(0, Ty::INT, g));
@@ -299,18 +304,28 @@ fn slots_of(p: &Program) -> Result<Slots, String> {
     // Where the program makes an integer from a pointer, an integer as
     // wide as a pointer may hold one too: it is read as one (the oracle
     // gives such an integer no object, so this only hides).
-    let mut made_int = false;
+    // `(int)(long)arg`: an integer narrower than a pointer made at once
+    // from the pointer's integer holds no pointer.
+    let ptr_size = p.size_of(&Ty::Void.ptr()).unwrap_or(8);
+    let narrow = |t: &Ty| t.unqual().is_integer() && p.size_of(t).unwrap_or(0) < ptr_size;
+    let from_ptr = |e: &Expr| matches!(&e.kind, ExprKind::Cast(a) if data_pointer(&a.ty));
+    let mut truncated: Vec<*const Expr> = Vec::new();
     p.walk_exprs(&mut |e| {
         if let ExprKind::Cast(a) = &e.kind
-            && data_pointer(&a.ty)
-            && e.ty.unqual().is_integer()
+            && narrow(&e.ty)
+            && from_ptr(a)
         {
-            made_int = true;
+            truncated.push(&**a as *const Expr);
         }
+    });
+    let mut made_int = false;
+    p.walk_exprs(&mut |e| {
+        made_int |=
+            from_ptr(e) && e.ty.unqual().is_integer() && !truncated.contains(&(e as *const Expr));
     });
     let k = Kinds {
         ints: made_int,
-        ptr_size: p.size_of(&Ty::Void.ptr()).unwrap_or(8),
+        ptr_size,
     };
     let mut out = Vec::new();
     for (i, g) in p.globals.iter().enumerate() {
@@ -323,8 +338,7 @@ fn slots_of(p: &Program) -> Result<Slots, String> {
         let base = glob(p, GlobalId(i as u32), g.loc.generated());
         k.slots(p, base, &g.name, &mut out)?;
     }
-    let ints = out.iter().any(|e| !data_pointer(&e.ty));
-    Ok((out, ints))
+    Ok((out, made_int))
 }
 
 /// Which values count as pointers in the globals.
@@ -451,16 +465,29 @@ fn hidden_pointers(p: &Program) -> Option<String> {
             Ty::Void | Ty::Int(IntKind::Char | IntKind::SChar | IntKind::UChar)
         )
     };
+    // A union the program uses whose members hold a pointer.
+    let punning_union = |t: &Ty| {
+        matches!(t.unqual(), Ty::Comp(c)
+            if p.comp(*c).kind == CompKind::Union
+                && p.comp(*c).fields.iter().any(|f| holds_pointer(p, &f.ty)))
+    };
     p.walk_exprs(&mut |e| {
         if why.is_some() {
+            return;
+        }
+        if punning_union(&e.ty) {
+            why = Some("a union holds a pointer (its bytes may be read as another type)");
             return;
         }
         let ExprKind::Cast(a) = &e.kind else { return };
         let (Some(from), Some(to)) = (a.ty.pointee(), e.ty.pointee()) else {
             return;
         };
-        if holds_pointer(p, from) && !matches!(to.unqual(), Ty::Void) && !holds_pointer(p, to) {
+        let (hf, ht) = (holds_pointer(p, from), holds_pointer(p, to));
+        if hf && !ht && !matches!(to.unqual(), Ty::Void) {
             why = Some("the program reads memory that holds a pointer as another type");
+        } else if ht && !hf && !matches!(from.unqual(), Ty::Void) {
+            why = Some("the program writes pointers into memory of another type");
         } else if matches!(to.unqual(), Ty::Func(_)) && !matches!(from.unqual(), Ty::Func(_)) {
             why = Some("the program makes a function pointer from a data pointer");
         }

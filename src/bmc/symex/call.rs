@@ -80,7 +80,7 @@ impl<'p> Symex<'p> {
                 let size = p.size_of(&l.ty).unwrap_or(0).max(1);
                 let a = if self.rounds.is_some() {
                     let a = self.local_next;
-                    self.local_next += size.div_ceil(16) * 16 + 16;
+                    self.local_next += self.span(size);
                     a
                 } else {
                     self.alloc(size)

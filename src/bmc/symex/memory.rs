@@ -9,8 +9,15 @@ use super::*;
 impl<'p> Symex<'p> {
     pub(super) fn alloc(&mut self, size: u64) -> u64 {
         let a = self.next_addr;
-        self.next_addr += size.div_ceil(16) * 16 + 16;
+        self.next_addr += self.span(size);
         a
+    }
+
+    /// The addresses an object of `size` bytes takes up with the gap
+    /// after it: 16-aligned starts, and at least 16 bytes (or the
+    /// program's `heap_gap`) that no object uses.
+    pub(super) fn span(&self, size: u64) -> u64 {
+        size.div_ceil(16) * 16 + self.p.heap_gap.max(16).next_multiple_of(16)
     }
 
     pub(super) fn local_place(&self, fr: &Frame, v: LocalId) -> Place {

@@ -508,7 +508,7 @@ impl<'p> Symex<'p> {
                     // Sequential state of the Lal-Reps output: in the
                     // unshifted range, like locals.
                     self.global_addr[gi] = Some(self.local_next);
-                    self.local_next += size.div_ceil(16) * 16 + 16;
+                    self.local_next += self.span(size);
                     continue;
                 }
                 self.global_addr[gi] = Some(self.alloc(size));
