@@ -7,6 +7,19 @@ pub fn st(kind: StmtKind, loc: Loc) -> Stmt {
     Stmt { kind, loc }
 }
 
+/// An operation with no operands and no result (`abort`, the bounds of
+/// an atomic section).
+pub fn bare_op(op: Op, loc: Loc) -> Stmt {
+    st(
+        StmtKind::Op {
+            dest: None,
+            op,
+            args: vec![],
+        },
+        loc,
+    )
+}
+
 pub fn int(v: i128, ty: Ty, loc: Loc) -> Expr {
     Expr::int(v, ty, loc)
 }

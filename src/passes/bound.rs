@@ -122,14 +122,7 @@ fn check(cut: Cut, c: Expr, loc: Loc) -> Stmt {
             Cut::Stop => {
                 let ty = c.ty.clone();
                 let not = Expr::new(ExprKind::Unary(UnOp::LogNot, Box::new(c)), ty, loc);
-                let abort = Stmt {
-                    kind: StmtKind::Op {
-                        dest: None,
-                        op: Op::Abort,
-                        args: vec![],
-                    },
-                    loc,
-                };
+                let abort = crate::ir::build::bare_op(Op::Abort, loc);
                 StmtKind::If(not, Block(vec![abort]), Block::default())
             }
         },

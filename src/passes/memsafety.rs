@@ -578,16 +578,7 @@ impl Cx<'_> {
             return;
         }
         let loc = body.first().map_or(Loc::NONE, |s| s.loc);
-        let op = |op| {
-            st(
-                StmtKind::Op {
-                    dest: None,
-                    op,
-                    args: vec![],
-                },
-                loc,
-            )
-        };
+        let op = |op| bare_op(op, loc);
         if wrap {
             out.push(op(Op::AtomicBegin));
         }

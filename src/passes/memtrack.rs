@@ -192,16 +192,7 @@ impl Cx<'_> {
         let g = loc.generated();
         let t = &self.table;
         let ul = |e: Expr| cast(e, Ty::ULONG, g);
-        let op = |op| {
-            st(
-                StmtKind::Op {
-                    dest: None,
-                    op,
-                    args: vec![],
-                },
-                g,
-            )
-        };
+        let op = |op| bare_op(op, g);
         let mut out = vec![op(Op::AtomicBegin)];
         // Each slot read once.
         let mut vals = Vec::new();

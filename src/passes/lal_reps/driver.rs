@@ -102,16 +102,7 @@ pub(super) fn make_driver(p: &mut Program, rw: &Ctx, user_main: FuncId, nslots: 
         LocalId(locals.len() as u32 - 1)
     };
     let mut b: Vec<Stmt> = Vec::new();
-    let opst = |op: Op| {
-        st(
-            StmtKind::Op {
-                dest: None,
-                op,
-                args: vec![],
-            },
-            loc,
-        )
-    };
+    let opst = |op: Op| bare_op(op, loc);
     let at = |a: GlobalId, i: i128| index(glob(p, a, loc), int(i, Ty::UINT, loc), loc);
     let r = glob(p, g.round, loc);
     b.push(opst(Op::RoundInit));
