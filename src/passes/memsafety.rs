@@ -61,20 +61,45 @@ pub const HEAP_TABLE: u32 = 16;
 /// object is seen as before its start.
 pub const GAP: u64 = 16;
 
-/// The names of the table's globals (`passes::memtrack` reads them).
-pub const HEAP: &str = "__seqcm_heap";
-pub const HEAP_SIZE: &str = "__seqcm_heap_size";
-pub const HEAP_LIVE: &str = "__seqcm_heap_live";
-pub const HEAP_COUNT: &str = "__seqcm_heap_n";
+/// The names of the table's globals.
+const HEAP: &str = "__seqcm_heap";
+const HEAP_SIZE: &str = "__seqcm_heap_size";
+const HEAP_LIVE: &str = "__seqcm_heap_live";
+const HEAP_COUNT: &str = "__seqcm_heap_n";
 
 /// The table's globals.
 #[derive(Clone, Copy)]
-struct Table {
-    start: GlobalId,
-    size: GlobalId,
-    live: GlobalId,
-    count: GlobalId,
-    n: u32,
+pub(super) struct Table {
+    pub(super) start: GlobalId,
+    pub(super) size: GlobalId,
+    pub(super) live: GlobalId,
+    pub(super) count: GlobalId,
+    pub(super) n: u32,
+}
+
+impl Table {
+    /// The table this pass added to `p`, if it added one
+    /// (`passes::memtrack` reads it).
+    pub(super) fn find(p: &Program) -> Option<Table> {
+        let id = |name: &str| {
+            p.globals
+                .iter()
+                .position(|g| g.name == name)
+                .map(|i| GlobalId(i as u32))
+        };
+        let start = id(HEAP)?;
+        let n = match &p.global(start).ty {
+            Ty::Array(_, Some(n)) => u32::try_from(*n).ok()?,
+            _ => return None,
+        };
+        Some(Table {
+            start,
+            size: id(HEAP_SIZE)?,
+            live: id(HEAP_LIVE)?,
+            count: id(HEAP_COUNT)?,
+            n,
+        })
+    }
 }
 
 /// `threads` and `unwind` are the run's bounds: the table holds an

@@ -35,7 +35,7 @@
 //! than `GAP` bytes is not seen as pointing into it (the oracle, which
 //! follows provenance, then disagrees: the replay refuses the report).
 
-use super::memsafety::{GAP, HEAP, HEAP_COUNT, HEAP_LIVE, HEAP_SIZE, structured};
+use super::memsafety::{GAP, Table, structured};
 use crate::ir::build::*;
 use crate::ir::*;
 
@@ -122,38 +122,6 @@ pub fn memtrack(mut p: Program, plan: Plan) -> Program {
     p
 }
 
-/// The heap table's globals, as `passes::memsafety` made them.
-struct Table {
-    start: GlobalId,
-    size: GlobalId,
-    live: GlobalId,
-    count: GlobalId,
-    n: u64,
-}
-
-impl Table {
-    fn find(p: &Program) -> Option<Table> {
-        let id = |name: &str| {
-            p.globals
-                .iter()
-                .position(|g| g.name == name)
-                .map(|i| GlobalId(i as u32))
-        };
-        let start = id(HEAP)?;
-        let n = match &p.global(start).ty {
-            Ty::Array(_, Some(n)) => *n,
-            _ => return None,
-        };
-        Some(Table {
-            start,
-            size: id(HEAP_SIZE)?,
-            live: id(HEAP_LIVE)?,
-            count: id(HEAP_COUNT)?,
-            n,
-        })
-    }
-}
-
 struct Cx<'a> {
     p: &'a Program,
     table: Table,
@@ -211,7 +179,7 @@ impl Cx<'_> {
         let mut all_reached: Option<Expr> = None;
         let mut none_live: Option<Expr> = None;
         let mut one_reached: Option<Expr> = None;
-        for i in 0..t.n {
+        for i in 0..u64::from(t.n) {
             let at = |x: GlobalId| index(glob(self.p, x, g), int(i as i128, Ty::UINT, g), g);
             let here = and(
                 cmp(
@@ -401,13 +369,13 @@ fn data_pointer(t: &Ty) -> bool {
     matches!(t.unqual(), Ty::Ptr(x) if !matches!(x.unqual(), Ty::Func(_)))
 }
 
+/// `t` holds a data pointer somewhere.
 fn holds_pointer(p: &Program, t: &Ty) -> bool {
-    match t.unqual() {
-        t if data_pointer(t) => true,
-        Ty::Array(x, _) => holds_pointer(p, x),
-        Ty::Comp(c) => p.comp(*c).fields.iter().any(|f| holds_pointer(p, &f.ty)),
-        _ => false,
+    Kinds {
+        ints: false,
+        ptr_size: 0,
     }
+    .holds(p, t)
 }
 
 /// Whether some write through a pointer stores a pointer (then a heap
