@@ -49,6 +49,15 @@ struct Node {
     st: Rc<State>,
     aux: u32,
     path: u32,
+    /// `fingerprint(st, aux)`, taken once when the node is made.
+    fp: u128,
+}
+
+impl Node {
+    fn new(st: Rc<State>, aux: u32, path: u32) -> Node {
+        let fp = fingerprint(&st, aux);
+        Node { st, aux, path, fp }
+    }
 }
 
 /// A fast 128-bit state hash: two independent multiply-rotate lanes.
@@ -209,11 +218,7 @@ pub fn search(
     };
     let mut paths: Vec<(u32, u32, Vec<u32>)> = Vec::new();
     let mut visited: HashSet<u128> = HashSet::new();
-    let mut layer: Vec<Node> = vec![Node {
-        st: Rc::new(init),
-        aux: 0,
-        path: u32::MAX,
-    }];
+    let mut layer: Vec<Node> = vec![Node::new(Rc::new(init), 0, u32::MAX)];
     let mut next: Vec<Node> = Vec::new();
     let mut c = 0u32;
     let path_of = |paths: &Vec<(u32, u32, Vec<u32>)>, mut i: u32| {
@@ -228,8 +233,7 @@ pub fn search(
     };
     'layers: loop {
         while let Some(n) = layer.pop() {
-            let fp = fingerprint(&n.st, n.aux);
-            if !visited.insert(fp) {
+            if !visited.insert(n.fp) {
                 continue;
             }
             res.states += 1;
@@ -312,18 +316,30 @@ pub fn search(
                             {
                                 res.cuts.insert(why.clone());
                             }
+                            if step_cost != 0 && c >= cap {
+                                res.complete = false;
+                                continue;
+                            }
+                            // A state expanded already was expanded at
+                            // a cost no higher: it would be dropped when
+                            // popped, so it is not kept (memory: the
+                            // layers held millions of such states).
+                            let aux = if cost == Cost::Plain { 0 } else { t };
+                            let fp = fingerprint(&s2, aux);
+                            if visited.contains(&fp) {
+                                continue;
+                            }
                             paths.push((n.path, t, script));
                             let node = Node {
                                 st: Rc::new(s2),
-                                aux: if cost == Cost::Plain { 0 } else { t },
+                                aux,
                                 path: paths.len() as u32 - 1,
+                                fp,
                             };
                             if step_cost == 0 {
                                 layer.push(node);
-                            } else if c < cap {
-                                next.push(node);
                             } else {
-                                res.complete = false;
+                                next.push(node);
                             }
                         }
                     }
@@ -332,17 +348,9 @@ pub fn search(
             if cost == Cost::Rounds {
                 // Hand the turn to the next thread, or start a new round.
                 if n.aux + 1 < nthreads {
-                    layer.push(Node {
-                        st: n.st.clone(),
-                        aux: n.aux + 1,
-                        path: n.path,
-                    });
+                    layer.push(Node::new(n.st.clone(), n.aux + 1, n.path));
                 } else if c < cap {
-                    next.push(Node {
-                        st: n.st.clone(),
-                        aux: 0,
-                        path: n.path,
-                    });
+                    next.push(Node::new(n.st.clone(), 0, n.path));
                 } else if n.st.threads.iter().any(|t| t.status == Status::Running) {
                     res.complete = false;
                 }
@@ -486,9 +494,10 @@ pub fn races(m: &Machine, init: State) -> RaceSearch {
     };
     let mut paths: Vec<(u32, u32, Vec<u32>)> = Vec::new();
     let mut visited: HashSet<u128> = HashSet::new();
-    let mut stack = vec![(Rc::new(init), u32::MAX)];
-    while let Some((st, at)) = stack.pop() {
-        if !visited.insert(fingerprint(&st, 0)) {
+    let fp = fingerprint(&init, 0);
+    let mut stack = vec![(Rc::new(init), u32::MAX, fp)];
+    while let Some((st, at, fp)) = stack.pop() {
+        if !visited.insert(fp) {
             continue;
         }
         res.states += 1;
@@ -524,8 +533,13 @@ pub fn races(m: &Machine, init: State) -> RaceSearch {
                     // A failed assertion ends the run (abort).
                     StepEnd::Blocked(_) | StepEnd::Failed(..) => {}
                     StepEnd::Ran => {
+                        // Expanded already: it would be dropped when popped.
+                        let fp = fingerprint(&s2, 0);
+                        if visited.contains(&fp) {
+                            continue;
+                        }
                         paths.push((at, t, script));
-                        stack.push((Rc::new(s2), paths.len() as u32 - 1));
+                        stack.push((Rc::new(s2), paths.len() as u32 - 1, fp));
                     }
                 }
             }

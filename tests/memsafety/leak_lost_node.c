@@ -1,5 +1,6 @@
-// expect: found 34
+// expect: found 35
 // property: memtrack
+// lal-reps via cbmc: slow
 // Two threads push a node onto a shared list without a lock: if both
 // read the head before either writes it, the first node written is
 // overwritten. main frees the list it can reach and returns with that
