@@ -259,7 +259,12 @@ impl Cx<'_> {
                     glob(p, t.count, g),
                     g,
                 ),
-                cmp(BinOp::Ne, at(t.live, i), int(0, Ty::Int(IntKind::UChar), g), g),
+                cmp(
+                    BinOp::Ne,
+                    at(t.live, i),
+                    int(0, Ty::Int(IntKind::UChar), g),
+                    g,
+                ),
                 g,
             );
             let h = self.temp(Ty::INT, g);
@@ -349,7 +354,9 @@ impl Cx<'_> {
             for _ in 1..n {
                 for i in 0..n as usize {
                     let from = (0..n as usize)
-                        .filter_map(|j| edge[j][i].as_ref().map(|e| and(r[j].clone(), e.clone(), g)))
+                        .filter_map(|j| {
+                            edge[j][i].as_ref().map(|e| and(r[j].clone(), e.clone(), g))
+                        })
                         .reduce(|a, b| or(a, b, g));
                     if let Some(f) = from {
                         out.push(assign(r[i].clone(), or(r[i].clone(), f, g), g));
