@@ -124,11 +124,9 @@ pub fn memsafety(mut p: Program, threads: u32, unwind: u32, on: bool) -> Result<
             });
         }
     }
-    let once = main_once(&p);
-    let n = (sites - once)
+    let n = sites
         .saturating_mul(threads.max(1))
         .saturating_mul(unwind.max(1))
-        .saturating_add(once)
         .min(HEAP_TABLE);
     let table = (sites > 0).then(|| add_table(&mut p, n));
     p.heap_gap = GAP;
@@ -177,43 +175,6 @@ pub(super) fn structured(p: &Program) -> bool {
             .as_ref()
             .is_none_or(|b| sections_nest(b, false, false))
     })
-}
-
-/// The allocation statements of main that run at most once in a run:
-/// those outside its loops, when the program never calls main and main
-/// has no `goto` (which could make a loop). Each needs one table entry,
-/// not one per thread and iteration; a smaller table keeps memtrack's
-/// reading of every entry cheap.
-fn main_once(p: &Program) -> u32 {
-    let Some(main) = p
-        .functions
-        .iter()
-        .position(|f| f.name == "main" && f.body.is_some())
-    else {
-        return 0;
-    };
-    let mut called = false;
-    p.walk_exprs(&mut |e| called |= matches!(e.kind, ExprKind::Func(f) if f.index() == main));
-    let body = p.functions[main].body.as_ref().unwrap();
-    let mut jumps = false;
-    body.walk(&mut |s| jumps |= matches!(s.kind, StmtKind::Goto(_)));
-    if called || jumps {
-        return 0;
-    }
-    fn outside_loops(b: &Block) -> u32 {
-        b.0.iter()
-            .map(|s| match &s.kind {
-                StmtKind::Op {
-                    op: Op::Malloc | Op::Calloc,
-                    ..
-                } => 1,
-                StmtKind::If(_, a, b) => outside_loops(a) + outside_loops(b),
-                StmtKind::Switch(_, b) | StmtKind::Block(b) => outside_loops(b),
-                _ => 0,
-            })
-            .sum()
-    }
-    outside_loops(body)
 }
 
 fn allocates(b: &Block) -> bool {

@@ -11,14 +11,6 @@
 //! - *exact* (no pointer is ever stored through a pointer, so no heap
 //!   object holds one): every live table entry has a slot pointing into
 //!   `[start - GAP, start + size]`;
-//! - *exact through the heap* where every pointer stored in a heap
-//!   object lies at a fixed place from the object's start (`heap_types`:
-//!   stores `e->f = v` or `*e = v` only, and no pointer to the inside of
-//!   an object that may hold pointers): each live entry's slots of every
-//!   such type are read too (each only where it lies inside the object),
-//!   and an entry is reached when a global points into it or a reached
-//!   entry does, followed as many times as there are entries (a list, a
-//!   tree, a cycle; a freed object holds nothing that counts);
 //! - otherwise only the case where no live entry has such a slot (then
 //!   none is reachable, since a path to the heap starts at a global).
 //!   An object reached only through another is not checked: *hides*,
@@ -28,12 +20,7 @@
 //! padded range is one made from that entry (objects are `3 * GAP`
 //! apart here: `Program::heap_gap`), so a live entry with no slot in its range has no global
 //! pointing at it; the check and main's return are both main's steps, and
-//! a run may return right after the check. Through the heap: a pointer a
-//! heap object holds was stored by one of the stores above, so it lies in
-//! a slot the check reads; reading a slot of another type than the one
-//! stored there gives a value no store made (an unconstrained one on the
-//! SMT route, whose regions are typed), which can only add reached
-//! entries, never remove one. No check is made (and
+//! a run may return right after the check. No check is made (and
 //! `memtrack_partial` says why) where a global could hold a pointer the
 //! slots do not show: a union or an array of unknown length holding
 //! pointers, a thread-local pointer, more than `MAX_SLOTS` slots, memory
@@ -56,29 +43,13 @@ use crate::ir::*;
 /// return; past it the check is not made.
 pub const MAX_SLOTS: usize = 64;
 
-/// At most this many pointer slots in all table entries together are
-/// read (entries times the slots of the heap types); past it the check
-/// is the partial one.
-pub const MAX_HEAP_SLOTS: usize = 128;
-
 /// What the check will read, decided on the program before
 /// `passes::memsafety` adds its own pointer casts.
 pub struct Plan {
     /// The slots, or why no check is made.
     slots: Result<Slots, String>,
-    heap: Heap,
-}
-
-/// Where heap objects may hold pointers.
-enum Heap {
-    /// Nowhere: no pointer is ever stored through a pointer.
-    Empty,
-    /// Only at the start of an object, in the pointer slots of one of
-    /// these types (`heap_types`): the check reads them in every live
-    /// entry and follows them.
-    Typed(Vec<Ty>),
-    /// Anywhere: only the partial check is made.
-    Untyped,
+    /// No heap object ever holds a pointer.
+    exact: bool,
 }
 
 /// The slots, and whether integers made from pointers may hold the only
@@ -90,15 +61,10 @@ pub fn plan(p: &Program) -> Plan {
         Some(why) => Err(why),
         None => slots_of(p),
     };
-    let heap = if !stores_pointers_through_pointers(p) {
-        Heap::Empty
-    } else {
-        match heap_types(p) {
-            Some(ts) => Heap::Typed(ts),
-            None => Heap::Untyped,
-        }
-    };
-    Plan { slots, heap }
+    Plan {
+        exact: !stores_pointers_through_pointers(p),
+        slots,
+    }
 }
 
 pub fn memtrack(mut p: Program, plan: Plan) -> Program {
@@ -130,22 +96,9 @@ pub fn memtrack(mut p: Program, plan: Plan) -> Program {
                 .into(),
         );
     }
-    // The heap types whose slots the check follows (`Cx::check`).
-    let empty = matches!(plan.heap, Heap::Empty);
-    let heap = match plan.heap {
-        Heap::Typed(ts) if !ints => {
-            let per: usize = ts
-                .iter()
-                .map(|t| heap_slots(&p, t, int(0, Ty::ULONG, Loc::NONE)).map_or(0, |s| s.len()))
-                .sum();
-            (per * table.n as usize <= MAX_HEAP_SLOTS).then_some(ts)
-        }
-        _ => None,
-    };
-    let exact = empty || heap.is_some();
-    if !exact {
+    if !plan.exact {
         p.memtrack_partial = Some(
-            "valid-memtrack is checked only where no global points into any live heap object (the program stores pointers in heap objects at places the check cannot name, so a heap object reached only from another one is not checked)"
+            "valid-memtrack is checked only where no global points into any live heap object (the program stores pointers through pointers, so a heap object reached only from another one is not checked)"
                 .into(),
         );
     }
@@ -159,8 +112,7 @@ pub fn memtrack(mut p: Program, plan: Plan) -> Program {
         p: &p,
         table,
         slots: &slots,
-        exact,
-        heap: heap.unwrap_or_default(),
+        exact: plan.exact,
         locals: &mut f.locals,
     };
     let mut body = cx.block(f.body.take().unwrap());
@@ -175,8 +127,6 @@ struct Cx<'a> {
     table: Table,
     slots: &'a [Expr],
     exact: bool,
-    /// The heap types whose slots are followed (`Heap::Typed`).
-    heap: Vec<Ty>,
     locals: &'a mut Vec<Local>,
 }
 
@@ -204,175 +154,67 @@ impl Cx<'_> {
         Block(out)
     }
 
-    /// A temporary local of main's.
-    fn temp(&mut self, ty: Ty, g: Loc) -> Expr {
-        let v = LocalId(self.locals.len() as u32);
-        self.locals.push(Local {
-            name: format!("__seqc_k{}", v.0),
-            ty: ty.clone(),
-            loc: g,
-            temp: true,
-        });
-        lv_local(v, ty, g)
-    }
-
     /// The atomic step that reads the slots and asserts the check, at
     /// `loc` (main's return there).
     fn check(&mut self, loc: Loc) -> Vec<Stmt> {
         let g = loc.generated();
-        let t = self.table;
-        let p = self.p;
+        let t = &self.table;
         let ul = |e: Expr| cast(e, Ty::ULONG, g);
         let op = |op| bare_op(op, g);
-        let decl = |v: &Expr, e: Expr| {
-            let ExprKind::Local(id) = v.kind else {
-                unreachable!("a temporary is a local")
-            };
-            st(StmtKind::Decl(id, Some(Init::Expr(e))), g)
-        };
         let mut out = vec![op(Op::AtomicBegin)];
         // Each slot read once.
         let mut vals = Vec::new();
         for s in self.slots {
-            let v = self.temp(Ty::ULONG, g);
-            out.push(decl(&v, ul(s.clone())));
-            vals.push(v);
+            let v = LocalId(self.locals.len() as u32);
+            self.locals.push(Local {
+                name: format!("__seqc_k{}", v.0),
+                ty: Ty::ULONG,
+                loc: g,
+                temp: true,
+            });
+            out.push(st(StmtKind::Decl(v, Some(Init::Expr(ul(s.clone())))), g));
+            vals.push(lv_local(v, Ty::ULONG, g));
         }
-        let n = u64::from(t.n);
-        let at = |x: GlobalId, i: u64| index(glob(p, x, g), int(i as i128, Ty::UINT, g), g);
-        // Each entry's start, size and liveness read once.
-        let mut base = Vec::new();
-        let mut start = Vec::new();
-        let mut size = Vec::new();
-        let mut live = Vec::new();
-        for i in 0..n {
-            let b = self.temp(Ty::Void.ptr(), g);
-            out.push(decl(&b, at(t.start, i)));
-            let s0 = self.temp(Ty::ULONG, g);
-            out.push(decl(&s0, ul(b.clone())));
-            let z = self.temp(Ty::ULONG, g);
-            out.push(decl(&z, at(t.size, i)));
+        let gap = || int(GAP as i128, Ty::ULONG, g);
+        let mut all_reached: Option<Expr> = None;
+        let mut none_live: Option<Expr> = None;
+        let mut one_reached: Option<Expr> = None;
+        for i in 0..u64::from(t.n) {
+            let at = |x: GlobalId| index(glob(self.p, x, g), int(i as i128, Ty::UINT, g), g);
             let here = and(
                 cmp(
                     BinOp::Lt,
                     int(i as i128, Ty::UINT, g),
-                    glob(p, t.count, g),
+                    glob(self.p, t.count, g),
                     g,
                 ),
-                cmp(
-                    BinOp::Ne,
-                    at(t.live, i),
-                    int(0, Ty::Int(IntKind::UChar), g),
-                    g,
-                ),
+                cmp(BinOp::Ne, at(t.live), int(0, Ty::Int(IntKind::UChar), g), g),
                 g,
             );
-            let h = self.temp(Ty::INT, g);
-            out.push(decl(&h, here));
-            base.push(b);
-            start.push(s0);
-            size.push(z);
-            live.push(h);
-        }
-        let here = |i: u64| live[i as usize].clone();
-        // `v` lies in `[start - GAP, start + size]` of entry `i`:
-        // `v - start <= size || start - v - 1 < GAP`, unsigned, which no
-        // wrap breaks (a huge size only widens it: hides).
-        let points = |v: &Expr, i: u64| {
-            let start = &start[i as usize];
-            let sub = |a: &Expr, b: &Expr| bin(BinOp::Sub, a.clone(), b.clone(), Ty::ULONG, g);
-            let inside = cmp(BinOp::Le, sub(v, start), size[i as usize].clone(), g);
-            let before = cmp(
-                BinOp::Lt,
-                sub(&sub(start, v), &int(1, Ty::ULONG, g)),
-                int(GAP as i128, Ty::ULONG, g),
-                g,
-            );
-            or(inside, before, g)
-        };
-        let any_of = |vs: &[Expr], i: u64| {
-            vs.iter()
-                .map(|v| points(v, i))
+            // `v` lies in `[start - GAP, start + size]`:
+            // `v - start <= size || start - v - 1 < GAP`, unsigned, which
+            // no wrap breaks (a huge size only widens it: hides).
+            let start = ul(at(t.start));
+            let pointed = vals
+                .iter()
+                .map(|v| {
+                    let sub =
+                        |a: &Expr, b: &Expr| bin(BinOp::Sub, a.clone(), b.clone(), Ty::ULONG, g);
+                    let inside = cmp(BinOp::Le, sub(v, &start), at(t.size), g);
+                    let before = cmp(
+                        BinOp::Lt,
+                        sub(&sub(&start, v), &int(1, Ty::ULONG, g)),
+                        gap(),
+                        g,
+                    );
+                    or(inside, before, g)
+                })
                 .reduce(|a, b| or(a, b, g))
-                .unwrap_or_else(|| int(0, Ty::INT, g))
-        };
-        // The pointers each live entry holds: the slots of every heap
-        // type read at the entry's start, each only where it lies inside
-        // the object (0 elsewhere, and in entries not live).
-        let mut held: Vec<Vec<Expr>> = Vec::new();
-        for j in 0..n {
-            let mut vs = Vec::new();
-            for ty in self.heap.clone() {
-                for lv in heap_slots(p, &ty, base[j as usize].clone()).unwrap_or_default() {
-                    let v = self.temp(Ty::ULONG, g);
-                    out.push(decl(&v, int(0, Ty::ULONG, g)));
-                    // The slot's end, from the object's start: a constant.
-                    let width = p.size_of(&lv.ty).unwrap_or(8);
-                    let end = match offset_in(p, &lv) {
-                        Some(off) => int((off + width) as i128, Ty::ULONG, g),
-                        None => bin(
-                            BinOp::Add,
-                            bin(
-                                BinOp::Sub,
-                                ul(addr_of(lv.clone(), g)),
-                                start[j as usize].clone(),
-                                Ty::ULONG,
-                                g,
-                            ),
-                            int(width as i128, Ty::ULONG, g),
-                            Ty::ULONG,
-                            g,
-                        ),
-                    };
-                    let inside = and(here(j), cmp(BinOp::Le, end, size[j as usize].clone(), g), g);
-                    out.push(if_(inside, vec![assign(v.clone(), ul(lv), g)], vec![], g));
-                    vs.push(v);
-                }
-            }
-            held.push(vs);
-        }
-        // `r[i]`: a global reaches entry `i`; then, as often as there are
-        // entries, whatever a reached entry points into is reached (a path
-        // visits each entry at most once).
-        let mut r = Vec::new();
-        for i in 0..n {
-            let v = self.temp(Ty::INT, g);
-            out.push(decl(&v, any_of(&vals, i)));
-            r.push(v);
-        }
-        if !self.heap.is_empty() {
-            let mut edge = vec![vec![None; n as usize]; n as usize];
-            for j in 0..n {
-                for i in 0..n {
-                    if i != j && !held[j as usize].is_empty() {
-                        let v = self.temp(Ty::INT, g);
-                        out.push(decl(&v, any_of(&held[j as usize], i)));
-                        edge[j as usize][i as usize] = Some(v);
-                    }
-                }
-            }
-            for _ in 1..n {
-                for i in 0..n as usize {
-                    let from = (0..n as usize)
-                        .filter_map(|j| {
-                            edge[j][i].as_ref().map(|e| and(r[j].clone(), e.clone(), g))
-                        })
-                        .reduce(|a, b| or(a, b, g));
-                    if let Some(f) = from {
-                        out.push(assign(r[i].clone(), or(r[i].clone(), f, g), g));
-                    }
-                }
-            }
-        }
-        let mut all_reached: Option<Expr> = None;
-        let mut none_live: Option<Expr> = None;
-        let mut one_reached: Option<Expr> = None;
-        for i in 0..n {
-            let pointed = r[i as usize].clone();
-            let ok_i = or(not(here(i), g), pointed.clone(), g);
+                .unwrap_or_else(|| int(0, Ty::INT, g));
+            let ok_i = or(not(here.clone(), g), pointed.clone(), g);
             all_reached = Some(fold(all_reached, ok_i, and, g));
-            none_live = Some(fold(none_live, not(here(i), g), and, g));
-            one_reached = Some(fold(one_reached, and(here(i), pointed, g), or, g));
+            none_live = Some(fold(none_live, not(here.clone(), g), and, g));
+            one_reached = Some(fold(one_reached, and(here, pointed, g), or, g));
         }
         let ok = if self.exact {
             all_reached
@@ -520,144 +362,6 @@ impl Kinds {
         }
         Ok(())
     }
-}
-
-/// The offset of a slot (`heap_slots`) from the object's start.
-fn offset_in(p: &Program, lv: &Expr) -> Option<u64> {
-    match &lv.kind {
-        ExprKind::Deref(_) => Some(0),
-        ExprKind::Member(a, k) => match a.ty.unqual() {
-            Ty::Comp(c) => Some(p.comp_layout(*c)?.0.get(*k as usize)? + offset_in(p, a)?),
-            _ => None,
-        },
-        ExprKind::Index(a, i) => {
-            let i = u64::try_from(const_of(i)?).ok()?;
-            Some(i * p.size_of(&lv.ty)? + offset_in(p, a)?)
-        }
-        _ => None,
-    }
-}
-
-/// The pointer slots of a `ty` at address `start` (`*(ty *)start`), or
-/// `None` where they cannot all be named (a union, an array of unknown
-/// length, too many).
-fn heap_slots(p: &Program, ty: &Ty, start: Expr) -> Option<Vec<Expr>> {
-    let l = start.loc;
-    let obj = deref(cast(start, ty.clone().ptr(), l), l);
-    let mut out = Vec::new();
-    Kinds {
-        ints: false,
-        ptr_size: 0,
-    }
-    .slots(p, obj, "a heap object", &mut out)
-    .ok()?;
-    Some(out)
-}
-
-/// The types through whose pointers the program stores pointers, when
-/// every such store writes at the start of a heap object in the slots of
-/// that type (`Heap::Typed`): each store is `e->f.g = v` or `*e = v`
-/// (members only), and no pointer into the inside of an object that may
-/// hold pointers is ever made — no pointer arithmetic or address of an
-/// inner lvalue of a type that may reach such an object (one that holds
-/// pointers, `void`, or whose pointers the program makes `void *` other
-/// than to give them to `free`, `memset` or `memcpy`), and no operation
-/// that writes pointers through one of its arguments. So a pointer in a
-/// heap object lies at the object's start plus the offset of a slot of
-/// one of the types, where the check reads it.
-fn heap_types(p: &Program) -> Option<Vec<Ty>> {
-    // Pointee types the program makes `void *`, outside the memory
-    // operations that only read or write bytes.
-    let mut given: Vec<*const Expr> = Vec::new();
-    for f in &p.functions {
-        let Some(b) = &f.body else { continue };
-        b.walk(&mut |s| {
-            if let StmtKind::Op {
-                op: Op::Free | Op::Memset | Op::Memcpy,
-                args,
-                ..
-            } = &s.kind
-            {
-                given.extend(args.iter().map(|a| a as *const Expr));
-            }
-        });
-    }
-    let mut to_void: Vec<Ty> = Vec::new();
-    p.walk_exprs(&mut |e| {
-        if let ExprKind::Cast(a) = &e.kind
-            && matches!(e.ty.pointee().map(Ty::unqual), Some(Ty::Void))
-            && !given.contains(&(e as *const Expr))
-            && let Some(x) = a.ty.pointee()
-            && !to_void.contains(x.unqual())
-        {
-            to_void.push(x.unqual().clone());
-        }
-    });
-    // A pointer of pointee `x` may come to point inside an object that
-    // holds pointers.
-    let risky = |x: &Ty| {
-        matches!(x.unqual(), Ty::Void) || holds_pointer(p, x) || to_void.contains(x.unqual())
-    };
-    let mut ok = true;
-    p.walk_exprs(&mut |e| match &e.kind {
-        ExprKind::Binary(BinOp::PtrAdd | BinOp::PtrSub, a, _) => {
-            ok &= a.ty.pointee().is_some_and(|x| !risky(x));
-        }
-        ExprKind::AddrOf(lv) if through_pointer(lv) && !matches!(lv.kind, ExprKind::Deref(_)) => {
-            ok &= !risky(&lv.ty);
-        }
-        ExprKind::Decay(lv) if through_pointer(lv) => {
-            ok &= match lv.ty.unqual() {
-                Ty::Array(x, _) => !risky(x),
-                _ => false,
-            };
-        }
-        _ => {}
-    });
-    if !ok {
-        return None;
-    }
-    let mut types: Vec<Ty> = Vec::new();
-    for f in &p.functions {
-        let Some(b) = &f.body else { continue };
-        b.walk(&mut |s| {
-            let dest = match &s.kind {
-                StmtKind::Assign(l, _) => Some(l),
-                StmtKind::Op { op, args, dest }
-                    if !matches!(op, Op::Malloc | Op::Calloc | Op::Free) =>
-                {
-                    ok &= !args.iter().any(|a| {
-                        a.ty.pointee().is_some_and(|t| holds_pointer(p, t))
-                            && const_of(a) != Some(0)
-                            && !matches!(&strip_cast(a).kind, ExprKind::AddrOf(lv) if !through_pointer(lv))
-                    });
-                    dest.as_ref()
-                }
-                StmtKind::Op { dest, .. } | StmtKind::Call { dest, .. } => dest.as_ref(),
-                _ => None,
-            };
-            let Some(d) = dest else { return };
-            if !(through_pointer(d) && holds_pointer(p, &d.ty)) {
-                return;
-            }
-            let mut lv = d;
-            while let ExprKind::Member(a, _) = &lv.kind {
-                lv = a;
-            }
-            match &lv.kind {
-                ExprKind::Deref(e) => match e.ty.pointee() {
-                    Some(t) if !types.contains(t.unqual()) => types.push(t.unqual().clone()),
-                    Some(_) => {}
-                    None => ok = false,
-                },
-                _ => ok = false,
-            }
-        });
-    }
-    let nameable = types
-        .iter()
-        .all(|t| heap_slots(p, t, int(0, Ty::ULONG, Loc::NONE)).is_some());
-    (ok && nameable).then_some(types)
 }
 
 /// A pointer to data (a function pointer never reaches the heap).

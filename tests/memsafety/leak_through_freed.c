@@ -1,6 +1,5 @@
-// expect: found 27
+// expect: found 26
 // property: memtrack
-// lal-reps via cbmc: slow
 // head -> a -> b. A thread frees a but leaves head dangling and b
 // linked only from the freed node: b is unreachable (a freed object
 // holds no pointer that counts).
