@@ -608,6 +608,9 @@ impl<'p> Machine<'p> {
             }
             Mop::Op(_, op, _, _) => op_visible(*op),
             Mop::Relock(..) | Mop::BarrierPass(..) => true,
+            // Main's return reads the whole heap under memtrack
+            // (`leak_rule`): other threads may run right before it.
+            Mop::Ret(_) => t == 0 && th.frames.len() == 1 && self.b.memtrack,
             Mop::Call(_, c, _, _) => {
                 match self.eval_in(st, t, &f.regs, &f.locals, c, *loc, &mut ch) {
                     Ok(RVal::S(Value::Func(fi))) => self.p.functions[fi as usize].atomic,
