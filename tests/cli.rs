@@ -241,6 +241,11 @@ fn refusals_name_the_construct() {
             "1:50",
             "the type of a variable-length array",
         ),
+        (
+            "int *p;\nint main(void) { __atomic_fetch_add(&p, 16, 5); return 0; }\n",
+            "2:18",
+            "'__atomic_fetch_add' on a pointer",
+        ),
     ];
     for (src, at, what) in cases {
         let (_d, p) = temp_file("r.c", src.as_bytes());
