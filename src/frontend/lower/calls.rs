@@ -1101,12 +1101,10 @@ impl<'a> Lowerer<'a> {
             // GCC's builtins add bytes to a pointer, C11's elements, and
             // the oracle has no such step: refused rather than guessed.
             if matches!(op, Op::AtomicFetch(_) | Op::AtomicFetchThen(_)) && vt.is_pointer() {
-                return Err(self.err_at(
-                    loc,
-                    crate::diag::Diagnostic::unsupported(format!(
-                        "'{name}' on a pointer (atomic pointer arithmetic)"
-                    )),
-                ));
+                return self.unsupported(
+                    e.span,
+                    format!("'{name}' on a pointer (atomic pointer arithmetic)"),
+                );
             }
             let mut a = vec![p];
             for (i, x) in args[1..1 + nvals].iter().enumerate() {
