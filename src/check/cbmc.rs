@@ -37,7 +37,7 @@ pub(super) fn check_cbmc(
                 ir_mode: false,
             },
         );
-        let (_dir, f) = process::scratch_file("seqc_out.c", &c)?;
+        let (dir, f) = process::scratch_file("seqc_out.c", &c)?;
         // seqc bounds every loop itself; CBMC's own bound only has to be
         // above it.
         let unwind = b.cbmc_unwind.to_string();
@@ -88,7 +88,7 @@ pub(super) fn check_cbmc(
             // a pointer read from the sink round's unconstrained copy.
             args.extend(["--property", "main.assertion.1"]);
         }
-        let out = run(&exe, &args, opts.timeout, cancel)?;
+        let out = run(&exe, &args, &dir, opts.timeout, cancel)?;
         if out.cancelled {
             return Ok((
                 Outcome::Unknown("cbmc stopped: another back end answered first".into()),

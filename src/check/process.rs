@@ -54,9 +54,6 @@ impl RunOut {
     }
 }
 
-/// Runs a tool in a process group of its own (see `cleanup`) under
-/// `timeout`, cut to what is left of `--timeout`; a timeout kills the
-/// whole group, the tool's own children with it.
 /// `text` written to `name` in a fresh temporary directory (removed when
 /// the guard drops, or by the signal sweep), and the path as an argument.
 pub(super) fn scratch_file(name: &str, text: &str) -> Result<(crate::cleanup::TempDir, String)> {
@@ -68,9 +65,14 @@ pub(super) fn scratch_file(name: &str, text: &str) -> Result<(crate::cleanup::Te
     Ok((dir, f))
 }
 
+/// Runs a tool in a process group of its own (see `cleanup`) under
+/// `timeout`, cut to what is left of `--timeout`; a timeout kills the
+/// whole group, the tool's own children with it. The tool's TMPDIR is
+/// `scratch`: CBMC's preprocessor files stay in /tmp when it is killed.
 pub(super) fn run(
     cmd: &Path,
     args: &[&str],
+    scratch: &crate::cleanup::TempDir,
     timeout: Option<Duration>,
     cancel: &Cancel,
 ) -> Result<RunOut> {
@@ -78,6 +80,7 @@ pub(super) fn run(
     let mut command = Command::new(cmd);
     command
         .args(args)
+        .env("TMPDIR", scratch.path())
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());

@@ -129,7 +129,7 @@ pub fn solve(
     timeout: Option<Duration>,
     cancel: &Cancel,
 ) -> Result<Answer> {
-    let (_dir, f) = process::scratch_file("query.smt2", script)?;
+    let (dir, f) = process::scratch_file("query.smt2", script)?;
     let (exe, args): (PathBuf, Vec<&str>) = match b {
         // z3 picks a bit-blasting tactic for QF_ABV by itself; its
         // general SMT core answered the Lal-Reps scripts 1.5-6.5x faster
@@ -139,7 +139,7 @@ pub fn solve(
         Backend::Bitwuzla => (tool("bitwuzla")?, vec![&f]),
         Backend::Cbmc => unreachable!("cbmc is not an SMT solver"),
     };
-    let out = run(&exe, &args, timeout, cancel)?;
+    let out = run(&exe, &args, &dir, timeout, cancel)?;
     if out.cancelled {
         return Ok(Answer::Unknown(format!(
             "{} stopped: another back end answered first",
