@@ -624,19 +624,10 @@ impl<'a> FnCompiler<'a> {
         let loc = e.loc;
         Ok(match &e.kind {
             ExprKind::Int(v) => E::Int(*v),
-            ExprKind::Float(s) => {
-                let t = s.trim_end_matches(['f', 'F', 'l', 'L']);
-                // A `float` constant is the decimal rounded once, to float.
-                let v = if matches!(e.ty.unqual(), Ty::Float(FloatKind::Float)) {
-                    t.parse::<f32>().map(f64::from)
-                } else {
-                    t.parse::<f64>()
-                };
-                match v {
-                    Ok(v) => E::Float(v),
-                    Err(_) => return self.unsup("this floating constant", loc),
-                }
-            }
+            ExprKind::Float(s) => match float_constant(s, &e.ty) {
+                Some(v) => E::Float(v),
+                None => return self.unsup("this floating constant", loc),
+            },
             ExprKind::Func(f) => E::Func(*f),
             ExprKind::Local(_)
             | ExprKind::Global(_)
@@ -749,5 +740,17 @@ impl<'a> FnCompiler<'a> {
             }
             ExprKind::Nondet => E::Nondet(e.ty.clone()),
         })
+    }
+}
+
+/// A floating constant's value: the decimal rounded once to its type (a
+/// `float` constant rounded through `double` is off by one place on
+/// some decimals, 7.038531e-26f say).
+pub(super) fn float_constant(text: &str, ty: &Ty) -> Option<f64> {
+    let t = text.trim_end_matches(['f', 'F', 'l', 'L']);
+    if matches!(ty.unqual(), Ty::Float(FloatKind::Float)) {
+        t.parse::<f32>().ok().map(f64::from)
+    } else {
+        t.parse::<f64>().ok()
     }
 }

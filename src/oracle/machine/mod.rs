@@ -706,7 +706,7 @@ impl<'p> Machine<'p> {
 fn const_e(m: &Machine, e: &Expr) -> Option<E> {
     Some(match &e.kind {
         ExprKind::Int(v) => E::Int(*v),
-        ExprKind::Float(s) => E::Float(s.trim_end_matches(['f', 'F', 'l', 'L']).parse().ok()?),
+        ExprKind::Float(s) => E::Float(crate::oracle::compile::float_constant(s, &e.ty)?),
         ExprKind::Func(f) => E::Func(*f),
         ExprKind::Cast(a) => E::Cast(Box::new(const_e(m, a)?), a.ty.clone(), e.ty.clone()),
         ExprKind::Unary(op, a) => E::Un(*op, Box::new(const_e(m, a)?), a.ty.clone(), e.ty.clone()),

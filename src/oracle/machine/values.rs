@@ -159,7 +159,12 @@ impl<'p> Machine<'p> {
                 let f = f64::from_bits(b);
                 Value::Int(self.wrap(f.trunc() as i128, to))
             }
-            (Ty::Float(k), Value::Int(i)) => Value::Float(round_float(*k, i as f64).to_bits()),
+            // Rounded once, straight to the type: through `double` a
+            // 64-bit integer may round twice (2^60 + 2^36 + 1).
+            (Ty::Float(FloatKind::Float), Value::Int(i)) => {
+                Value::Float(f64::from(i as f32).to_bits())
+            }
+            (Ty::Float(_), Value::Int(i)) => Value::Float((i as f64).to_bits()),
             (Ty::Float(k), Value::Float(b)) => {
                 Value::Float(round_float(*k, f64::from_bits(b)).to_bits())
             }
