@@ -7,7 +7,7 @@ extern void __VERIFIER_assume(int);
 struct node;
 struct node {
   struct node *next;
-  int c;
+  unsigned int c;
 };
 
 int main(void);
@@ -17,9 +17,9 @@ int main(void);
 int main(void)
 {
 #line 5 "golden/none/enums_typedefs.c"
-  struct node n = { (struct node *)0, 6 };
+  struct node n = { (struct node *)0, 6u };
 #line 5 "golden/none/enums_typedefs.c"
   unsigned long s = 16ul;
 #line 5 "golden/none/enums_typedefs.c"
-  return n.c == 6 && s == 16ul ? 0 : 1;
+  return n.c == 6u && s == 16ul ? 0 : 1;
 }

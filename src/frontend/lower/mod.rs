@@ -56,10 +56,11 @@ pub(super) enum VlaCtx {
     Object,
 }
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 enum Tag {
     Comp(CompId),
-    Enum,
+    /// An enumeration and the integer type gcc gives its objects.
+    Enum(Ty),
 }
 
 /// State while lowering one function body.

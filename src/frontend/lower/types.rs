@@ -386,22 +386,63 @@ impl<'a> Lowerer<'a> {
         id
     }
 
+    /// An enumeration's objects have the type gcc gives them: `unsigned
+    /// int` when no enumerator is negative, else `int` (C11 6.7.2.2p4
+    /// leaves the choice to the implementation). `enum E e = A; e - 1` is
+    /// then unsigned arithmetic, as gcc computes it. The enumeration
+    /// constants themselves are `int` (6.7.2.2p3); one outside the range
+    /// of `int` (a GNU extension that changes their type) is refused.
     fn enum_type(&mut self, et: &'a Node<ast::EnumType>) -> Result<Ty> {
-        if let Some(t) = &et.node.identifier {
-            self.tags
-                .last_mut()
-                .unwrap()
-                .insert(t.node.name.clone(), Tag::Enum);
+        let name = et.node.identifier.as_ref().map(|t| t.node.name.clone());
+        if et.node.enumerators.is_empty() {
+            // `enum E` without a body: the visible definition's type; one
+            // not seen yet (a GNU forward declaration) is int until then.
+            if let Some(n) = &name {
+                if let Some(Tag::Enum(t)) = self.tags.iter().rev().find_map(|m| m.get(n)) {
+                    return Ok(t.clone());
+                }
+                self.tags
+                    .last_mut()
+                    .unwrap()
+                    .insert(n.clone(), Tag::Enum(Ty::INT));
+            }
+            return Ok(Ty::INT);
         }
         let mut next: i128 = 0;
+        let mut negative = false;
         for e in &et.node.enumerators {
             if let Some(v) = &e.node.expression {
                 next = self.const_expr(v)?;
             }
+            if !(i32::MIN as i128..=i32::MAX as i128).contains(&next) {
+                let d = self.err(
+                    e.span,
+                    crate::diag::Diagnostic::unsupported(format!(
+                        "enumerator '{}' = {next} is outside the range of int (GNU gives such an enumeration another type)",
+                        e.node.identifier.node.name
+                    )),
+                );
+                // A use of any of its constants says why, not "not declared".
+                for e in &et.node.enumerators {
+                    self.bind(
+                        e.node.identifier.node.name.clone(),
+                        Sym::Poisoned(d.clone()),
+                    );
+                }
+                return Err(d);
+            }
+            negative |= next < 0;
             self.bind(e.node.identifier.node.name.clone(), Sym::EnumConst(next));
             next += 1;
         }
-        Ok(Ty::INT)
+        let ty = if negative { Ty::INT } else { Ty::UINT };
+        if let Some(n) = name {
+            self.tags
+                .last_mut()
+                .unwrap()
+                .insert(n, Tag::Enum(ty.clone()));
+        }
+        Ok(ty)
     }
 
     pub(super) fn declarator(
