@@ -242,6 +242,16 @@ fn refusals_name_the_construct() {
             "the type of a variable-length array",
         ),
         (
+            "int main(void) { long double d = 1; return d > 0; }\n",
+            "1:18",
+            "long double",
+        ),
+        (
+            "enum big { X = 3000000000 };\nint main(void) { return X == 5; }\n",
+            "1:12",
+            "enumerator 'X' = 3000000000 is outside the range of int",
+        ),
+        (
             "int *p;\nint main(void) { __atomic_fetch_add(&p, 16, 5); return 0; }\n",
             "2:18",
             "'__atomic_fetch_add' on a pointer",

@@ -200,7 +200,9 @@ impl<'a> Lowerer<'a> {
                 let kind = match f.suffix.format {
                     ast::FloatFormat::Float => FloatKind::Float,
                     ast::FloatFormat::Double => FloatKind::Double,
-                    ast::FloatFormat::LongDouble => FloatKind::LongDouble,
+                    ast::FloatFormat::LongDouble => {
+                        return self.unsupported(c.span, "long double constants");
+                    }
                     ast::FloatFormat::TS18661Format(_) => {
                         return self.unsupported(c.span, "_FloatN constants");
                     }
