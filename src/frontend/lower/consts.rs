@@ -81,6 +81,55 @@ pub(crate) fn eval(e: &Expr, dm: DataModel) -> Option<i128> {
     })
 }
 
+/// Whether a constant sub-tree has a signed operation whose exact result
+/// its type cannot hold (undefined: `1 << 31`, `INT_MAX + 1`,
+/// `INT_MIN / -1`). Such a tree is not folded, so that `--property
+/// overflow` checks it where it is evaluated; its wrapped value is the
+/// one the fold would have given.
+pub(crate) fn overflows(e: &Expr, dm: DataModel) -> bool {
+    use BinOp::*;
+    let signed = e.ty.is_integer() && e.ty.is_signed();
+    match &e.kind {
+        ExprKind::Cast(a) => overflows(a, dm),
+        ExprKind::Unary(op, a) => {
+            overflows(a, dm)
+                || (signed
+                    && *op == UnOp::Neg
+                    && eval(a, dm).is_some_and(|x| wrap(-x, &e.ty, dm) != -x))
+        }
+        ExprKind::Binary(op, a, b) => {
+            if overflows(a, dm) || overflows(b, dm) {
+                return true;
+            }
+            let (Some(x), Some(y)) = (eval(a, dm), eval(b, dm)) else {
+                return false;
+            };
+            let exact = match op {
+                Add => x.checked_add(y),
+                Sub => x.checked_sub(y),
+                Mul => x.checked_mul(y),
+                Div => x.checked_div(y),
+                Rem => x.checked_rem(y),
+                Shl => u32::try_from(y)
+                    .ok()
+                    .filter(|&s| s < 64)
+                    .and_then(|s| x.checked_shl(s)),
+                _ => return false,
+            };
+            // INT_MIN % -1 is undefined too (C11 6.5.5p6), though its
+            // value, 0, fits.
+            let min_rem = *op == Rem && y == -1 && wrap(-x, &e.ty, dm) != -x;
+            signed && (exact.is_some_and(|r| wrap(r, &e.ty, dm) != r) || min_rem)
+        }
+        ExprKind::Cond(c, a, b) => match eval(c, dm) {
+            Some(0) => overflows(b, dm),
+            Some(_) => overflows(a, dm),
+            None => false,
+        },
+        _ => false,
+    }
+}
+
 /// The type C gives an integer literal (C11 6.4.4.1).
 fn literal_type(
     v: u128,

@@ -603,10 +603,13 @@ impl<'a> Lowerer<'a> {
         d.at(f, l, c)
     }
 
-    /// Folds constant sub-trees so the output keeps `-1` rather than `-(1)`.
+    /// Folds constant sub-trees so the output keeps `-1` rather than `-(1)`;
+    /// never one with a signed overflow (`consts::overflows`).
     pub(super) fn fold(&self, x: Expr) -> Expr {
+        let dm = self.prog.data_model;
         if x.ty.is_integer()
-            && let Some(v) = eval(&x, self.prog.data_model)
+            && !super::consts::overflows(&x, dm)
+            && let Some(v) = eval(&x, dm)
         {
             return Expr::int(v, x.ty.clone(), x.loc);
         }
