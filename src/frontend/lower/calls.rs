@@ -773,7 +773,7 @@ impl<'a> Lowerer<'a> {
             "__builtin_expect" => {
                 self.arity(name, c, e, 2)?;
                 let x = self.rvalue(&args[0])?;
-                self.expr(&args[1], Want::Effect)?;
+                self.discard(&args[1])?;
                 return Ok(Some(x));
             }
             "__VERIFIER_atomic_begin" => {
@@ -1067,7 +1067,7 @@ impl<'a> Lowerer<'a> {
         if let Some((op, nvals)) = atomic_op(name) {
             if op == Op::Fence {
                 for a in args {
-                    self.expr(a, Want::Effect)?;
+                    self.discard(a)?;
                 }
                 return Ok(Some(self.op(op, vec![], None, want, loc)));
             }
@@ -1118,7 +1118,7 @@ impl<'a> Lowerer<'a> {
             }
             // Memory orders and the weak flag: evaluated, then ignored (SC).
             for x in &args[1 + nvals..] {
-                self.expr(x, Want::Effect)?;
+                self.discard(x)?;
             }
             let ret = match op {
                 Op::AtomicStore => None,

@@ -182,7 +182,7 @@ impl<'a> Lowerer<'a> {
             ast::Expression::Cast(c) => {
                 let ty = self.type_name(&c.node.type_name)?;
                 if ty.is_void() {
-                    self.expr(&c.node.expression, Want::Effect)?;
+                    self.discard(&c.node.expression)?;
                     return Ok(Expr::int(0, Ty::Void, loc));
                 }
                 let x = self.rvalue(&c.node.expression)?;
@@ -198,7 +198,7 @@ impl<'a> Lowerer<'a> {
             ast::Expression::Comma(items) => {
                 let n = items.len();
                 for it in &items[..n - 1] {
-                    self.expr(it, Want::Effect)?;
+                    self.discard(it)?;
                 }
                 self.expr(&items[n - 1], want)
             }
@@ -616,6 +616,26 @@ impl<'a> Lowerer<'a> {
         x
     }
 
+    /// An expression whose value is not used (a statement, a comma's left
+    /// operand, a cast to void): C still evaluates it (C11 6.8.3p2).
+    pub(super) fn discard(&mut self, e: &'a Node<ast::Expression>) -> Result<()> {
+        let v = self.expr(e, Want::Effect)?;
+        self.evaluate_discarded(v, self.loc(e.span));
+        Ok(())
+    }
+
+    /// Keeps the evaluation of a value no one reads when it may be
+    /// undefined (signed arithmetic, a division, a shift, a float made an
+    /// integer), so that `--property overflow` checks it: `x * 2;` was
+    /// dropped with its overflow. Memory reads are not kept (`*p;`:
+    /// *hides*, README).
+    pub(super) fn evaluate_discarded(&mut self, v: Expr, loc: Loc) {
+        if v.ty.is_scalar() && !v.ty.is_void() && computes(&v) {
+            let t = self.temp(v.ty.clone(), loc);
+            self.emit(StmtKind::Assign(t, v), loc);
+        }
+    }
+
     /// `lv = rv` as a statement; as a value, the assigned value (kept in a
     /// temporary, so the lvalue is not read again).
     pub(super) fn assign_result(
@@ -705,6 +725,11 @@ impl<'a> Lowerer<'a> {
             )));
         }
         if ty.is_void() || want == Want::Effect {
+            // The arm taken is evaluated even when its value is not used.
+            let mut tb = tb;
+            let mut eb = eb;
+            tb.0.extend(self.collect(|me| Ok(me.evaluate_discarded(x, loc)))?.0.0);
+            eb.0.extend(self.collect(|me| Ok(me.evaluate_discarded(y, loc)))?.0.0);
             self.emit(StmtKind::If(cond, tb, eb), loc.generated());
             return Ok(Expr::int(0, Ty::Void, loc));
         }
@@ -787,4 +812,32 @@ impl<'a> Lowerer<'a> {
 /// Values that can be used twice without re-reading memory.
 fn is_simple(e: &Expr) -> bool {
     matches!(e.kind, ExprKind::Int(_) | ExprKind::Float(_))
+}
+
+/// Whether evaluating `e` does arithmetic C may leave undefined (see
+/// `evaluate_discarded`).
+fn computes(e: &Expr) -> bool {
+    let mut any = false;
+    e.walk(&mut |x| {
+        any |= match &x.kind {
+            ExprKind::Binary(op, ..) => !matches!(
+                op,
+                BinOp::BitAnd
+                    | BinOp::BitOr
+                    | BinOp::BitXor
+                    | BinOp::Eq
+                    | BinOp::Ne
+                    | BinOp::Lt
+                    | BinOp::Le
+                    | BinOp::Gt
+                    | BinOp::Ge
+                    | BinOp::LogAnd
+                    | BinOp::LogOr
+            ),
+            ExprKind::Unary(UnOp::Neg, _) => true,
+            ExprKind::Cast(a) => matches!(a.ty.unqual(), Ty::Float(_)) && x.ty.is_integer(),
+            _ => false,
+        };
+    });
+    any
 }

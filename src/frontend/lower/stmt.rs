@@ -53,9 +53,7 @@ impl<'a> Lowerer<'a> {
                 self.emit(StmtKind::Block(b), loc);
             }
             ast::Statement::Expression(None) => {}
-            ast::Statement::Expression(Some(e)) => {
-                self.expr(e, Want::Effect)?;
-            }
+            ast::Statement::Expression(Some(e)) => self.discard(e)?,
             ast::Statement::If(i) => {
                 let c = self.cond_expr(&i.node.condition)?;
                 let t = self.sub_block(&i.node.then_statement)?;
@@ -173,7 +171,7 @@ impl<'a> Lowerer<'a> {
                         Some(self.assign_convert(v, &ret, e)?)
                     }
                     Some(e) => {
-                        self.expr(e, Want::Effect)?;
+                        self.discard(e)?;
                         None
                     }
                     None => None,
@@ -247,9 +245,7 @@ impl<'a> Lowerer<'a> {
     fn for_loop(&mut self, f: &'a Node<ast::ForStatement>, loc: Loc) -> Result<()> {
         match &f.node.initializer.node {
             ast::ForInitializer::Empty => {}
-            ast::ForInitializer::Expression(e) => {
-                self.expr(e, Want::Effect)?;
-            }
+            ast::ForInitializer::Expression(e) => self.discard(e)?,
             ast::ForInitializer::Declaration(d) => self.declaration(d, false)?,
             ast::ForInitializer::StaticAssert(s) => self.static_assert(s)?,
         }
@@ -262,7 +258,7 @@ impl<'a> Lowerer<'a> {
         let inner = self.loop_body(&f.node.statement)?;
         body.0.extend(inner.0);
         let latch = match &f.node.step {
-            Some(st) => self.collect(|me| me.expr(st, Want::Effect))?.0,
+            Some(st) => self.collect(|me| me.discard(st))?.0,
             None => Block::default(),
         };
         self.emit(
