@@ -68,8 +68,27 @@ impl<'a> Lowerer<'a> {
                 let loc = x.loc;
                 Expr::new(ExprKind::AddrOf(Box::new(x)), Ty::Func(sig).ptr(), loc)
             }
-            _ => x,
+            _ => match self.bit_field_width(&x) {
+                // A bit-field narrower than int is read as an int (C11
+                // 6.3.1.1p2, gcc for every integer type): `u:31` + 1 is
+                // int arithmetic, and may overflow.
+                Some(w) if w < Ty::INT.int_bits(self.prog.data_model).unwrap_or(32) => {
+                    self.convert(x, &Ty::INT)
+                }
+                _ => x,
+            },
         }
+    }
+
+    /// The width of the bit-field `x` names, if it names one.
+    fn bit_field_width(&self, x: &Expr) -> Option<u32> {
+        let ExprKind::Member(a, fi) = &x.kind else {
+            return None;
+        };
+        let Ty::Comp(c) = a.ty.unqual() else {
+            return None;
+        };
+        self.prog.comp(*c).fields.get(*fi as usize)?.bit_width
     }
 
     /// Converts to `to` (a cast node when the types differ).
@@ -530,9 +549,11 @@ impl<'a> Lowerer<'a> {
                     self.emit(StmtKind::Assign(lv, new), loc);
                     return Ok(Expr::int(0, Ty::Void, loc));
                 }
-                // Read once, so that a shared variable is one read and one write.
-                let old = self.temp(lv.ty.clone(), loc);
-                self.emit(StmtKind::Assign(old.clone(), lv.clone()), loc);
+                // Read once, so that a shared variable is one read and one
+                // write; a narrow bit-field as the int it promotes to.
+                let cur = self.value(lv.clone());
+                let old = self.temp(cur.ty.clone(), loc);
+                self.emit(StmtKind::Assign(old.clone(), cur), loc);
                 let new = self.arith_on(bop, old.clone(), one, loc, e)?;
                 let new = self.convert(new, &lv.ty);
                 if post {
