@@ -55,3 +55,25 @@ pub struct Step {
     /// A sequentialization's (round, thread slot) of the step.
     pub ctx: Option<(u32, u32)>,
 }
+
+/// A floating value as a trace shows it: plain where that is short,
+/// else in exponent form (a subnormal would print hundreds of digits).
+pub fn float_text(v: f64) -> String {
+    let a = v.abs();
+    if a != 0.0 && a.is_finite() && !(1e-4..1e16).contains(&a) {
+        format!("{v:e}")
+    } else {
+        v.to_string()
+    }
+}
+
+/// `float_text` for a `float`: its own shortest digits (0.1, not the
+/// double 0.10000000149011612).
+pub fn float32_text(v: f32) -> String {
+    let a = v.abs();
+    if a != 0.0 && a.is_finite() && !(1e-4..1e16).contains(&a) {
+        format!("{v:e}")
+    } else {
+        v.to_string()
+    }
+}

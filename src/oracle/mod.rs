@@ -615,13 +615,7 @@ impl<'p> Prepared<'p> {
                     0,
                     Event {
                         loc: ev.first().map(|e| e.loc).unwrap_or(Loc::NONE),
-                        what: format!(
-                            "nondet {}",
-                            vals.iter()
-                                .map(|v| v.to_string())
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        ),
+                        what: format!("nondet {}", search::draws_text(&ch.taken, &ch.taken_float)),
                     },
                 );
             }

@@ -412,14 +412,7 @@ pub fn replay_path(m: &Machine, init: &State, path: &[(u32, Vec<u32>)]) -> Vec<R
                 0,
                 Event {
                     loc: ev.first().map(|e| e.loc).unwrap_or(Loc::NONE),
-                    what: format!(
-                        "nondet {}",
-                        ch.taken
-                            .iter()
-                            .map(|v| v.to_string())
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
+                    what: format!("nondet {}", draws_text(&ch.taken, &ch.taken_float)),
                 },
             );
         }
@@ -546,4 +539,20 @@ pub fn races(m: &Machine, init: State) -> RaceSearch {
         }
     }
     res
+}
+
+/// Drawn values as a trace shows them: a floating one by its value, not
+/// its bits.
+pub fn draws_text(vals: &[i128], floats: &[Option<crate::ir::FloatKind>]) -> String {
+    vals.iter()
+        .enumerate()
+        .map(|(i, &v)| match floats.get(i).copied().flatten() {
+            Some(crate::ir::FloatKind::Float) => {
+                crate::ir::trace::float32_text(f32::from_bits(v as u32))
+            }
+            Some(_) => crate::ir::trace::float_text(f64::from_bits(v as u64)),
+            None => v.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }

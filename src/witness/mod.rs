@@ -159,6 +159,33 @@ fn nondet_function(line: &str) -> Option<String> {
     found
 }
 
+/// The floating type a `__VERIFIER_nondet_` function draws, if it draws
+/// one (the oracle records such a draw as its IEEE bits).
+pub(crate) fn float_draw(func: &str) -> Option<crate::ir::FloatKind> {
+    match func {
+        "__VERIFIER_nondet_float" => Some(crate::ir::FloatKind::Float),
+        "__VERIFIER_nondet_double" => Some(crate::ir::FloatKind::Double),
+        _ => None,
+    }
+}
+
+/// A draw as C writes the value in `\result == v`: a floating one from
+/// its bits, and none for a NaN or an infinity (C has no literal).
+fn draw_text(func: &str, v: i128) -> Option<String> {
+    // `{:e}` is the shortest text that reads back to the same value.
+    match float_draw(func) {
+        None => Some(v.to_string()),
+        Some(crate::ir::FloatKind::Float) => {
+            let x = f32::from_bits(v as u32);
+            x.is_finite().then(|| format!("{x:e}f"))
+        }
+        Some(_) => {
+            let x = f64::from_bits(v as u64);
+            x.is_finite().then(|| format!("{x:e}"))
+        }
+    }
+}
+
 /// The witness of a confirmed run. `prog` is the input as the oracle ran
 /// it (its file table names the program file first).
 pub fn graphml(m: &Meta, prog: &Program, steps: &[Step], names: &BTreeMap<u32, String>) -> String {
@@ -237,6 +264,7 @@ pub fn graphml(m: &Meta, prog: &Program, steps: &[Step], names: &BTreeMap<u32, S
             };
             if let ([v], [at]) = (s.draws.as_slice(), s.draw_locs.as_slice())
                 && let Some(f) = func(*at)
+                && let Some(v) = draw_text(&f, *v)
             {
                 let _ = writeln!(
                     o,

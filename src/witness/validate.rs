@@ -2,7 +2,7 @@
 
 use super::xml::{self, Elem};
 use super::{REQUIRED, program_hash};
-use crate::ir::Program;
+use crate::ir::{FloatKind, Program};
 use crate::oracle::{Bounds, ReplayOutcome, Schedule, Segment};
 use std::collections::BTreeMap;
 
@@ -48,6 +48,11 @@ fn values(d: &BTreeMap<String, Vec<String>>, n: usize) -> Result<Option<Vec<i128
     let Some(a) = d.get("assumption").and_then(|v| v.first()) else {
         return Ok(None);
     };
+    // A floating draw is given as its value; the oracle takes its bits.
+    let float = d
+        .get("assumption.resultfunction")
+        .and_then(|v| v.first())
+        .and_then(|f| super::float_draw(f));
     let parse = |s: &str| -> Option<i128> {
         let s = s.trim().trim_end_matches(';').trim();
         let r = s
@@ -55,8 +60,14 @@ fn values(d: &BTreeMap<String, Vec<String>>, n: usize) -> Result<Option<Vec<i128
             .trim_start()
             .strip_prefix("==")?;
         let r = r.trim().trim_start_matches('(').trim_end_matches(')');
-        let r = r.trim_end_matches(['u', 'U', 'l', 'L']);
-        r.parse().ok()
+        match float {
+            Some(FloatKind::Float) => {
+                let r = r.trim_end_matches(['f', 'F']);
+                Some(r.parse::<f32>().ok()?.to_bits() as i128)
+            }
+            Some(_) => Some(r.parse::<f64>().ok()?.to_bits() as i128),
+            None => r.trim_end_matches(['u', 'U', 'l', 'L']).parse().ok(),
+        }
     };
     Ok(parse(a).map(|v| vec![v]))
 }

@@ -1,4 +1,4 @@
-// expect: safe
+// expect: successful
 /* An enumeration without negative constants is unsigned int in gcc (C11
    6.7.2.2p4 leaves the type to the implementation), one with a negative
    constant is int, and the constants themselves are int. So e - 1 wraps

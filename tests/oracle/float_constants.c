@@ -1,4 +1,4 @@
-// expect: safe
+// expect: successful
 /* Float constants are the decimal rounded once, to float, in an
    initialiser as in code (the oracle once read an initialiser's 0.1f as
    the double 0.1), and a 64-bit integer converts to float with one

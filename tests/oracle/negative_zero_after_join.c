@@ -1,4 +1,4 @@
-// expect: safe
+// expect: successful
 /* -0.0 crosses a round's end: the worker stores -0.0f, main joins it
    and checks the sign through 1 / f (minus infinity). `==` holds
    between -0.0 and +0.0, so a round check by `==` let the next round

@@ -1,4 +1,4 @@
-// expect: safe
+// expect: successful
 /* A union whose first member is narrower than the union: the worker
    writes all four bytes of u.i, main joins and reads them back. A round
    check of the first member only (one byte) let the next round start

@@ -268,9 +268,13 @@ pub struct Chooser<'a> {
     pub arities: Vec<u32>,
     /// Values to use first (replay of a solver's model).
     pub forced: Option<&'a mut std::collections::VecDeque<i128>>,
+    /// The values drawn; a floating value as its IEEE bits (as a back
+    /// end's model and a forced value give it).
     pub taken: Vec<i128>,
     /// Where each value in `taken` was drawn.
     pub taken_at: Vec<Loc>,
+    /// The floating type of each value in `taken`, if it is one.
+    pub taken_float: Vec<Option<FloatKind>>,
 }
 
 pub struct Machine<'p> {
@@ -818,7 +822,40 @@ impl<'a> Chooser<'a> {
             forced: None,
             taken: Vec::new(),
             taken_at: Vec::new(),
+            taken_float: Vec::new(),
         }
+    }
+
+    /// A floating draw: a forced value is the type's IEEE bits; otherwise
+    /// a value of `dom`, converted. Recorded as its bits.
+    pub fn pick_float(&mut self, dom: &[i128], k: FloatKind) -> f64 {
+        let single = k == FloatKind::Float;
+        let v = match self.forced.as_mut().and_then(|f| f.pop_front()) {
+            Some(b) if single => f64::from(f32::from_bits(b as u32)),
+            Some(b) => f64::from_bits(b as u64),
+            None => dom[self.choose(dom.len())] as f64,
+        };
+        let (v, bits) = if single {
+            let f = v as f32;
+            (f64::from(f), f.to_bits() as i128)
+        } else {
+            (v, v.to_bits() as i128)
+        };
+        self.taken.push(bits);
+        self.taken_float.push(Some(k));
+        v
+    }
+
+    /// The next scripted index among `n` (recorded for enumeration).
+    fn choose(&mut self, n: usize) -> usize {
+        let i = if self.pos < self.script.len() {
+            self.script[self.pos]
+        } else {
+            0
+        };
+        self.pos += 1;
+        self.arities.push(n as u32);
+        (i as usize).min(n - 1)
     }
 
     /// One value from `dom`: forced values first, then the script, then
@@ -828,17 +865,12 @@ impl<'a> Chooser<'a> {
             && let Some(v) = f.pop_front()
         {
             self.taken.push(v);
+            self.taken_float.push(None);
             return v;
         }
-        let i = if self.pos < self.script.len() {
-            self.script[self.pos]
-        } else {
-            0
-        };
-        self.pos += 1;
-        self.arities.push(dom.len() as u32);
-        let v = dom[(i as usize).min(dom.len() - 1)];
+        let v = dom[self.choose(dom.len())];
         self.taken.push(v);
+        self.taken_float.push(None);
         v
     }
 }

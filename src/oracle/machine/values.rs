@@ -16,15 +16,7 @@ impl<'p> Machine<'p> {
                 Value::Int(self.wrap(v, ty))
             }
             Ty::Ptr(_) => Value::Ptr(0, 0),
-            Ty::Float(k) => {
-                let v = ch.pick_from(&self.b.nondet) as f64;
-                let v = if *k == FloatKind::Float {
-                    v as f32 as f64
-                } else {
-                    v
-                };
-                Value::Float(v.to_bits())
-            }
+            Ty::Float(k) => Value::Float(ch.pick_float(&self.b.nondet, *k).to_bits()),
             Ty::Void => Value::Int(0),
             _ => return unsup("a nondeterministic value of this type", loc),
         }))
