@@ -247,6 +247,11 @@ fn refusals_name_the_construct() {
             "long double",
         ),
         (
+            "typedef enum color color_t;\nenum color { RED, GREEN };\nint main(void) { color_t c = RED; return c; }\n",
+            "1:9",
+            "enum 'color' used before its definition",
+        ),
+        (
             "enum big { X = 3000000000 };\nint main(void) { return X == 5; }\n",
             "1:12",
             "enumerator 'X' = 3000000000 is outside the range of int",

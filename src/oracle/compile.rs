@@ -402,6 +402,18 @@ impl<'a> FnCompiler<'a> {
                 let chain = self.pc();
                 self.patch(dispatch, chain);
                 let mut default = None;
+                // A case constant is converted to the controlling type
+                // (C11 6.8.4.2p5): `case -1` on an unsigned value is
+                // UINT_MAX.
+                let bits = x.ty.int_bits(self.p.data_model).unwrap_or(64).min(127);
+                let conv = |v: i128| {
+                    let m = v & ((1i128 << bits) - 1);
+                    if x.ty.is_signed() && m >> (bits - 1) & 1 == 1 {
+                        m - (1i128 << bits)
+                    } else {
+                        m
+                    }
+                };
                 for (pc, lab) in &cases {
                     let cond = match *lab {
                         CaseLabel::Default => {
@@ -411,7 +423,7 @@ impl<'a> FnCompiler<'a> {
                         CaseLabel::Value(v) => E::Bin(
                             BinOp::Eq,
                             Box::new(E::Reg(r)),
-                            Box::new(E::Int(v)),
+                            Box::new(E::Int(conv(v))),
                             x.ty.clone(),
                             x.ty.clone(),
                             Ty::INT,
@@ -421,7 +433,7 @@ impl<'a> FnCompiler<'a> {
                             Box::new(E::Bin(
                                 BinOp::Ge,
                                 Box::new(E::Reg(r)),
-                                Box::new(E::Int(a)),
+                                Box::new(E::Int(conv(a))),
                                 x.ty.clone(),
                                 x.ty.clone(),
                                 Ty::INT,
@@ -429,7 +441,7 @@ impl<'a> FnCompiler<'a> {
                             Box::new(E::Bin(
                                 BinOp::Le,
                                 Box::new(E::Reg(r)),
-                                Box::new(E::Int(b)),
+                                Box::new(E::Int(conv(b))),
                                 x.ty.clone(),
                                 x.ty.clone(),
                                 Ty::INT,

@@ -258,8 +258,13 @@ impl<'p> Emitter<'p> {
     pub(super) fn consistency_fn(&mut self) -> String {
         let p = self.p;
         let mut body = String::new();
-        /// A leaf: its path and, when compared by bytes, its size.
-        fn leaves(p: &Program, ty: &Ty, path: String, out: &mut Vec<(String, Option<u64>)>) {
+        /// How a leaf is compared: by `==`, as a float's bits, or bytes.
+        enum Cmp {
+            Value,
+            Float(&'static str, &'static str),
+            Bytes(u64),
+        }
+        fn leaves(p: &Program, ty: &Ty, path: String, out: &mut Vec<(String, Cmp)>) {
             match ty.unqual() {
                 Ty::Array(t, Some(n)) => {
                     for i in 0..*n {
@@ -268,7 +273,7 @@ impl<'p> Emitter<'p> {
                 }
                 Ty::Comp(c) if p.comp(*c).kind == CompKind::Union => {
                     let n = p.size_of(ty).expect("a global's union has a size");
-                    out.push((path, Some(n)));
+                    out.push((path, Cmp::Bytes(n)));
                 }
                 Ty::Comp(c) => {
                     for f in &p.comp(*c).fields {
@@ -278,11 +283,13 @@ impl<'p> Emitter<'p> {
                         leaves(p, &f.ty, format!("{path}.{}", c_ident(&f.name)), out);
                     }
                 }
-                Ty::Float(_) => {
-                    let n = p.size_of(ty).expect("a float has a size");
-                    out.push((path, Some(n)));
+                // The bits are read through a union (gcc defines such
+                // punning; a cast pointer would break strict aliasing).
+                Ty::Float(FloatKind::Float) => {
+                    out.push((path, Cmp::Float("float", "unsigned int")))
                 }
-                _ => out.push((path, None)),
+                Ty::Float(_) => out.push((path, Cmp::Float("double", "unsigned long long"))),
+                _ => out.push((path, Cmp::Value)),
             }
         }
         let assume = self.assume_name();
@@ -297,19 +304,28 @@ impl<'p> Emitter<'p> {
             };
             let mut ls = Vec::new();
             leaves(p, &g.ty, c_ident(&g.name).into_owned(), &mut ls);
-            for (l, bytes) in ls {
-                let Some(n) = bytes else {
-                    let _ = writeln!(
-                        body,
-                        "  {assume}(__seqc_{mem}[i]->{l} == __seqc_{guess}[i + 1].{l});"
-                    );
-                    continue;
-                };
-                for b in 0..n {
-                    let _ = writeln!(
-                        body,
-                        "  {assume}(((unsigned char *)&__seqc_{mem}[i]->{l})[{b}] == ((unsigned char *)&__seqc_{guess}[i + 1].{l})[{b}]);"
-                    );
+            for (l, how) in ls {
+                let (x, y) = (
+                    format!("__seqc_{mem}[i]->{l}"),
+                    format!("__seqc_{guess}[i + 1].{l}"),
+                );
+                match how {
+                    Cmp::Value => {
+                        let _ = writeln!(body, "  {assume}({x} == {y});");
+                    }
+                    Cmp::Float(f, w) => {
+                        let bits =
+                            |v: &str| format!("((union {{ {f} f; {w} w; }}){{ .f = {v} }}).w");
+                        let _ = writeln!(body, "  {assume}({} == {});", bits(&x), bits(&y));
+                    }
+                    Cmp::Bytes(n) => {
+                        for b in 0..n {
+                            let _ = writeln!(
+                                body,
+                                "  {assume}(((unsigned char *)&{x})[{b}] == ((unsigned char *)&{y})[{b}]);"
+                            );
+                        }
+                    }
                 }
             }
         }

@@ -625,12 +625,15 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Folds constant sub-trees so the output keeps `-1` rather than `-(1)`;
-    /// never one with a signed overflow (`consts::overflows`).
+    /// in code, never one with a signed overflow (`consts::overflows`),
+    /// which runs where the program evaluates it. A static initialiser is
+    /// the compiler's to compute (a constraint of C11 6.6p4, not a run-time
+    /// overflow), and C output must keep it constant.
     pub(super) fn fold(&self, x: Expr) -> Expr {
         let dm = self.prog.data_model;
         if x.ty.is_integer()
-            && !super::consts::overflows(&x, dm)
             && let Some(v) = eval(&x, dm)
+            && (self.fs.is_none() || self.static_init || !super::consts::overflows(&x, dm))
         {
             return Expr::int(v, x.ty.clone(), x.loc);
         }

@@ -47,6 +47,19 @@ impl<'a> Lowerer<'a> {
         i: &'a Node<ast::Initializer>,
         is_static: bool,
     ) -> Result<(Init, Ty)> {
+        let outer = self.static_init;
+        self.static_init |= is_static;
+        let r = self.initializer_in(ty, i, is_static);
+        self.static_init = outer;
+        r
+    }
+
+    fn initializer_in(
+        &mut self,
+        ty: &Ty,
+        i: &'a Node<ast::Initializer>,
+        is_static: bool,
+    ) -> Result<(Init, Ty)> {
         // PTHREAD_MUTEX_INITIALIZER and friends.
         if let Ty::Pthread(p) = ty.unqual()
             && *p != PthreadTy::Thread

@@ -123,6 +123,9 @@ pub(super) struct Lowerer<'a> {
     pending: HashMap<FuncId, &'a Node<ast::FunctionDefinition>>,
     queue: Vec<FuncId>,
     fs: Option<FnState>,
+    /// Lowering a static object's initialiser: a constant the compiler
+    /// computes, folded whole (`expr::fold`).
+    static_init: bool,
     /// Names of functions seen defined, to refuse a second body.
     defined: HashSet<String>,
     /// Calls of functions not defined when the call was seen.
@@ -156,6 +159,7 @@ pub(super) fn lower(
         pending: HashMap::default(),
         queue: Vec::new(),
         fs: None,
+        static_init: false,
         defined: HashSet::default(),
         extern_calls: Vec::new(),
         global_index: HashMap::default(),

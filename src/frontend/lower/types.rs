@@ -397,16 +397,15 @@ impl<'a> Lowerer<'a> {
     fn enum_type(&mut self, et: &'a Node<ast::EnumType>) -> Result<Ty> {
         let name = et.node.identifier.as_ref().map(|t| t.node.name.clone());
         if et.node.enumerators.is_empty() {
-            // `enum E` without a body: the visible definition's type; one
-            // not seen yet (a GNU forward declaration) is int until then.
+            // `enum E` without a body: the visible definition's type. One
+            // not defined yet (a GNU extension) is refused: its type is
+            // known only at the definition (unsigned int without negative
+            // constants), and what was typed before it would stay int.
             if let Some(n) = &name {
                 if let Some(Tag::Enum(t)) = self.tags.iter().rev().find_map(|m| m.get(n)) {
                     return Ok(t.clone());
                 }
-                self.tags
-                    .last_mut()
-                    .unwrap()
-                    .insert(n.clone(), Tag::Enum(Ty::INT));
+                return self.unsupported(et.span, format!("enum '{n}' used before its definition"));
             }
             return Ok(Ty::INT);
         }

@@ -1,0 +1,6 @@
+(set-info :smt-lib-version 2.6)
+(set-logic QF_BV)
+(set-info :source |seqc 0.1.0: golden/none/static_overflow.c --method none --unwind 2|)
+(assert false)
+(check-sat)
+(exit)
