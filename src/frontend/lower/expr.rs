@@ -752,8 +752,12 @@ impl<'a> Lowerer<'a> {
             // The arm taken is evaluated even when its value is not used.
             let mut tb = tb;
             let mut eb = eb;
-            tb.0.extend(self.collect(|me| Ok(me.evaluate_discarded(x, loc)))?.0.0);
-            eb.0.extend(self.collect(|me| Ok(me.evaluate_discarded(y, loc)))?.0.0);
+            let kept = |me: &mut Self, v: Expr| {
+                me.evaluate_discarded(v, loc);
+                Ok(())
+            };
+            tb.0.extend(self.collect(|me| kept(me, x))?.0.0);
+            eb.0.extend(self.collect(|me| kept(me, y))?.0.0);
             self.emit(StmtKind::If(cond, tb, eb), loc.generated());
             return Ok(Expr::int(0, Ty::Void, loc));
         }
