@@ -562,11 +562,45 @@ impl<'a> Lowerer<'a> {
                 } else {
                     let t = self.temp(lv.ty.clone(), loc);
                     self.emit(StmtKind::Assign(t.clone(), new), loc);
-                    self.emit(StmtKind::Assign(lv, t.clone()), loc);
-                    Ok(t)
+                    let stored = self.as_stored(&lv, t.clone());
+                    self.emit(StmtKind::Assign(lv, t), loc);
+                    Ok(stored)
                 }
             }
         }
+    }
+
+    /// The value `v` has once stored in `lv`: cut to the width of a
+    /// bit-field (C11 6.5.16p3: an assignment's value is the left
+    /// operand's after it; `k = ++s.v` is 0 for an 8-bit `v` at 255).
+    fn as_stored(&self, lv: &Expr, v: Expr) -> Expr {
+        let dm = self.prog.data_model;
+        let Some(w) = self.bit_field_width(lv) else {
+            return v;
+        };
+        let ty = lv.ty.unqual().clone();
+        let Some(bits) = ty.int_bits(dm) else {
+            return v;
+        };
+        if w == 0 || w >= bits {
+            return v;
+        }
+        let loc = v.loc;
+        let k = |n: i128| Expr::int(n, ty.clone(), loc);
+        let bin = |op, a: Expr, b: Expr| {
+            Expr::new(
+                ExprKind::Binary(op, Box::new(a), Box::new(b)),
+                ty.clone(),
+                loc,
+            )
+        };
+        let low = bin(BinOp::BitAnd, v, k((1i128 << w) - 1));
+        if !ty.is_signed() {
+            return low;
+        }
+        // Sign-extend: (low ^ 2^(w-1)) - 2^(w-1), which never overflows.
+        let sign = 1i128 << (w - 1);
+        bin(BinOp::Sub, bin(BinOp::BitXor, low, k(sign)), k(sign))
     }
 
     /// `x++`, `x += v` on an `_Atomic` integer: one atomic step.
@@ -670,17 +704,19 @@ impl<'a> Lowerer<'a> {
         loc: Loc,
     ) -> Result<Expr> {
         if want == Want::Effect || is_simple(&rv) {
-            self.emit(StmtKind::Assign(lv, rv.clone()), loc);
+            let stored = self.as_stored(&lv, rv.clone());
+            self.emit(StmtKind::Assign(lv, rv), loc);
             return Ok(if want == Want::Effect {
                 Expr::int(0, Ty::Void, loc)
             } else {
-                rv
+                stored
             });
         }
         let t = self.temp(lv.ty.clone(), loc);
         self.emit(StmtKind::Assign(t.clone(), rv), loc);
-        self.emit(StmtKind::Assign(lv, t.clone()), loc);
-        Ok(t)
+        let stored = self.as_stored(&lv, t.clone());
+        self.emit(StmtKind::Assign(lv, t), loc);
+        Ok(stored)
     }
 
     /// Conversion as by assignment (C11 6.5.16.1), with its checks.
