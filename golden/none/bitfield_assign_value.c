@@ -7,7 +7,8 @@ int main(void) {
   int a = (s.s = 7);
   int b = ++s.s;
   int c = (s.s += 1);
-  int d = (s.v = 300);
+  unsigned big = 300;
+  int d = (s.v = big);
   assert(a == 7 && b == -8 && c == -7 && d == 44);
   return 0;
 }

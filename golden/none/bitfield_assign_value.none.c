@@ -22,7 +22,7 @@ int main(void)
 #line 7 "golden/none/bitfield_assign_value.c"
   s.s = 7;
 #line 7 "golden/none/bitfield_assign_value.c"
-  int a = (int)((unsigned int)((7 & 15) ^ 8) - 8u);
+  int a = 7;
   int __t1;
 #line 8 "golden/none/bitfield_assign_value.c"
   __t1 = s.s;
@@ -40,9 +40,14 @@ int main(void)
   s.s = __t3;
 #line 9 "golden/none/bitfield_assign_value.c"
   int c = (int)((unsigned int)((__t3 & 15) ^ 8) - 8u);
-  s.v = 300u;
-#line 10 "golden/none/bitfield_assign_value.c"
-  int d = (int)(300u & 255u);
+  unsigned int big = 300u;
+  unsigned int __t4;
+#line 11 "golden/none/bitfield_assign_value.c"
+  __t4 = big;
+#line 11 "golden/none/bitfield_assign_value.c"
+  s.v = __t4;
+#line 11 "golden/none/bitfield_assign_value.c"
+  int d = (int)(__t4 & 255u);
   assert(a == 7 && b == -8 && c == -7 && d == 44);
   return 0;
 }

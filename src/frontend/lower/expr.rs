@@ -596,11 +596,11 @@ impl<'a> Lowerer<'a> {
         };
         let low = bin(BinOp::BitAnd, v, k((1i128 << w) - 1));
         if !ty.is_signed() {
-            return low;
+            return self.fold(low);
         }
         // Sign-extend: (low ^ 2^(w-1)) - 2^(w-1), which never overflows.
         let sign = 1i128 << (w - 1);
-        bin(BinOp::Sub, bin(BinOp::BitXor, low, k(sign)), k(sign))
+        self.fold(bin(BinOp::Sub, bin(BinOp::BitXor, low, k(sign)), k(sign)))
     }
 
     /// `x++`, `x += v` on an `_Atomic` integer: one atomic step.
