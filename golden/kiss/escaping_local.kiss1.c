@@ -161,7 +161,7 @@ static void __seqc_step(void)
     return;
   }
   __seqc_schedule();
-  if (__VERIFIER_nondet_int() != 0) {
+  if ((int)__VERIFIER_nondet_int() != 0) {
     __seqc_raise = 1;
   }
 }
@@ -172,10 +172,10 @@ static void __seqc_schedule(void)
   unsigned int s;
   void *a;
   unsigned int id;
-  if (__seqc_ts_n == 0u || __seqc_depth + 1u >= __seqc_nthr || __VERIFIER_nondet_int() == 0) {
+  if (__seqc_ts_n == 0u || __seqc_depth + 1u >= __seqc_nthr || (int)__VERIFIER_nondet_int() == 0) {
     return;
   }
-  j = __VERIFIER_nondet_uint();
+  j = (unsigned int)__VERIFIER_nondet_uint();
   s = __seqc_ts0_site;
   a = __seqc_ts0_arg;
   id = __seqc_ts0_id;

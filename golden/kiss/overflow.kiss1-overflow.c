@@ -12,7 +12,7 @@ extern void __VERIFIER_assume(int);
 static long long __seqc_div_longlong(long long a, long long b)
 {
   if (b == 0)
-    return (long long)__VERIFIER_nondet_longlong();
+    return (long long)(long long)__VERIFIER_nondet_longlong();
   if (b == -1)
     return (long long)(0 - (unsigned long long)a);
   return a / b;
@@ -91,7 +91,7 @@ void *t(void *arg)
   }
 #line 14 "golden/kiss/overflow.c"
   h = (long long)((unsigned long long)__s2 * (unsigned long long)(long long)__s3);
-  int __s4 = __VERIFIER_nondet_int();
+  int __s4 = (int)__VERIFIER_nondet_int();
   __seqc_step();
   if (__seqc_raise != 0) {
     return (void *)0;
@@ -224,7 +224,7 @@ static void __seqc_step(void)
     return;
   }
   __seqc_schedule();
-  if (__VERIFIER_nondet_int() != 0) {
+  if ((int)__VERIFIER_nondet_int() != 0) {
     __seqc_raise = 1;
   }
 }
@@ -235,10 +235,10 @@ static void __seqc_schedule(void)
   unsigned int s;
   void *a;
   unsigned int id;
-  if (__seqc_ts_n == 0u || __seqc_depth + 1u >= __seqc_nthr || __VERIFIER_nondet_int() == 0) {
+  if (__seqc_ts_n == 0u || __seqc_depth + 1u >= __seqc_nthr || (int)__VERIFIER_nondet_int() == 0) {
     return;
   }
-  j = __VERIFIER_nondet_uint();
+  j = (unsigned int)__VERIFIER_nondet_uint();
   s = __seqc_ts0_site;
   a = __seqc_ts0_arg;
   id = __seqc_ts0_id;

@@ -370,7 +370,7 @@ static void __seqc_step(void)
     return;
   }
   __seqc_schedule();
-  if (__VERIFIER_nondet_int() != 0) {
+  if ((int)__VERIFIER_nondet_int() != 0) {
     __seqc_raise = 1;
   }
 }
@@ -410,7 +410,7 @@ static int __seqc_race_pick(void)
   if (__seqc_atomic != 0) {
     return 0;
   }
-  return __VERIFIER_nondet_int() != 0;
+  return (int)__VERIFIER_nondet_int() != 0;
 }
 
 int main(void)

@@ -359,7 +359,7 @@ static void __seqc_cs(void)
 {
   unsigned int t;
   if (__seqc_atomic == 0) {
-    t = __VERIFIER_nondet_uint();
+    t = (unsigned int)__VERIFIER_nondet_uint();
     if (t >= __seqc_r && t <= 3u) {
       __seqc_r = t;
     }
@@ -374,7 +374,7 @@ static int __seqc_wait_pick(void)
   if (!(__seqc_atomic == 0 && __seqc_r < 3u)) {
     return 0;
   }
-  return __VERIFIER_nondet_int() != 0;
+  return (int)__VERIFIER_nondet_int() != 0;
 }
 
 int main(void)
@@ -389,7 +389,7 @@ int main(void)
   if (__seqc_site_n[0u] > 0u) {
     __seqc_tid = 1u;
     __seqc_atomic = 0;
-    start = __VERIFIER_nondet_uint();
+    start = (unsigned int)__VERIFIER_nondet_uint();
     if (start >= 2u) {
       start = 3u;
     }
@@ -406,7 +406,7 @@ int main(void)
   if (__seqc_site_n[1u] > 0u) {
     __seqc_tid = 2u;
     __seqc_atomic = 0;
-    start = __VERIFIER_nondet_uint();
+    start = (unsigned int)__VERIFIER_nondet_uint();
     if (start >= 2u) {
       start = 3u;
     }

@@ -311,7 +311,7 @@ static int __seqc_main(void)
   void **r__p14;
   __seqc_cs();
 #line 28 "golden/lr/keys_memset_heap.c"
-  __seqc_nmem[__seqc_r]->n = __VERIFIER_nondet_int();
+  __seqc_nmem[__seqc_r]->n = (int)__VERIFIER_nondet_int();
   __seqc_cs();
 #line 29 "golden/lr/keys_memset_heap.c"
   int __s1 = __seqc_nmem[__seqc_r]->n;
@@ -574,7 +574,7 @@ static void __seqc_cs(void)
 {
   unsigned int t;
   if (__seqc_atomic == 0) {
-    t = __VERIFIER_nondet_uint();
+    t = (unsigned int)__VERIFIER_nondet_uint();
     if (t >= __seqc_r && t <= 4u) {
       __seqc_r = t;
     }
@@ -596,7 +596,7 @@ int main(void)
   if (__seqc_site_n[0u] > 0u) {
     __seqc_tid = 1u;
     __seqc_atomic = 0;
-    start = __VERIFIER_nondet_uint();
+    start = (unsigned int)__VERIFIER_nondet_uint();
     if (start >= 3u) {
       start = 4u;
     }

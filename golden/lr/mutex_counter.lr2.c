@@ -220,7 +220,7 @@ static void __seqc_cs(void)
 {
   unsigned int t;
   if (__seqc_atomic == 0) {
-    t = __VERIFIER_nondet_uint();
+    t = (unsigned int)__VERIFIER_nondet_uint();
     if (t >= __seqc_r && t <= 3u) {
       __seqc_r = t;
     }
@@ -242,7 +242,7 @@ int main(void)
   if (__seqc_site_n[0u] > 0u) {
     __seqc_tid = 1u;
     __seqc_atomic = 0;
-    start = __VERIFIER_nondet_uint();
+    start = (unsigned int)__VERIFIER_nondet_uint();
     if (start >= 2u) {
       start = 3u;
     }
@@ -259,7 +259,7 @@ int main(void)
   if (__seqc_site_n[0u] > 1u) {
     __seqc_tid = 2u;
     __seqc_atomic = 0;
-    start = __VERIFIER_nondet_uint();
+    start = (unsigned int)__VERIFIER_nondet_uint();
     if (start >= 2u) {
       start = 3u;
     }
@@ -276,7 +276,7 @@ int main(void)
   if (__seqc_site_n[0u] > 2u) {
     __seqc_tid = 3u;
     __seqc_atomic = 0;
-    start = __VERIFIER_nondet_uint();
+    start = (unsigned int)__VERIFIER_nondet_uint();
     if (start >= 2u) {
       start = 3u;
     }

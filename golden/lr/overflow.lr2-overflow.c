@@ -10,7 +10,7 @@ extern void __VERIFIER_assume(int);
 static long long __seqc_div_longlong(long long a, long long b)
 {
   if (b == 0)
-    return (long long)__VERIFIER_nondet_longlong();
+    return (long long)(long long)__VERIFIER_nondet_longlong();
   if (b == -1)
     return (long long)(0 - (unsigned long long)a);
   return a / b;
@@ -138,7 +138,7 @@ void *t(void *arg)
   __seqc_cs();
 #line 14 "golden/lr/overflow.c"
   __seqc_nmem[__seqc_r]->h = (long long)((unsigned long long)__s2 * (unsigned long long)(long long)__s3);
-  int __s4 = __VERIFIER_nondet_int();
+  int __s4 = (int)__VERIFIER_nondet_int();
   __seqc_cs();
   int __seqc_was_atomic5 = __seqc_atomic;
   __seqc_atomic = 1;
@@ -251,7 +251,7 @@ static void __seqc_cs(void)
 {
   unsigned int t;
   if (__seqc_atomic == 0) {
-    t = __VERIFIER_nondet_uint();
+    t = (unsigned int)__VERIFIER_nondet_uint();
     if (t >= __seqc_r && t <= 3u) {
       __seqc_r = t;
     }
@@ -274,7 +274,7 @@ int main(void)
   if (__seqc_site_n[0u] > 0u) {
     __seqc_tid = 1u;
     __seqc_atomic = 0;
-    start = __VERIFIER_nondet_uint();
+    start = (unsigned int)__VERIFIER_nondet_uint();
     if (start >= 2u) {
       start = 3u;
     }

@@ -193,7 +193,7 @@ static void __seqc_cs(void)
 {
   unsigned int t;
   if (__seqc_atomic == 0) {
-    t = __VERIFIER_nondet_uint();
+    t = (unsigned int)__VERIFIER_nondet_uint();
     if (t >= __seqc_r && t <= 3u) {
       __seqc_r = t;
     }
@@ -215,7 +215,7 @@ int main(void)
   if (__seqc_site_n[0u] > 0u) {
     __seqc_tid = 1u;
     __seqc_atomic = 0;
-    start = __VERIFIER_nondet_uint();
+    start = (unsigned int)__VERIFIER_nondet_uint();
     if (start >= 2u) {
       start = 3u;
     }

@@ -12,7 +12,7 @@ int main(void);
 int main(void)
 {
 #line 3 "golden/none/error_label.c"
-  if (__VERIFIER_nondet_int()) {
+  if ((int)__VERIFIER_nondet_int()) {
 #line 3 "golden/none/error_label.c"
     goto ERROR;
   }

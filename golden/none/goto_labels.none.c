@@ -23,7 +23,7 @@ int main(void)
     goto again;
   }
 #line 3 "golden/none/goto_labels.c"
-  if (__VERIFIER_nondet_int()) {
+  if ((int)__VERIFIER_nondet_int()) {
 #line 3 "golden/none/goto_labels.c"
     goto out;
   }

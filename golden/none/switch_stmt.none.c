@@ -12,7 +12,7 @@ int main(void);
 int main(void)
 {
 #line 3 "golden/none/switch_stmt.c"
-  int x = __VERIFIER_nondet_int();
+  int x = (int)__VERIFIER_nondet_int();
 #line 3 "golden/none/switch_stmt.c"
   int r = 0;
 #line 3 "golden/none/switch_stmt.c"

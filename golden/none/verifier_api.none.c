@@ -13,9 +13,9 @@ int main(void);
 int main(void)
 {
 #line 9 "golden/none/verifier_api.c"
-  int x = __VERIFIER_nondet_int();
+  int x = (int)__VERIFIER_nondet_int();
 #line 9 "golden/none/verifier_api.c"
-  unsigned int y = __VERIFIER_nondet_uint();
+  unsigned int y = (unsigned int)__VERIFIER_nondet_uint();
 #line 9 "golden/none/verifier_api.c"
   __VERIFIER_assume(x > 0 && y < 10u);
 #line 9 "golden/none/verifier_api.c"

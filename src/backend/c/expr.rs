@@ -44,13 +44,15 @@ impl<'p> Emitter<'p> {
             _ => ("int".into(), "int".into()),
         };
         self.nondets.insert((cty.clone(), suffix.clone()));
-        let call = format!("__VERIFIER_nondet_{suffix}()");
-        let natural = matches!(ty.unqual(), Ty::Int(_) | Ty::Bool | Ty::Float(_));
-        if natural || ty.unqual() == &Ty::Void.ptr() {
-            call
-        } else {
-            format!("({}){call}", self.type_name(ty.unqual()))
-        }
+        // Always under a cast: CBMC then keeps the draw in its trace as
+        // `return_value___VERIFIER_nondet_*`, which the replay reads. A
+        // plain `x = __VERIFIER_nondet_int();` it assigns straight to x,
+        // and the draw was lost (the replay had to guess it: exit 3 for
+        // any value outside the oracle's own range).
+        format!(
+            "({})__VERIFIER_nondet_{suffix}()",
+            self.type_name(ty.unqual())
+        )
     }
 
     pub(super) fn int_lit(&self, v: i128, ty: &Ty) -> String {
@@ -237,7 +239,7 @@ impl<'p> Emitter<'p> {
             Nondet => {
                 let s = self.nondet(&e.ty);
                 self.put(&s);
-                P_POSTFIX
+                if self.opts.ir_mode { P_POSTFIX } else { P_CAST }
             }
             Unary(op, a) => {
                 if !self.opts.ir_mode && *op == UnOp::Neg && e.ty.is_signed() && e.ty.is_integer() {
