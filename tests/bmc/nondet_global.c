@@ -1,4 +1,4 @@
-// run: --method none --unwind 1 | --unwind 2 | FAILED
+// run: --unwind 1 | --unwind 2 | FAILED
 // A draw assigned straight to a global: CBMC's trace showed only the
 // global's new value, the replay had to guess the draw, and any value
 // outside the oracle's own range ended in exit 3. The C output casts
