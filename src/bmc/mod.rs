@@ -415,7 +415,7 @@ pub fn value(ty: &Ty, v: u128, w: u32) -> TraceValue {
 pub fn show(ty: &Ty, v: u128, w: u32) -> String {
     match (ty.unqual(), w) {
         (Ty::Float(_), 32) => {
-            return crate::ir::trace::float32_text(f32::from_bits(v as u32));
+            return crate::ir::trace::float_text(f32::from_bits(v as u32));
         }
         (Ty::Float(_), 64) => return crate::ir::trace::float_text(f64::from_bits(v as u64)),
         _ => {}

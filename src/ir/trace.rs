@@ -57,20 +57,13 @@ pub struct Step {
 }
 
 /// A floating value as a trace shows it: plain where that is short,
-/// else in exponent form (a subnormal would print hundreds of digits).
-pub fn float_text(v: f64) -> String {
-    let a = v.abs();
-    if a != 0.0 && a.is_finite() && !(1e-4..1e16).contains(&a) {
-        format!("{v:e}")
-    } else {
-        v.to_string()
-    }
-}
-
-/// `float_text` for a `float`: its own shortest digits (0.1, not the
-/// double 0.10000000149011612).
-pub fn float32_text(v: f32) -> String {
-    let a = v.abs();
+/// else in exponent form (a subnormal would print hundreds of digits). A
+/// `float` keeps its own shortest digits (0.1, not 0.10000000149011612).
+pub fn float_text<T>(v: T) -> String
+where
+    T: Copy + std::fmt::Display + std::fmt::LowerExp + Into<f64>,
+{
+    let a = v.into().abs();
     if a != 0.0 && a.is_finite() && !(1e-4..1e16).contains(&a) {
         format!("{v:e}")
     } else {

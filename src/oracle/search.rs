@@ -548,7 +548,7 @@ pub fn draws_text(vals: &[i128], floats: &[Option<crate::ir::FloatKind>]) -> Str
         .enumerate()
         .map(|(i, &v)| match floats.get(i).copied().flatten() {
             Some(crate::ir::FloatKind::Float) => {
-                crate::ir::trace::float32_text(f32::from_bits(v as u32))
+                crate::ir::trace::float_text(f32::from_bits(v as u32))
             }
             Some(_) => crate::ir::trace::float_text(f64::from_bits(v as u64)),
             None => v.to_string(),
