@@ -26,7 +26,7 @@
 //! pointers, a thread-local pointer, more than `MAX_SLOTS` slots, memory
 //! holding pointers read as another type (a struct copy, `memcpy`, a
 //! union holding a pointer) or pointers written into memory of another
-//! type, a function pointer made from a data pointer, thread-specific
+//! type (directly or through `void *`), a function pointer made from a data pointer, thread-specific
 //! data (where the program makes an integer from a pointer, integers as
 //! wide as a pointer count as slots too, and a safe answer is unknown:
 //! the oracle gives such an integer no object); or where main's return is not
@@ -38,6 +38,7 @@
 use super::memsafety::{GAP, Table, structured};
 use crate::ir::build::*;
 use crate::ir::*;
+use std::collections::HashSet;
 
 /// At most this many pointer slots in the globals are read at main's
 /// return; past it the check is not made.
@@ -451,6 +452,9 @@ fn hidden_pointers(p: &Program) -> Option<String> {
             why = Some("the program makes a function pointer from a data pointer");
         }
     });
+    if why.is_none() {
+        why = void_laundering(p);
+    }
     for f in &p.functions {
         let Some(b) = &f.body else { continue };
         b.walk(&mut |s| {
@@ -475,6 +479,97 @@ fn hidden_pointers(p: &Program) -> Option<String> {
         });
     }
     why.map(str::to_string)
+}
+
+/// `hidden_pointers`' cast rules through `void *`, whatever the flow:
+/// the pointee types converted to `void *` (sources) against those
+/// converted from it (sinks). `free` and `memset` pass no pointer on, and
+/// a fresh `malloc`/`calloc` result has no type yet, so neither counts.
+fn void_laundering(p: &Program) -> Option<&'static str> {
+    let (mut sources, mut sinks): (Vec<Ty>, Vec<Ty>) = (Vec::new(), Vec::new());
+    let mut cast = |e: &Expr, consumed: &HashSet<*const Expr>, fresh: &HashSet<LocalId>| {
+        let ExprKind::Cast(a) = &e.kind else { return };
+        let (Some(from), Some(to)) = (a.ty.pointee(), e.ty.pointee()) else {
+            return;
+        };
+        let void = |t: &Ty| matches!(t.unqual(), Ty::Void);
+        if void(to) && !void(from) && !consumed.contains(&(e as *const Expr)) {
+            sources.push(from.clone());
+        } else if void(from)
+            && !void(to)
+            && !matches!(&a.kind, ExprKind::Local(l) if fresh.contains(l))
+        {
+            sinks.push(to.clone());
+        }
+    };
+    let none = HashSet::new();
+    for g in &p.globals {
+        if let Some(i) = &g.init {
+            i.each_expr(&mut |e| e.walk(&mut |x| cast(x, &none, &HashSet::new())));
+        }
+    }
+    for f in &p.functions {
+        let Some(b) = &f.body else { continue };
+        let mut consumed: HashSet<*const Expr> = HashSet::new();
+        let (mut fresh, mut other) = (HashSet::new(), HashSet::new());
+        b.walk(&mut |s| {
+            let local = |e: &Expr| match e.kind {
+                ExprKind::Local(l) => Some(l),
+                _ => None,
+            };
+            match &s.kind {
+                StmtKind::Op { op, args, dest } => {
+                    if matches!(op, Op::Free | Op::Memset)
+                        && let Some(a) = args.first()
+                    {
+                        consumed.insert(a as *const Expr);
+                    }
+                    if let Some(l) = dest.as_ref().and_then(local) {
+                        if matches!(op, Op::Malloc | Op::Calloc) {
+                            fresh.insert(l);
+                        } else {
+                            other.insert(l);
+                        }
+                    }
+                }
+                StmtKind::Assign(d, _) | StmtKind::Call { dest: Some(d), .. } => {
+                    other.extend(local(d));
+                }
+                StmtKind::Decl(l, Some(_)) => {
+                    other.insert(*l);
+                }
+                _ => {}
+            }
+            s.each_expr(&mut |e| {
+                e.walk(&mut |x| {
+                    if let ExprKind::AddrOf(a) = &x.kind {
+                        other.extend(local(a));
+                    }
+                })
+            });
+        });
+        let fresh: HashSet<LocalId> = fresh.difference(&other).copied().collect();
+        b.walk(&mut |s| s.each_expr(&mut |e| e.walk(&mut |x| cast(x, &consumed, &fresh))));
+    }
+    let any = |ts: &[Ty], holds: bool| ts.iter().any(|t| holds_pointer(p, t) == holds);
+    // A scalar read of pointer memory gives an integer, which the oracle
+    // gives no object either: bytes and aggregates may carry the pointer.
+    let carrier = |t: &Ty| {
+        !holds_pointer(p, t)
+            && matches!(
+                t.unqual(),
+                Ty::Int(IntKind::Char | IntKind::SChar | IntKind::UChar)
+                    | Ty::Comp(_)
+                    | Ty::Array(..)
+            )
+    };
+    if any(&sources, true) && sinks.iter().any(carrier) {
+        Some("the program reads memory that holds a pointer as another type (through void *)")
+    } else if any(&sinks, true) && any(&sources, false) {
+        Some("the program writes pointers into memory of another type (through void *)")
+    } else {
+        None
+    }
 }
 
 fn through_pointer(lv: &Expr) -> bool {
