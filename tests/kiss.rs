@@ -142,6 +142,21 @@ fn hand_programs_both_routes() {
     );
 }
 
+/// Bit-field programs (`tests/bitfield`) via CBMC (the SMT route refuses
+/// bit-fields).
+#[test]
+fn bit_field_programs_via_cbmc() {
+    assert!(have("cbmc"), "run scripts/install-checkers");
+    let progs = c_files("tests/bitfield");
+    let tally = Tally::sum(parallel(&progs, |p| {
+        let mut t = Tally::default();
+        judge(p, &truth(p), &[0, 1], &["cbmc"], &mut t);
+        t
+    }));
+    assert!(tally.bad.is_empty(), "{}", tally.bad.join("\n"));
+    assert!(tally.violations > 0);
+}
+
 #[test]
 fn generated_programs_against_the_oracle() {
     assert!(have(GEN_SOLVER), "run scripts/install-checkers");

@@ -96,6 +96,35 @@ fn hand_programs_both_routes() {
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
 
+/// Bit-field programs (`tests/bitfield`, headers as `tests/oracle`'s):
+/// CBMC at K = 1 and 2 against the oracle's measure; the SMT route
+/// refuses bit-fields by name.
+#[test]
+fn bit_field_programs_via_cbmc() {
+    assert!(have("z3") && have("cbmc"), "run scripts/install-checkers");
+    let progs = c_files("tests/bitfield");
+    assert!(progs.len() >= 4);
+    let rounds = parallel(&progs, |p| measure(p));
+    let runs: Vec<(&Path, Option<u32>, u32)> = progs
+        .iter()
+        .zip(&rounds)
+        .flat_map(|(p, &m)| [1, 2].map(|k| (p.as_path(), m, k)))
+        .collect();
+    let mut bad: Vec<String> = parallel(&runs, |&(p, m, k)| judge(p, m, k, "cbmc"))
+        .into_iter()
+        .flatten()
+        .collect();
+    assert!(rounds.iter().any(|m| m.is_some()) && rounds.iter().any(|m| m.is_none()));
+    let p = progs[0].as_path();
+    if check(p, 1, "z3", 60) != 2 {
+        bad.push(format!(
+            "{}: the SMT route accepted bit-fields",
+            p.display()
+        ));
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
 /// `--int` must give the bit-vector verdicts under Lal-Reps too: its
 /// comparisons once turned the test for a thread's own memory around,
 /// and every join then read round 0 (a missed violation after any join).

@@ -74,6 +74,42 @@ impl Program {
     /// type or field has alignment 1 (and a packed bit-field may straddle
     /// units); `aligned(N)` raises a field's or the type's alignment.
     pub fn comp_layout(&self, c: super::CompId) -> Option<(Vec<u64>, u64, u64)> {
+        let (bits, size, align) = self.comp_bit_layout(c)?;
+        Some((bits.into_iter().map(|b| b / 8).collect(), size, align))
+    }
+
+    /// Where bit-field `i` of `c` lies (`None` for a plain field).
+    pub fn bit_field(&self, c: super::CompId, i: u32) -> Option<BitField> {
+        let def = self.comp(c);
+        let width = def.fields.get(i as usize)?.bit_width?;
+        let (bits, _, _) = self.comp_bit_layout(c)?;
+        let at = bits[i as usize];
+        // The memory location: the run of adjacent bit-fields of nonzero
+        // width around `i` (C11 3.14), in whole bytes.
+        let in_run = |k: usize| def.fields[k].bit_width.is_some_and(|w| w > 0);
+        let first = (0..=i as usize).rev().take_while(|&k| in_run(k)).last()?;
+        let last = (i as usize..def.fields.len())
+            .take_while(|&k| in_run(k))
+            .last()?;
+        let run_end = bits[last] + def.fields[last].bit_width? as u64;
+        let run_start = match def.kind {
+            CompKind::Union => at / 8,
+            CompKind::Struct => bits[first] / 8,
+        };
+        let run_end = match def.kind {
+            CompKind::Union => (at + width as u64).div_ceil(8),
+            CompKind::Struct => run_end.div_ceil(8),
+        };
+        Some(BitField {
+            byte: at / 8,
+            shift: (at % 8) as u32,
+            width,
+            location: (run_start, run_end - run_start),
+        })
+    }
+
+    /// `comp_layout` with offsets in bits (a bit-field's own first bit).
+    fn comp_bit_layout(&self, c: super::CompId) -> Option<(Vec<u64>, u64, u64)> {
         let def = self.comp(c);
         let mut offs = Vec::with_capacity(def.fields.len());
         let mut size = 0u64;
@@ -93,18 +129,18 @@ impl Program {
                         let unit = fs * 8;
                         if w == 0 {
                             bit_pos = bit_pos.div_ceil(unit.max(1)) * unit;
-                            offs.push(bit_pos / 8);
+                            offs.push(bit_pos);
                             continue;
                         }
                         if unit > 0 && !def.packed && (bit_pos % unit) + w as u64 > unit {
                             bit_pos = bit_pos.div_ceil(unit) * unit;
                         }
-                        offs.push(bit_pos / 8);
+                        offs.push(bit_pos);
                         bit_pos += w as u64;
                         size = bit_pos.div_ceil(8);
                     } else {
                         let start = size.max(bit_pos.div_ceil(8)).div_ceil(fa) * fa;
-                        offs.push(start);
+                        offs.push(start * 8);
                         size = start + fs;
                         bit_pos = size * 8;
                     }
@@ -114,5 +150,24 @@ impl Program {
         let align = align.max(def.align);
         let size = size.div_ceil(align) * align;
         Some((offs, size, align))
+    }
+}
+
+/// A bit-field's place: `width` bits from bit `shift` of byte `byte`
+/// (least significant bit first, as gcc lays them out on x86), and its
+/// memory location `(start, len)` in bytes, which two threads touching
+/// any bit-field of it share.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct BitField {
+    pub byte: u64,
+    pub shift: u32,
+    pub width: u32,
+    pub location: (u64, u64),
+}
+
+impl BitField {
+    /// From the field's first byte to its memory location's.
+    pub fn location_shift(&self) -> i64 {
+        self.location.0 as i64 - self.byte as i64
     }
 }

@@ -14,6 +14,7 @@
 pub mod access;
 pub mod build;
 pub mod layout;
+pub use layout::BitField;
 pub mod loops;
 pub mod regions;
 pub mod regions_report;

@@ -44,6 +44,12 @@ pub enum Mop {
     Set(Reg, E),
     Load(Reg, E, Ty),
     Store(E, E, Ty),
+    /// A bit-field's value (of its declared type) from the bytes at the
+    /// address (the field's first byte).
+    LoadBits(Reg, E, Bits),
+    /// A value into a bit-field, cut to its width; the other bits of its
+    /// bytes are kept.
+    StoreBits(E, E, Bits),
     /// Zero `len` bytes at an address (sparse initialisers start from zero).
     Zero(E, u64),
     /// A local's lifetime (re)starts: its value is indeterminate again.
@@ -71,6 +77,16 @@ pub enum Mop {
     BarrierPass(Option<Reg>, E, Reg),
     Assert(E, AssertKind),
     Assume(E),
+}
+
+/// A bit-field access: where the field lies, its declared type, and the
+/// field (for traces).
+#[derive(Clone, Debug)]
+pub struct Bits {
+    pub at: BitField,
+    pub ty: Ty,
+    pub comp: CompId,
+    pub field: u32,
 }
 
 pub struct FnCode {
@@ -277,9 +293,14 @@ impl<'a> FnCompiler<'a> {
                 }
             }
             StmtKind::Assign(l, r) => {
-                let a = self.addr(l)?;
-                let v = self.rv(r)?;
-                self.emit(Mop::Store(a, v, l.ty.clone()), loc);
+                if self.bit_member(l).is_some() {
+                    let v = self.rv(r)?;
+                    self.store(l, v, loc)?;
+                } else {
+                    let a = self.addr(l)?;
+                    let v = self.rv(r)?;
+                    self.emit(Mop::Store(a, v, l.ty.clone()), loc);
+                }
             }
             StmtKind::Call { dest, callee, args } => {
                 let c = self.rv(callee)?;
@@ -291,8 +312,7 @@ impl<'a> FnCompiler<'a> {
                 let r = dest.as_ref().map(|_| self.reg());
                 self.emit(Mop::Call(r, c, a, tys), loc);
                 if let (Some(d), Some(r)) = (dest, r) {
-                    let ad = self.addr(d)?;
-                    self.emit(Mop::Store(ad, E::Reg(r), d.ty.clone()), loc);
+                    self.store(d, E::Reg(r), loc)?;
                 }
             }
             StmtKind::Op { dest, op, args } => {
@@ -318,8 +338,7 @@ impl<'a> FnCompiler<'a> {
                     self.emit(Mop::Op(r, *op, a, tys), loc);
                 }
                 if let (Some(d), Some(r)) = (dest, r) {
-                    let ad = self.addr(d)?;
-                    self.emit(Mop::Store(ad, E::Reg(r), d.ty.clone()), loc);
+                    self.store(d, E::Reg(r), loc)?;
                 }
             }
             StmtKind::If(c, t, e) => {
@@ -576,8 +595,24 @@ impl<'a> FnCompiler<'a> {
                 let def = self.p.comp(*c);
                 for (fi, it) in items {
                     let f = &def.fields[*fi as usize];
+                    if let Some(bf) = self.p.bit_field(*c, *fi) {
+                        let Init::Expr(e) = it else {
+                            return self.unsup("a bit-field's braced initialiser", loc);
+                        };
+                        let a = E::Offset(Box::new(at.clone()), bf.byte as i64);
+                        let bits = Bits {
+                            at: bf,
+                            ty: f.ty.clone(),
+                            comp: *c,
+                            field: *fi,
+                        };
+                        let v = self.rv(e)?;
+                        self.emit(Mop::StoreBits(a, v, bits), loc);
+                        continue;
+                    }
                     if f.bit_width.is_some() {
-                        return self.unsup("bit-fields", loc);
+                        // A zero-width bit-field has no value.
+                        continue;
                     }
                     let a = E::Offset(Box::new(at.clone()), offs[*fi as usize] as i64);
                     let fty = f.ty.clone();
@@ -593,6 +628,35 @@ impl<'a> FnCompiler<'a> {
             what: "an object of incomplete type".into(),
             loc,
         })
+    }
+
+    /// The place of `e` if it is a bit-field member.
+    fn bit_member(&self, e: &Expr) -> Option<Bits> {
+        let ExprKind::Member(b, i) = &e.kind else {
+            return None;
+        };
+        let Ty::Comp(c) = b.ty.unqual() else {
+            return None;
+        };
+        Some(Bits {
+            at: self.p.bit_field(*c, *i)?,
+            ty: e.ty.clone(),
+            comp: *c,
+            field: *i,
+        })
+    }
+
+    /// `l = v` for an lvalue `l`, a bit-field included.
+    fn store(&mut self, l: &Expr, v: E, loc: Loc) -> R<()> {
+        if let (Some(bf), ExprKind::Member(b, _)) = (self.bit_member(l), &l.kind) {
+            let base = self.addr(b)?;
+            let a = E::Offset(Box::new(base), bf.at.byte as i64);
+            self.emit(Mop::StoreBits(a, v, bf), loc);
+        } else {
+            let a = self.addr(l)?;
+            self.emit(Mop::Store(a, v, l.ty.clone()), loc);
+        }
+        Ok(())
     }
 
     /// The address of an lvalue; reads on the way become `Load`s.
@@ -648,6 +712,13 @@ impl<'a> FnCompiler<'a> {
             | ExprKind::Index(..) => {
                 if matches!(e.ty.unqual(), Ty::Func(_)) {
                     return self.addr(e);
+                }
+                if let (Some(bf), ExprKind::Member(b, _)) = (self.bit_member(e), &e.kind) {
+                    let base = self.addr(b)?;
+                    let a = E::Offset(Box::new(base), bf.at.byte as i64);
+                    let r = self.reg();
+                    self.emit(Mop::LoadBits(r, a, bf), loc);
+                    return Ok(E::Reg(r));
                 }
                 let a = self.addr(e)?;
                 let r = self.reg();

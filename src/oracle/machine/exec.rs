@@ -141,6 +141,28 @@ impl<'p> Machine<'p> {
                     }
                 }
             }
+            Mop::LoadBits(r, a, b) => {
+                let p = ev!(a).scalar(loc)?;
+                let v = self.read_bits(st, p, &b.at, &b.ty, loc, ch)?;
+                if self.obj_shared(st, p) && self.trace {
+                    ev.push(Event {
+                        loc,
+                        what: format!("read {} = {}", self.describe_bits(st, p, b), v),
+                    });
+                }
+                self.set_reg(st, t, *r, RVal::S(Value::Int(v)));
+            }
+            Mop::StoreBits(a, e, b) => {
+                let p = ev!(a).scalar(loc)?;
+                let v = ev!(e).scalar(loc)?;
+                let stored = self.write_bits(st, p, &b.at, &b.ty, v, loc)?;
+                if self.obj_shared(st, p) && self.trace {
+                    ev.push(Event {
+                        loc,
+                        what: format!("write {} = {}", self.describe_bits(st, p, b), stored),
+                    });
+                }
+            }
             Mop::Zero(a, n) => {
                 let p = ev!(a).scalar(loc)?;
                 self.fill(st, p, *n, CellV::Zero, loc)?;

@@ -100,7 +100,123 @@ impl<'p> Machine<'p> {
                 Ok(v)
             }
             CellV::Val(_) => unreachable!("stored values are read above"),
+            CellV::Bits(..) => unsup("a read of partly indeterminate bytes", loc),
         }
+    }
+
+    /// The bits of `[off, off+n)` of `obj`: per byte its value and the
+    /// mask of its determinate bits.
+    fn bits_at(&self, obj: &Object, off: u64, n: u64, loc: Loc) -> R<Vec<(u8, u8)>> {
+        let mut out = Vec::with_capacity(n as usize);
+        for (s, cs, ce, c) in overlapping(obj, off, n) {
+            if cs != off + out.len() as u64 {
+                return unsup("oracle: a read of a byte that has no cell", loc);
+            }
+            match c.v {
+                CellV::Zero => out.extend((cs..ce).map(|_| (0, 0xff))),
+                CellV::Undef => out.extend((cs..ce).map(|_| (0, 0))),
+                CellV::Bits(v, m) => out.push((v, m)),
+                CellV::Val(v) => {
+                    let b = self.value_bytes(v, c.len, loc)?;
+                    out.extend(
+                        b[(cs - s) as usize..(ce - s) as usize]
+                            .iter()
+                            .map(|x| (*x, 0xff)),
+                    );
+                }
+            }
+        }
+        if out.len() as u64 != n {
+            return unsup("oracle: a read of a byte that has no cell", loc);
+        }
+        Ok(out)
+    }
+
+    /// The bytes a bit-field spans, from its first byte `p`.
+    fn bit_span(&self, st: &State, p: Value, bf: &BitField, loc: Loc) -> R<(u64, Vec<(u8, u8)>)> {
+        let n = (bf.shift + bf.width).div_ceil(8) as u64;
+        let (obj, _, off) = self.object(st, p, loc)?;
+        if off + n > obj.size {
+            return self.bad_access("an access out of the object's bounds", loc);
+        }
+        Ok((n, self.bits_at(obj, off, n, loc)?))
+    }
+
+    /// A field of `width` bits as a value of its declared type `ty`: a
+    /// signed type's top bit is its sign (gcc's reading of plain `int`).
+    fn bits_value(raw: u128, width: u32, ty: &Ty) -> i128 {
+        let raw = raw as i128;
+        if ty.is_signed() && !matches!(ty.unqual(), Ty::Bool) && raw >> (width - 1) & 1 == 1 {
+            raw - (1i128 << width)
+        } else {
+            raw
+        }
+    }
+
+    /// Reads bit-field `bf` whose first byte is at `p`. An indeterminate
+    /// field is given a value and keeps it, as an indeterminate scalar is.
+    pub(super) fn read_bits(
+        &self,
+        st: &mut State,
+        p: Value,
+        bf: &BitField,
+        ty: &Ty,
+        loc: Loc,
+        ch: &mut Chooser,
+    ) -> R<i128> {
+        let (_, bytes) = self.bit_span(st, p, bf, loc)?;
+        let (val, mask) = bytes.iter().rev().fold((0u128, 0u128), |(v, m), (b, k)| {
+            ((v << 8) | *b as u128, (m << 8) | *k as u128)
+        });
+        let field = ((1u128 << bf.width) - 1) << bf.shift;
+        if mask & field != field {
+            let v = self.nondet(ty, ch, loc)?.scalar(loc)?;
+            return self.write_bits(st, p, bf, ty, v, loc);
+        }
+        Ok(Self::bits_value((val & field) >> bf.shift, bf.width, ty))
+    }
+
+    /// Writes `v` (converted to the field's type) into bit-field `bf`
+    /// whose first byte is at `p`, cut to its width as gcc does; the
+    /// other bits of its bytes keep their values. Returns the value the
+    /// field then holds.
+    pub(super) fn write_bits(
+        &self,
+        st: &mut State,
+        p: Value,
+        bf: &BitField,
+        ty: &Ty,
+        v: Value,
+        loc: Loc,
+    ) -> R<i128> {
+        let Value::Int(i) = v else {
+            return unsup("a bit-field given a value that is not an integer", loc);
+        };
+        let i = if matches!(ty.unqual(), Ty::Bool) {
+            (i != 0) as i128
+        } else {
+            i
+        };
+        let (n, bytes) = self.bit_span(st, p, bf, loc)?;
+        let field = ((1u128 << bf.width) - 1) << bf.shift;
+        let raw = (i as u128) & ((1u128 << bf.width) - 1);
+        let cells = bytes
+            .iter()
+            .enumerate()
+            .map(|(k, (b, m))| {
+                let f = (field >> (8 * k)) as u8;
+                let b = (b & !f) | ((raw << bf.shift) >> (8 * k)) as u8;
+                let m = m | f;
+                let v = if m == 0xff {
+                    CellV::Val(Value::Int(b as i128))
+                } else {
+                    CellV::Bits(b & m, m)
+                };
+                (k as u64, Cell { len: 1, v })
+            })
+            .collect();
+        self.write_cells(st, p, n, cells, loc)?;
+        Ok(Self::bits_value(raw, bf.width, ty))
     }
 
     /// The bytes of `[off, off+n)` of `obj`, least significant first
@@ -114,6 +230,7 @@ impl<'p> Machine<'p> {
             match c.v {
                 CellV::Zero => out.extend((cs..ce).map(|_| Some(0))),
                 CellV::Undef => out.extend((cs..ce).map(|_| None)),
+                CellV::Bits(v, m) => out.push((m == 0xff).then_some(v)),
                 CellV::Val(v) => {
                     let b = self.value_bytes(v, c.len, loc)?;
                     out.extend(
@@ -348,6 +465,16 @@ impl<'p> Machine<'p> {
             None if off == 0 => format!("*{base}"),
             None => format!("{base}[+{off}]"),
         }
+    }
+
+    /// A bit-field's place for traces, from its first byte `p`.
+    pub(super) fn describe_bits(&self, st: &State, p: Value, b: &Bits) -> String {
+        let name = &self.p.comp(b.comp).fields[b.field as usize].name;
+        let Value::Ptr(o, off) = p else {
+            return "?".into();
+        };
+        let base = Value::Ptr(o, off - b.at.byte as i64);
+        format!("{}.{name}", self.describe(st, base, &Ty::Comp(b.comp)))
     }
 
     pub(super) fn path(&self, mut s: String, t: &Ty, off: u64, want: &Ty) -> String {

@@ -27,7 +27,7 @@
 //! bound cut, `exit` and `abort` stop that thread for good; the other
 //! threads go on (DESIGN.md §3 rule 4).
 
-use super::compile::{Code, E, Mop, Reg};
+use super::compile::{Bits, Code, E, Mop, Reg};
 use crate::ir::*;
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
@@ -62,6 +62,10 @@ pub enum CellV {
     Val(Value),
     Zero,
     Undef,
+    /// One byte of which only some bits are determinate (a bit-field was
+    /// written into an indeterminate byte): the value, with the other bits
+    /// 0, and the mask of the determinate ones.
+    Bits(u8, u8),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -456,8 +460,18 @@ impl<'p> Machine<'p> {
                 let def = self.p.comp(*c);
                 for (fi, it) in items {
                     let f = &def.fields[*fi as usize];
+                    if let Some(bf) = self.p.bit_field(*c, *fi) {
+                        let Init::Expr(e) = it else {
+                            return unsup("a bit-field's braced initialiser", loc);
+                        };
+                        let v = self.const_expr(st, t, e, ch)?.scalar(loc)?;
+                        let a = ptr_add(at, bf.byte as i64);
+                        self.write_bits(st, a, &bf, &f.ty, v, loc)?;
+                        continue;
+                    }
                     if f.bit_width.is_some() {
-                        return unsup("bit-fields", loc);
+                        // A zero-width bit-field has no value.
+                        continue;
                     }
                     let a = ptr_add(at, offs[*fi as usize] as i64);
                     self.store_init(st, t, a, &f.ty, it, loc, ch)?;
@@ -591,14 +605,16 @@ impl<'p> Machine<'p> {
         let (m, loc) = &code.ops[f.pc as usize];
         let mut ch = Chooser::new(&[]);
         match m {
-            Mop::Load(_, a, _) | Mop::Store(a, _, _) | Mop::Zero(a, _) => {
-                match self.eval_in(st, t, &f.regs, &f.locals, a, *loc, &mut ch) {
-                    Ok(RVal::S(Value::Ptr(o, _))) => {
-                        st.objects.get(&o).map(|o| o.shared).unwrap_or(true)
-                    }
-                    _ => true,
+            Mop::Load(_, a, _)
+            | Mop::Store(a, _, _)
+            | Mop::LoadBits(_, a, _)
+            | Mop::StoreBits(a, _, _)
+            | Mop::Zero(a, _) => match self.eval_in(st, t, &f.regs, &f.locals, a, *loc, &mut ch) {
+                Ok(RVal::S(Value::Ptr(o, _))) => {
+                    st.objects.get(&o).map(|o| o.shared).unwrap_or(true)
                 }
-            }
+                _ => true,
+            },
             // A create past the thread bound makes a thread that never
             // runs and writes only its id: not a scheduling point (the
             // sequentializations place none there either).
@@ -677,10 +693,15 @@ impl<'p> Machine<'p> {
         let f = th.frames.last()?;
         let code = self.code.funcs[f.func.index()].as_ref()?;
         let (m, loc) = &code.ops[f.pc as usize];
-        let (a, size, write) = match m {
-            Mop::Load(_, a, ty) => (a, self.p.size_of(ty.unqual()).unwrap_or(0), false),
-            Mop::Store(a, _, ty) => (a, self.p.size_of(ty.unqual()).unwrap_or(0), true),
-            Mop::Zero(a, n) => (a, *n, true),
+        // A bit-field access touches its whole memory location (C11
+        // 3.14): `shift` moves the address from the field's first byte to
+        // the location's.
+        let (a, size, write, shift) = match m {
+            Mop::Load(_, a, ty) => (a, self.p.size_of(ty.unqual()).unwrap_or(0), false, 0),
+            Mop::Store(a, _, ty) => (a, self.p.size_of(ty.unqual()).unwrap_or(0), true, 0),
+            Mop::LoadBits(_, a, b) => (a, b.at.location.1, false, b.at.location_shift()),
+            Mop::StoreBits(a, _, b) => (a, b.at.location.1, true, b.at.location_shift()),
+            Mop::Zero(a, n) => (a, *n, true, 0),
             _ => return None,
         };
         let mut ch = Chooser::new(&[]);
@@ -688,7 +709,7 @@ impl<'p> Machine<'p> {
             Ok(RVal::S(Value::Ptr(o, off))) if st.objects.get(&o).is_some_and(|x| x.shared) => {
                 Some(Access {
                     obj: o,
-                    off,
+                    off: off + shift,
                     size,
                     write,
                     loc: *loc,
