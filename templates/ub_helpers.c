@@ -3,7 +3,7 @@
 static {{T}} __seqc_div_{{N}}({{T}} a, {{T}} b)
 {
   if (b == 0)
-    return ({{T}}){{NONDET}};
+    return {{NONDET}};
 {{SIGNED}}  if (b == -1)
 {{SIGNED}}    return ({{T}})(0 - ({{U}})a);
   return a / b;
@@ -13,7 +13,7 @@ static {{T}} __seqc_div_{{N}}({{T}} a, {{T}} b)
 static {{T}} __seqc_rem_{{N}}({{T}} a, {{T}} b)
 {
   if (b == 0)
-    return ({{T}}){{NONDET}};
+    return {{NONDET}};
 {{SIGNED}}  if (b == -1)
 {{SIGNED}}    return 0;
   return a % b;
@@ -23,7 +23,7 @@ static {{T}} __seqc_rem_{{N}}({{T}} a, {{T}} b)
 static {{T}} __seqc_shl_{{N}}({{T}} a, long long b)
 {
   if (b < 0 || b >= {{BITS}})
-    return ({{T}}){{NONDET}};
+    return {{NONDET}};
   return ({{T}})(({{U}})a << b);
 }
 //@ shr
@@ -31,6 +31,15 @@ static {{T}} __seqc_shl_{{N}}({{T}} a, long long b)
 static {{T}} __seqc_shr_{{N}}({{T}} a, long long b)
 {
   if (b < 0 || b >= {{BITS}})
-    return ({{T}}){{NONDET}};
+    return {{NONDET}};
   return a >> b;
+}
+//@ f2i
+/* {{T}} from a floating value: any value when its integral part does
+   not fit (NaN too). */
+static {{T}} __seqc_f2i_{{N}}(double x)
+{
+  if (!({{INRANGE}}))
+    return {{NONDET}};
+  return ({{T}})x;
 }

@@ -12,7 +12,7 @@ extern void __VERIFIER_assume(int);
 static long long __seqc_div_longlong(long long a, long long b)
 {
   if (b == 0)
-    return (long long)(long long)__VERIFIER_nondet_longlong();
+    return (long long)__VERIFIER_nondet_longlong();
   if (b == -1)
     return (long long)(0 - (unsigned long long)a);
   return a / b;

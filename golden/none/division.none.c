@@ -8,7 +8,7 @@ extern void __VERIFIER_assume(int);
 static int __seqc_div_int(int a, int b)
 {
   if (b == 0)
-    return (int)(int)__VERIFIER_nondet_int();
+    return (int)__VERIFIER_nondet_int();
   if (b == -1)
     return (int)(0 - (unsigned int)a);
   return a / b;
@@ -17,7 +17,7 @@ static int __seqc_div_int(int a, int b)
 static int __seqc_rem_int(int a, int b)
 {
   if (b == 0)
-    return (int)(int)__VERIFIER_nondet_int();
+    return (int)__VERIFIER_nondet_int();
   if (b == -1)
     return 0;
   return a % b;

@@ -9,7 +9,7 @@ extern void __VERIFIER_assume(int);
 static int __seqc_div_int(int a, int b)
 {
   if (b == 0)
-    return (int)(int)__VERIFIER_nondet_int();
+    return (int)__VERIFIER_nondet_int();
   if (b == -1)
     return (int)(0 - (unsigned int)a);
   return a / b;
@@ -18,7 +18,7 @@ static int __seqc_div_int(int a, int b)
 static long long __seqc_div_longlong(long long a, long long b)
 {
   if (b == 0)
-    return (long long)(long long)__VERIFIER_nondet_longlong();
+    return (long long)__VERIFIER_nondet_longlong();
   if (b == -1)
     return (long long)(0 - (unsigned long long)a);
   return a / b;

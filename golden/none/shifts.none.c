@@ -9,14 +9,14 @@ extern void __VERIFIER_assume(int);
 static int __seqc_shl_int(int a, long long b)
 {
   if (b < 0 || b >= 32)
-    return (int)(int)__VERIFIER_nondet_int();
+    return (int)__VERIFIER_nondet_int();
   return (int)((unsigned int)a << b);
 }
 /* unsigned int right shift: any value for a negative or too large count. */
 static unsigned int __seqc_shr_unsignedint(unsigned int a, long long b)
 {
   if (b < 0 || b >= 32)
-    return (unsigned int)(unsigned int)__VERIFIER_nondet_uint();
+    return (unsigned int)__VERIFIER_nondet_uint();
   return a >> b;
 }
 

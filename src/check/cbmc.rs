@@ -296,14 +296,9 @@ pub(super) fn read_cbmc(
                         if !lr
                             && !hidden
                             && lhs.starts_with("return_value___VERIFIER_nondet_")
-                            && !stack.last().is_some_and(|f| {
-                                // The helpers of pinned undefined behaviour
-                                // (`x / 0`) draw where the oracle does.
-                                let ub = ["div", "rem", "shl", "shr"]
-                                    .iter()
-                                    .any(|h| f.starts_with(&format!("__seqc_{h}_")));
-                                f.starts_with("__seqc_") && !ub
-                            })
+                            && !stack
+                                .last()
+                                .is_some_and(|f| f.starts_with("__seqc_") && !ub_helper(f))
                         {
                             // `--method none`: the input's draws, for the
                             // replay on the oracle.
@@ -314,7 +309,10 @@ pub(super) fn read_cbmc(
                         if lr && !hidden {
                             let n = val.int;
                             let seqc_code = stack.last().is_some_and(|f| {
-                                f == "main" || (f.starts_with("__seqc_") && f != "__seqc_main")
+                                f == "main"
+                                    || (f.starts_with("__seqc_")
+                                        && f != "__seqc_main"
+                                        && !ub_helper(f))
                             });
                             match lhs {
                                 lal_reps::ROUND => ctx.0 = n.unwrap_or(0) as u32,
@@ -409,6 +407,15 @@ fn text_int(s: &str) -> Option<i128> {
         None => t.parse::<i128>().ok()?,
     };
     Some(if neg { -v } else { v })
+}
+
+/// The helpers of pinned undefined behaviour (`x / 0`, an out-of-range
+/// float conversion): their draws are the input's, where the oracle
+/// draws too.
+fn ub_helper(f: &str) -> bool {
+    ["div", "rem", "shl", "shr", "f2i"]
+        .iter()
+        .any(|h| f.starts_with(&format!("__seqc_{h}_")))
 }
 
 #[cfg(test)]

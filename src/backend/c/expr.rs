@@ -258,6 +258,21 @@ impl<'p> Emitter<'p> {
                 P_UNARY
             }
             Binary(op, a, b) => self.binary(*op, a, b, &e.ty),
+            Cast(a)
+                if !self.opts.ir_mode
+                    && matches!(a.ty.unqual(), Ty::Float(_))
+                    && e.ty.int_kind().is_some_and(|k| k.bits(p.data_model) <= 64) =>
+            {
+                // Out of range, C leaves the value undefined: any value
+                // (DESIGN.md §2), as the SMT route and the oracle give it.
+                let k = e.ty.int_kind().unwrap();
+                let name = self.helper("f2i", k);
+                self.put(&name);
+                self.put("(");
+                self.ew(a);
+                self.put(")");
+                P_POSTFIX
+            }
             Cast(a) => {
                 let t = self.type_name(&e.ty);
                 self.put("(");

@@ -19,7 +19,8 @@ pub(super) fn helper_text(name: &str, ty: &(String, String, u32, bool, String)) 
         .replace("{{U}}", u)
         .replace("{{N}}", n)
         .replace("{{BITS}}", &bits.to_string())
-        .replace("{{NONDET}}", nondet);
+        .replace("{{NONDET}}", nondet)
+        .replace("{{INRANGE}}", &in_range(*bits, *signed));
     let text: String = text
         .lines()
         .filter_map(|l| match l.strip_prefix("{{SIGNED}}") {
@@ -29,6 +30,18 @@ pub(super) fn helper_text(name: &str, ty: &(String, String, u32, bool, String)) 
         })
         .collect();
     text
+}
+
+/// The test that a double `x`'s integral part fits an integer of `bits`
+/// bits: exact doubles only (each bound is a power of two, or one less
+/// where that is exact).
+fn in_range(bits: u32, signed: bool) -> String {
+    let p = |e: u32| format!("{}.0", 2u128.pow(e));
+    match (signed, bits) {
+        (false, _) => format!("x > -1.0 && x < {}", p(bits)),
+        (true, ..=53) => format!("x > -{} - 1.0 && x < {}", p(bits - 1), p(bits - 1)),
+        (true, _) => format!("x >= -{} && x < {}", p(bits - 1), p(bits - 1)),
+    }
 }
 
 /// A name as C spells it: the lexer's stand-in for `$` turned back.

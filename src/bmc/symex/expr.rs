@@ -178,7 +178,19 @@ impl<'p> Symex<'p> {
                 if e.ty.is_void() {
                     return Ok(Val::S(term::bv(0, 8)));
                 }
-                Val::S(self.float_convert(v, &x.ty, &e.ty, e.loc)?)
+                let r = self.float_convert(v.clone(), &x.ty, &e.ty, e.loc)?;
+                if !(matches!(e.ty.unqual(), Ty::Int(_)) && matches!(x.ty.unqual(), Ty::Float(_))) {
+                    return Ok(Val::S(r));
+                }
+                // An integral part the type cannot hold (NaN too): any
+                // value (DESIGN.md §2), which the oracle draws as well.
+                let fits = self.float_fits(&v, &e.ty);
+                if fits.is_true() {
+                    return Ok(Val::S(r));
+                }
+                let any = self.fresh("f2i", e.loc.line, r.sort());
+                self.nondet_event_when(st, &term::not(&fits), e.loc, &any);
+                Val::S(term::ite(&fits, &r, &any))
             }
             ExprKind::Cast(x) => {
                 let v = self.rvalue(st, fr, x)?;

@@ -162,6 +162,32 @@ impl Symex<'_> {
         }
     }
 
+    /// Whether integer type `to` holds the integral part of float `t`
+    /// (NaN never: its comparisons are false).
+    pub(super) fn float_fits(&mut self, t: &T, to: &Ty) -> T {
+        let dm = self.p.data_model;
+        let Some(w) = regions::leaf_width(dm, to) else {
+            return T::B(false);
+        };
+        let (lo, hi) = if to.is_signed() {
+            (-(2f64.powi(w as i32 - 1)), 2f64.powi(w as i32 - 1))
+        } else {
+            (0.0, 2f64.powi(w as i32))
+        };
+        if let Some(x) = value(t) {
+            return T::B(x.trunc() >= lo && x.trunc() < hi);
+        }
+        self.uses_fp = true;
+        // lo and hi are powers of two (or 0): exact in either width.
+        let fw = t.width();
+        let x = format!("(fp.roundToIntegral RTZ {})", fp(t));
+        let (l, h) = (fp(&pattern(lo, fw)), fp(&pattern(hi, fw)));
+        T::E(
+            format!("(and (fp.geq {x} {l}) (fp.lt {x} {h}))").into(),
+            Sort::Bool,
+        )
+    }
+
     /// A float in a Boolean context: not zero (NaN is true).
     pub(super) fn float_truth(&mut self, a: &T) -> T {
         if let Some(x) = value(a) {

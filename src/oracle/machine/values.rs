@@ -108,13 +108,13 @@ impl<'p> Machine<'p> {
                     if let (RVal::S(Value::Float(b)), Ty::Int(_)) = (&x, to.unqual()) {
                         self.conversion_overflow(f64::from_bits(*b), to, *at)?;
                     }
-                    self.convert(x, from.unqual(), to.unqual(), loc)
+                    self.cast(x, from, to, loc, ch)
                 }
                 e => self.eval_in(st, t, regs, locals, e, loc, ch),
             },
             E::Cast(a, from, to) => {
                 let x = self.eval_in(st, t, regs, locals, a, loc, ch)?;
-                self.convert(x, from.unqual(), to.unqual(), loc)
+                self.cast(x, from, to, loc, ch)
             }
             E::Offset(a, off) => {
                 let x = self.eval_in(st, t, regs, locals, a, loc, ch)?.scalar(loc)?;
@@ -130,6 +130,32 @@ impl<'p> Machine<'p> {
                 s(ptr_add(x, (iv as i64).wrapping_mul(*es as i64)))
             }
         }
+    }
+
+    /// `convert`, where a floating value whose integral part an integer
+    /// type cannot hold (NaN and the infinities included) gives any value
+    /// (C leaves it undefined, DESIGN.md §2 pins it so): a draw, as the
+    /// back ends make one.
+    fn cast(&self, x: RVal, from: &Ty, to: &Ty, loc: Loc, ch: &mut Chooser) -> R<RVal> {
+        if let (RVal::S(Value::Float(b)), Ty::Int(_)) = (&x, to.unqual())
+            && !self.fits(f64::from_bits(*b), to)
+        {
+            return self.nondet(to, ch, loc);
+        }
+        self.convert(x, from.unqual(), to.unqual(), loc)
+    }
+
+    /// Whether integer type `to` holds the integral part of `f`.
+    fn fits(&self, f: f64, to: &Ty) -> bool {
+        let bits = to.int_bits(self.dm()).unwrap_or(32);
+        let (lo, hi) = if to.is_signed() {
+            (-(2f64.powi(bits as i32 - 1)), 2f64.powi(bits as i32 - 1))
+        } else {
+            (0.0, 2f64.powi(bits as i32))
+        };
+        // lo and hi are powers of two (or 0): exact doubles.
+        let t = f.trunc();
+        t >= lo && t < hi
     }
 
     pub(super) fn convert(&self, x: RVal, from: &Ty, to: &Ty, loc: Loc) -> R<RVal> {
@@ -368,15 +394,7 @@ impl Machine<'_> {
     /// type cannot hold its integral part (C11 6.3.1.4p1), NaN and the
     /// infinities included.
     fn conversion_overflow(&self, f: f64, to: &Ty, loc: Loc) -> R<()> {
-        let bits = to.int_bits(self.dm()).unwrap_or(32);
-        let (lo, hi) = if to.is_signed() {
-            (-(2f64.powi(bits as i32 - 1)), 2f64.powi(bits as i32 - 1))
-        } else {
-            (0.0, 2f64.powi(bits as i32))
-        };
-        // lo and hi are powers of two (or 0): exact doubles.
-        let t = f.trunc();
-        if !self.b.overflow || (t >= lo && t < hi) {
+        if !self.b.overflow || self.fits(f, to) {
             return Ok(());
         }
         if self.trace {
