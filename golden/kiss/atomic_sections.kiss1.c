@@ -175,7 +175,7 @@ static int __seqc_main(void)
     return 0;
   }
 #line 18 "golden/kiss/atomic_sections.c"
-  if (__seqc_done[__seqc_j5] == 0) {
+  if (__seqc_done[__seqc_j5] != 1) {
 #line 18 "golden/kiss/atomic_sections.c"
     __seqc_raise = 1;
 #line 18 "golden/kiss/atomic_sections.c"

@@ -161,7 +161,7 @@ static int __seqc_main(void)
     return 0;
   }
 #line 18 "golden/kiss/c11_atomics.c"
-  if (__seqc_done[__seqc_j3] == 0) {
+  if (__seqc_done[__seqc_j3] != 1) {
 #line 18 "golden/kiss/c11_atomics.c"
     __seqc_raise = 1;
 #line 18 "golden/kiss/c11_atomics.c"

@@ -182,7 +182,7 @@ static int __seqc_main(void)
 #line 20 "golden/kiss/deadlock_join.c"
   __seqc_waits5 = __seqc_wait_pick();
 #line 20 "golden/kiss/deadlock_join.c"
-  __seqc_waits5 = (!(__seqc_j4 >= 2u) && __seqc_done[__seqc_j4] == 0) || __seqc_waits5 != 0;
+  __seqc_waits5 = (!(__seqc_j4 >= 2u) && __seqc_done[__seqc_j4] != 1) || __seqc_waits5 != 0;
 #line 20 "golden/kiss/deadlock_join.c"
   if (!(__seqc_j4 >= 2u) && __seqc_j4 != __seqc_tid && __seqc_waits5 != 0 && __seqc_atomic == 0) {
 #line 20 "golden/kiss/deadlock_join.c"
@@ -207,7 +207,7 @@ static int __seqc_main(void)
     return 0;
   }
 #line 20 "golden/kiss/deadlock_join.c"
-  if (__seqc_done[__seqc_j4] == 0) {
+  if (__seqc_done[__seqc_j4] != 1) {
 #line 20 "golden/kiss/deadlock_join.c"
     __seqc_raise = 1;
 #line 20 "golden/kiss/deadlock_join.c"
@@ -284,8 +284,8 @@ int main(void)
 {
   __seqc_nthr = 1u;
   __seqc_main();
-  if (!(__seqc_raise != 0)) {
-    __seqc_done[0u] = 1;
+  if (!(__seqc_raise != 0) && __seqc_done[0u] == 0) {
+    __seqc_done[0u] = 2;
   }
   __seqc_raise = 0;
   __seqc_atomic = 0;

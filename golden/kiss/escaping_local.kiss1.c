@@ -141,7 +141,7 @@ static int __seqc_main(void)
     return 0;
   }
 #line 14 "golden/kiss/escaping_local.c"
-  if (__seqc_done[__seqc_j6] == 0) {
+  if (__seqc_done[__seqc_j6] != 1) {
 #line 14 "golden/kiss/escaping_local.c"
     __seqc_raise = 1;
 #line 14 "golden/kiss/escaping_local.c"

@@ -311,7 +311,7 @@ static int __seqc_main(void)
     return 0;
   }
 #line 37 "golden/kiss/keys_memset_heap.c"
-  if (__seqc_done[__seqc_j14] == 0) {
+  if (__seqc_done[__seqc_j14] != 1) {
 #line 37 "golden/kiss/keys_memset_heap.c"
     __seqc_raise = 1;
 #line 37 "golden/kiss/keys_memset_heap.c"

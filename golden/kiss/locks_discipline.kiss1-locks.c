@@ -389,7 +389,7 @@ static int __seqc_main(void)
     return 0;
   }
 #line 28 "golden/kiss/locks_discipline.c"
-  if (__seqc_done[__seqc_j5] == 0) {
+  if (__seqc_done[__seqc_j5] != 1) {
 #line 28 "golden/kiss/locks_discipline.c"
     __seqc_raise = 1;
 #line 28 "golden/kiss/locks_discipline.c"

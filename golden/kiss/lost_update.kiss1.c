@@ -169,7 +169,7 @@ static int __seqc_main(void)
     return 0;
   }
 #line 15 "golden/kiss/lost_update.c"
-  if (__seqc_done[__seqc_j6] == 0) {
+  if (__seqc_done[__seqc_j6] != 1) {
 #line 15 "golden/kiss/lost_update.c"
     __seqc_raise = 1;
 #line 15 "golden/kiss/lost_update.c"
@@ -197,7 +197,7 @@ static int __seqc_main(void)
     return 0;
   }
 #line 15 "golden/kiss/lost_update.c"
-  if (__seqc_done[__seqc_j7] == 0) {
+  if (__seqc_done[__seqc_j7] != 1) {
 #line 15 "golden/kiss/lost_update.c"
     __seqc_raise = 1;
 #line 15 "golden/kiss/lost_update.c"

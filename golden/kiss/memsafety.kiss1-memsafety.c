@@ -369,7 +369,7 @@ static int __seqc_main(void)
     return 0;
   }
 #line 26 "golden/kiss/memsafety.c"
-  if (__seqc_done[__seqc_j8] == 0) {
+  if (__seqc_done[__seqc_j8] != 1) {
 #line 26 "golden/kiss/memsafety.c"
     __seqc_raise = 1;
 #line 26 "golden/kiss/memsafety.c"

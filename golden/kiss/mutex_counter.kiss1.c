@@ -189,7 +189,7 @@ static int __seqc_main(void)
           return 0;
         }
 #line 16 "golden/kiss/mutex_counter.c"
-        if (__seqc_done[__seqc_j6] == 0) {
+        if (__seqc_done[__seqc_j6] != 1) {
 #line 16 "golden/kiss/mutex_counter.c"
           __seqc_raise = 1;
 #line 16 "golden/kiss/mutex_counter.c"

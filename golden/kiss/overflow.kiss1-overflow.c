@@ -208,7 +208,7 @@ static int __seqc_main(void)
     return 0;
   }
 #line 23 "golden/kiss/overflow.c"
-  if (__seqc_done[__seqc_j8] == 0) {
+  if (__seqc_done[__seqc_j8] != 1) {
 #line 23 "golden/kiss/overflow.c"
     __seqc_raise = 1;
 #line 23 "golden/kiss/overflow.c"

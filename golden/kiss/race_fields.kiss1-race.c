@@ -402,7 +402,7 @@ static int __seqc_main(void)
     return 0;
   }
 #line 18 "golden/kiss/race_fields.c"
-  if (__seqc_done[__seqc_j9] == 0) {
+  if (__seqc_done[__seqc_j9] != 1) {
 #line 18 "golden/kiss/race_fields.c"
     __seqc_raise = 1;
 #line 18 "golden/kiss/race_fields.c"

@@ -347,7 +347,7 @@ static int __seqc_main(void)
     return 0;
   }
 #line 18 "golden/kiss/race_region.c"
-  if (__seqc_done[__seqc_j9] == 0) {
+  if (__seqc_done[__seqc_j9] != 1) {
 #line 18 "golden/kiss/race_region.c"
     __seqc_raise = 1;
 #line 18 "golden/kiss/race_region.c"

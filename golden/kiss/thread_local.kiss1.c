@@ -116,7 +116,7 @@ static int __seqc_main(void)
     return 0;
   }
 #line 16 "golden/kiss/thread_local.c"
-  if (__seqc_done[__seqc_j3] == 0) {
+  if (__seqc_done[__seqc_j3] != 1) {
 #line 16 "golden/kiss/thread_local.c"
     __seqc_raise = 1;
 #line 16 "golden/kiss/thread_local.c"

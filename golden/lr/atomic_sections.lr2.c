@@ -166,7 +166,7 @@ static int __seqc_main(void)
 #line 18 "golden/lr/atomic_sections.c"
     __seqc_r = 3u;
 #line 18 "golden/lr/atomic_sections.c"
-  } else if (__seqc_nmem[__seqc_r]->__seqc_done[__seqc_j6] == 0) {
+  } else if (__seqc_nmem[__seqc_r]->__seqc_done[__seqc_j6] != 1) {
 #line 18 "golden/lr/atomic_sections.c"
     __seqc_r = 3u;
   }
@@ -196,7 +196,7 @@ int main(void)
   __seqc_main();
   __VERIFIER_assume(!(__seqc_r < 3u && __seqc_atomic != 0));
   __seqc_cs();
-  __seqc_nmem[__seqc_r]->__seqc_done[0u] = 1;
+  __seqc_nmem[__seqc_r]->__seqc_done[0u] = 2;
   unsigned int start;
   if (__seqc_site_n[0u] > 0u) {
     __seqc_tid = 1u;

@@ -196,7 +196,7 @@ static int __seqc_main(void)
 #line 18 "golden/lr/c11_atomics.c"
     __seqc_r = 3u;
 #line 18 "golden/lr/c11_atomics.c"
-  } else if (__seqc_nmem[__seqc_r]->__seqc_done[__seqc_j4] == 0) {
+  } else if (__seqc_nmem[__seqc_r]->__seqc_done[__seqc_j4] != 1) {
 #line 18 "golden/lr/c11_atomics.c"
     __seqc_r = 3u;
   }
@@ -239,7 +239,7 @@ int main(void)
   __seqc_nmem[__seqc_r]->__seqc_created[0u] = 1;
   __seqc_main();
   __seqc_cs();
-  __seqc_nmem[__seqc_r]->__seqc_done[0u] = 1;
+  __seqc_nmem[__seqc_r]->__seqc_done[0u] = 2;
   unsigned int start;
   if (__seqc_site_n[0u] > 0u) {
     __seqc_tid = 1u;

@@ -290,7 +290,7 @@ static int __seqc_main(void)
 #line 32 "golden/lr/deadlock_abba.c"
   __seqc_waits9 = __seqc_wait_pick();
 #line 32 "golden/lr/deadlock_abba.c"
-  __seqc_waits9 = (!(__seqc_j8 >= 3u) && __seqc_nmem[__seqc_r]->__seqc_done[__seqc_j8] == 0) || __seqc_waits9 != 0;
+  __seqc_waits9 = (!(__seqc_j8 >= 3u) && __seqc_nmem[__seqc_r]->__seqc_done[__seqc_j8] != 1) || __seqc_waits9 != 0;
 #line 32 "golden/lr/deadlock_abba.c"
   if (!(__seqc_j8 >= 3u) && __seqc_j8 != __seqc_tid && __seqc_waits9 != 0 && __seqc_atomic == 0 && __seqc_r < 3u) {
 #line 32 "golden/lr/deadlock_abba.c"
@@ -310,7 +310,7 @@ static int __seqc_main(void)
 #line 32 "golden/lr/deadlock_abba.c"
     __seqc_r = 3u;
 #line 32 "golden/lr/deadlock_abba.c"
-  } else if (__seqc_nmem[__seqc_r]->__seqc_done[__seqc_j8] == 0) {
+  } else if (__seqc_nmem[__seqc_r]->__seqc_done[__seqc_j8] != 1) {
 #line 32 "golden/lr/deadlock_abba.c"
     __seqc_r = 3u;
   }
@@ -327,7 +327,7 @@ static int __seqc_main(void)
 #line 33 "golden/lr/deadlock_abba.c"
   __seqc_waits11 = __seqc_wait_pick();
 #line 33 "golden/lr/deadlock_abba.c"
-  __seqc_waits11 = (!(__seqc_j10 >= 3u) && __seqc_nmem[__seqc_r]->__seqc_done[__seqc_j10] == 0) || __seqc_waits11 != 0;
+  __seqc_waits11 = (!(__seqc_j10 >= 3u) && __seqc_nmem[__seqc_r]->__seqc_done[__seqc_j10] != 1) || __seqc_waits11 != 0;
 #line 33 "golden/lr/deadlock_abba.c"
   if (!(__seqc_j10 >= 3u) && __seqc_j10 != __seqc_tid && __seqc_waits11 != 0 && __seqc_atomic == 0 && __seqc_r < 3u) {
 #line 33 "golden/lr/deadlock_abba.c"
@@ -347,7 +347,7 @@ static int __seqc_main(void)
 #line 33 "golden/lr/deadlock_abba.c"
     __seqc_r = 3u;
 #line 33 "golden/lr/deadlock_abba.c"
-  } else if (__seqc_nmem[__seqc_r]->__seqc_done[__seqc_j10] == 0) {
+  } else if (__seqc_nmem[__seqc_r]->__seqc_done[__seqc_j10] != 1) {
 #line 33 "golden/lr/deadlock_abba.c"
     __seqc_r = 3u;
   }
@@ -384,7 +384,7 @@ int main(void)
   __seqc_nmem[__seqc_r]->__seqc_created[0u] = 1;
   __seqc_main();
   __seqc_cs();
-  __seqc_nmem[__seqc_r]->__seqc_done[0u] = 1;
+  __seqc_nmem[__seqc_r]->__seqc_done[0u] = 2;
   unsigned int start;
   if (__seqc_site_n[0u] > 0u) {
     __seqc_tid = 1u;

@@ -523,7 +523,7 @@ static int __seqc_main(void)
 #line 37 "golden/lr/keys_memset_heap.c"
     __seqc_r = 4u;
 #line 37 "golden/lr/keys_memset_heap.c"
-  } else if (__seqc_nmem[__seqc_r]->__seqc_done[__seqc_j17] == 0) {
+  } else if (__seqc_nmem[__seqc_r]->__seqc_done[__seqc_j17] != 1) {
 #line 37 "golden/lr/keys_memset_heap.c"
     __seqc_r = 4u;
   } else {
@@ -591,7 +591,7 @@ int main(void)
   __seqc_nmem[__seqc_r]->__seqc_created[0u] = 1;
   __seqc_main();
   __seqc_cs();
-  __seqc_nmem[__seqc_r]->__seqc_done[0u] = 1;
+  __seqc_nmem[__seqc_r]->__seqc_done[0u] = 2;
   unsigned int start;
   if (__seqc_site_n[0u] > 0u) {
     __seqc_tid = 1u;

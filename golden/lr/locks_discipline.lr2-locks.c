@@ -495,7 +495,7 @@ static int __seqc_main(void)
 #line 28 "golden/lr/locks_discipline.c"
     __seqc_r = 3u;
 #line 28 "golden/lr/locks_discipline.c"
-  } else if (__seqc_nmem[__seqc_r]->__seqc_done[__seqc_j6] == 0) {
+  } else if (__seqc_nmem[__seqc_r]->__seqc_done[__seqc_j6] != 1) {
 #line 28 "golden/lr/locks_discipline.c"
     __seqc_r = 3u;
   }
@@ -560,7 +560,7 @@ int main(void)
     __seqc_error = 17;
   }
   __seqc_cs();
-  __seqc_nmem[__seqc_r]->__seqc_done[0u] = 1;
+  __seqc_nmem[__seqc_r]->__seqc_done[0u] = 2;
   unsigned int start;
   if (__seqc_site_n[0u] > 0u) {
     __seqc_tid = 1u;

@@ -164,7 +164,7 @@ static int __seqc_main(void)
 #line 15 "golden/lr/lost_update.c"
     __seqc_r = 3u;
 #line 15 "golden/lr/lost_update.c"
-  } else if (__seqc_nmem[__seqc_r]->__seqc_done[__seqc_j8] == 0) {
+  } else if (__seqc_nmem[__seqc_r]->__seqc_done[__seqc_j8] != 1) {
 #line 15 "golden/lr/lost_update.c"
     __seqc_r = 3u;
   }
@@ -181,7 +181,7 @@ static int __seqc_main(void)
 #line 15 "golden/lr/lost_update.c"
     __seqc_r = 3u;
 #line 15 "golden/lr/lost_update.c"
-  } else if (__seqc_nmem[__seqc_r]->__seqc_done[__seqc_j9] == 0) {
+  } else if (__seqc_nmem[__seqc_r]->__seqc_done[__seqc_j9] != 1) {
 #line 15 "golden/lr/lost_update.c"
     __seqc_r = 3u;
   }
@@ -224,7 +224,7 @@ int main(void)
   __seqc_nmem[__seqc_r]->__seqc_created[0u] = 1;
   __seqc_main();
   __seqc_cs();
-  __seqc_nmem[__seqc_r]->__seqc_done[0u] = 1;
+  __seqc_nmem[__seqc_r]->__seqc_done[0u] = 2;
   unsigned int start;
   if (__seqc_site_n[0u] > 0u) {
     __seqc_tid = 1u;

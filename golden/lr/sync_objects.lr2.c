@@ -333,7 +333,7 @@ static int __seqc_main(void)
 #line 35 "golden/lr/sync_objects.c"
     __seqc_r = 3u;
 #line 35 "golden/lr/sync_objects.c"
-  } else if (__seqc_nmem[__seqc_r]->__seqc_done[__seqc_j10] == 0) {
+  } else if (__seqc_nmem[__seqc_r]->__seqc_done[__seqc_j10] != 1) {
 #line 35 "golden/lr/sync_objects.c"
     __seqc_r = 3u;
   }
@@ -362,7 +362,7 @@ int main(void)
   __seqc_nmem[__seqc_r]->__seqc_created[0u] = 1;
   __seqc_main();
   __seqc_cs();
-  __seqc_nmem[__seqc_r]->__seqc_done[0u] = 1;
+  __seqc_nmem[__seqc_r]->__seqc_done[0u] = 2;
   unsigned int start;
   if (__seqc_site_n[0u] > 0u) {
     __seqc_tid = 1u;

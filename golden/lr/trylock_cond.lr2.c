@@ -210,7 +210,7 @@ int main(void)
   __seqc_nmem[__seqc_r]->__seqc_created[0u] = 1;
   __seqc_main();
   __seqc_cs();
-  __seqc_nmem[__seqc_r]->__seqc_done[0u] = 1;
+  __seqc_nmem[__seqc_r]->__seqc_done[0u] = 2;
   unsigned int start;
   if (__seqc_site_n[0u] > 0u) {
     __seqc_tid = 1u;

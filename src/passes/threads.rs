@@ -837,7 +837,10 @@ pub(crate) fn expand(
                 int(b.nslots as i128, u.clone(), loc),
                 loc,
             );
-            let running = cmp(BinOp::Eq, idx(b.done), zero.clone(), loc);
+            // `done` is 1 for a thread that returned or called
+            // `pthread_exit`, 2 for main's return: that is exit, the
+            // program ends, and a join of main never returns.
+            let running = cmp(BinOp::Ne, idx(b.done), one.clone(), loc);
             let mut waits = bin(
                 BinOp::LogAnd,
                 not(bad.clone(), loc),

@@ -270,6 +270,7 @@ impl<'p> Machine<'p> {
                                 );
                             } else {
                                 self.finish(st, t, rv);
+                                st.threads[0].exited = true;
                             }
                         } else {
                             self.begin_exit(st, t, rv, loc, ev)?;

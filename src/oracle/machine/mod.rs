@@ -143,6 +143,9 @@ pub struct Thread {
     /// Under `locks-exit`: the locks (mutexes, spinlocks, write locks)
     /// this thread took and has not released itself, with how often.
     pub held: BTreeMap<(u32, i64), u32>,
+    /// Main returned: that is exit, so a join of it never returns (the
+    /// threads still running take steps they could have taken before).
+    pub exited: bool,
 }
 
 impl Thread {
@@ -160,6 +163,7 @@ impl Thread {
             func,
             parent,
             held: BTreeMap::new(),
+            exited: false,
         }
     }
 }

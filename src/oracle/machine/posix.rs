@@ -734,6 +734,11 @@ impl<'p> Machine<'p> {
                     }
                     return Ok(int(EINVAL));
                 }
+                if st.threads.get(id as usize).is_some_and(|th| th.exited) {
+                    return Err(Fail(StepEnd::Blocked(
+                        "pthread_join: main returned, which ended the program".into(),
+                    )));
+                }
                 let target = st.threads.get(id as usize).map(|th| th.status.clone());
                 let Some(Status::Finished(rv)) = target else {
                     return Err(Fail(StepEnd::Blocked(format!(

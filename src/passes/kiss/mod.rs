@@ -455,10 +455,19 @@ pub fn kiss(mut p: Program, o: &KissOptions) -> Result<(Program, KissInfo)> {
     if let Some(w) = g.wait {
         // Main returned (its `pthread_exit` sets this too): the program
         // ended, no deadlock.
+        // 2: main's return is exit, which no join passes; after
+        // `pthread_exit` it stays 1.
         let done0 = index(glob(&p, g.done, l), int(0, Ty::UINT, l), l);
-        at_end.push(if_(
+        let returned = bin(
+            BinOp::LogAnd,
             not(rw.raised(&p, l), l),
-            vec![assign(done0, int(1, Ty::INT, l), l)],
+            cmp(BinOp::Eq, done0.clone(), int(0, Ty::INT, l), l),
+            Ty::INT,
+            l,
+        );
+        at_end.push(if_(
+            returned,
+            vec![assign(done0, int(2, Ty::INT, l), l)],
             vec![],
             l,
         ));

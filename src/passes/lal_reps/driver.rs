@@ -166,7 +166,10 @@ pub(super) fn make_driver(p: &mut Program, rw: &Ctx, user_main: FuncId, nslots: 
     };
     let finish = |b: &mut Vec<Stmt>, slot: i128, rv: Option<Expr>| {
         b.push(rw.cs_call(loc));
-        b.push(assign(at(g.done, slot), int(1, Ty::INT, loc), loc));
+        // Main's return is exit: 2, which no join passes
+        // (`threads::op`, ThreadJoin).
+        let done = if slot == 0 { 2 } else { 1 };
+        b.push(assign(at(g.done, slot), int(done, Ty::INT, loc), loc));
         if let Some(v) = rv {
             b.push(assign(at(g.ret, slot), v, loc));
         }
