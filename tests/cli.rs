@@ -247,6 +247,16 @@ fn refusals_name_the_construct() {
             "long double",
         ),
         (
+            "struct S { char a : 4; unsigned : 4; char b : 4; };\nint main(void) { struct S s = { 1, 2 }; return s.b; }\n",
+            "1:1",
+            "an unnamed or zero-width bit-field",
+        ),
+        (
+            "struct B { unsigned a : 30; unsigned b : 4 __attribute__((packed)); };\nint main(void) { struct B v = { 0, 15 }; return v.b; }\n",
+            "1:1",
+            "a packed bit-field",
+        ),
+        (
             "typedef enum color color_t;\nenum color { RED, GREEN };\nint main(void) { color_t c = RED; return c; }\n",
             "1:9",
             "enum 'color' used before its definition",

@@ -9,6 +9,7 @@ struct S {
   unsigned int v : 8;
   int s : 4;
 };
+_Static_assert(sizeof(struct S) == 4, "gcc's layout of struct S");
 
 int main(void);
 

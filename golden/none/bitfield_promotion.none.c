@@ -7,9 +7,11 @@ extern void __VERIFIER_assume(int);
 struct S;
 struct S {
   unsigned int u : 31;
+  unsigned char : 1;
   unsigned int w : 32;
   int i : 3;
 };
+_Static_assert(sizeof(struct S) == 12, "gcc's layout of struct S");
 
 int main(void);
 

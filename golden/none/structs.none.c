@@ -15,6 +15,7 @@ struct rect {
   struct point b;
   unsigned int flags : 3;
 };
+_Static_assert(sizeof(struct rect) == 20, "gcc's layout of struct rect");
 
 int main(void);
 

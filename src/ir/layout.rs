@@ -108,6 +108,55 @@ impl Program {
         })
     }
 
+    /// Whether every route lays out `c`'s bit-fields alike. CBMC packs
+    /// bit-fields one after another, where gcc (the oracle, `sizeof`)
+    /// starts a field that would straddle a unit of its type in the next
+    /// one: the C output names those gaps (`backend::c`). An unnamed or
+    /// zero-width bit-field, or a `packed` one in a struct that is not,
+    /// CBMC places otherwise again: refused.
+    pub fn bit_fields_exact(&self, c: super::CompId) -> Result<(), String> {
+        let def = self.comp(c);
+        let name = &def.name;
+        for f in &def.fields {
+            if f.bit_width.is_some() && f.name.is_empty() {
+                return Err(format!(
+                    "an unnamed or zero-width bit-field (in '{name}'; CBMC lays it out otherwise than gcc)"
+                ));
+            }
+            if f.bit_width.is_some() && f.packed && !def.packed {
+                return Err(format!(
+                    "a packed bit-field in '{name}', a struct that is not packed"
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The gaps gcc leaves before bit-fields of `c` (a struct): for each
+    /// field, the bits between the end of the field before and its start.
+    pub fn bit_field_gaps(&self, c: super::CompId) -> Vec<(u64, u64)> {
+        let def = self.comp(c);
+        let Some((bits, _, _)) = self.comp_bit_layout(c) else {
+            return vec![];
+        };
+        let mut end = 0u64;
+        let mut out = Vec::with_capacity(def.fields.len());
+        for (i, f) in def.fields.iter().enumerate() {
+            let width = match f.bit_width {
+                Some(w) => w as u64,
+                None => self.size_of(&f.ty).unwrap_or(0) * 8,
+            };
+            let gap = if f.bit_width.is_some() && bits[i] > end {
+                (end, bits[i])
+            } else {
+                (0, 0)
+            };
+            out.push(gap);
+            end = bits[i] + width;
+        }
+        out
+    }
+
     /// `comp_layout` with offsets in bits (a bit-field's own first bit).
     fn comp_bit_layout(&self, c: super::CompId) -> Option<(Vec<u64>, u64, u64)> {
         let def = self.comp(c);

@@ -342,7 +342,26 @@ impl<'p> Emitter<'p> {
             // boundaries (as seqc's layout does); CBMC's --32 puts them on
             // 8: the member says 4.
             let ilp32 = e.p.data_model == DataModel::Ilp32;
-            for f in &def.fields {
+            let bit_fields =
+                def.kind == CompKind::Struct && def.fields.iter().any(|f| f.bit_width.is_some());
+            let gaps = if bit_fields && !def.packed {
+                e.p.bit_field_gaps(c)
+            } else {
+                vec![]
+            };
+            for (i, f) in def.fields.iter().enumerate() {
+                // gcc starts a bit-field that would straddle a unit of its
+                // type in the next unit; CBMC packs it right after the
+                // field before. Unnamed bytes fill such a gap, in pieces
+                // that straddle no byte, so both place the field alike.
+                if let Some(&(from, to)) = gaps.get(i) {
+                    let mut at = from;
+                    while at < to {
+                        let w = (8 - at % 8).min(to - at);
+                        let _ = writeln!(out, "  unsigned char : {w};");
+                        at += w;
+                    }
+                }
                 let mut d = e.declare(&f.ty, &c_ident(&f.name));
                 if let Some(w) = f.bit_width {
                     d = format!("{d} : {w}");
@@ -365,6 +384,13 @@ impl<'p> Emitter<'p> {
                 let _ = writeln!(out, "  {d};");
             }
             let _ = writeln!(out, "}}{};", attrs(def.packed, def.align));
+            if bit_fields && let Some(size) = e.p.size_of(&Ty::Comp(c)) {
+                // A checker that lays the bits out otherwise stops here.
+                let _ = writeln!(
+                    out,
+                    "_Static_assert(sizeof({n}) == {size}, \"gcc's layout of {n}\");"
+                );
+            }
         }
         for &c in used {
             emit_def(self, c, &mut done, &mut out);

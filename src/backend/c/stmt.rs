@@ -271,7 +271,13 @@ impl<'p> Emitter<'p> {
                         leaves(p, t, format!("{path}[{i}]"), out);
                     }
                 }
-                Ty::Comp(c) if p.comp(*c).kind == CompKind::Union => {
+                // A union by its bytes; a struct with bit-fields too: the
+                // bits between them (the C output names them, unnamed)
+                // are read through a `char *` as the oracle keeps them.
+                Ty::Comp(c)
+                    if p.comp(*c).kind == CompKind::Union
+                        || p.comp(*c).fields.iter().any(|f| f.bit_width.is_some()) =>
+                {
                     let n = p.size_of(ty).expect("a global's union has a size");
                     out.push((path, Cmp::Bytes(n)));
                 }

@@ -982,6 +982,15 @@ impl<'a> Lowerer<'a> {
     /// Drops header declarations the program never uses and renumbers.
     fn finish(self) -> Result<Program> {
         let Lowerer { mut prog, map, .. } = self;
+        for c in 0..prog.comps.len() {
+            if map.is_system(prog.comps[c].loc.file) {
+                continue;
+            }
+            if let Err(why) = prog.bit_fields_exact(CompId(c as u32)) {
+                let (f, l, col) = map.loc_position(prog.comps[c].loc);
+                return Err(Diagnostic::unsupported(why).at(f, l, col));
+            }
+        }
         let mut keep_f = vec![false; prog.functions.len()];
         let mut keep_g = vec![false; prog.globals.len()];
         let mut work_f: Vec<usize> = Vec::new();
