@@ -257,6 +257,11 @@ fn refusals_name_the_construct() {
             "a packed bit-field",
         ),
         (
+            "struct S { unsigned long long u : 40; } g;\nint main(void) { g.u = 0xffffffffffULL; return g.u + 1 == 0; }\n",
+            "1:1",
+            "wider than int and narrower than its type",
+        ),
+        (
             "typedef enum color color_t;\nenum color { RED, GREEN };\nint main(void) { color_t c = RED; return c; }\n",
             "1:9",
             "enum 'color' used before its definition",
