@@ -126,7 +126,9 @@ impl Program {
             // gcc computes with such a field in a type of its own width
             // (`u + 1` wraps at 2^40 for a 40-bit field), CBMC and the
             // oracle in its declared type.
-            if f.bit_width.is_some_and(|w| w > 32 && self.size_of(&f.ty).is_some_and(|s| w as u64 * 8 < s * 64)) {
+            if f.bit_width.is_some_and(|w| {
+                w > 32 && self.size_of(&f.ty).is_some_and(|s| w as u64 * 8 < s * 64)
+            }) {
                 return Err(format!(
                     "bit-field '{}' of '{name}' wider than int and narrower than its type (gcc computes in a {}-bit type)",
                     f.name,

@@ -1027,10 +1027,22 @@ pub(crate) fn expand(
                 },
                 loc,
             );
+            // 0: not run yet, 1: the routine is running, 2: it returned.
+            // A caller that finds it running waits for it (POSIX: on
+            // return the routine has completed): it stops here, and a
+            // switch before the call lets it come back later.
             let mut run = vec![assign(c.clone(), one, loc), call];
             run.extend(m.after_call(p, loc.generated()));
-            out.push(if_(cmp(BinOp::Eq, c, zero.clone(), loc), run, vec![], loc));
-            set_dest(out, zero);
+            run.push(assign(c.clone(), int(2, Ty::INT, loc), loc));
+            let mut ok = vec![if_(
+                cmp(BinOp::Eq, c.clone(), zero.clone(), loc),
+                run,
+                vec![],
+                loc,
+            )];
+            set_dest(&mut ok, zero);
+            let running = cmp(BinOp::Eq, c, int(1, Ty::INT, loc), loc);
+            out.extend(m.unless(p, vec![running], ok, loc));
         }
         Op::KeyCreate => {
             // The key is the next number; past KEYS the thread stops (a

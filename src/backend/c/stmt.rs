@@ -390,6 +390,17 @@ impl<'p> Emitter<'p> {
                 }
                 None => format!("/* {n}: no effect on the program's state */"),
             },
+            // The attribute calls seqc models return 0 and change nothing
+            // it models; a checker without a body for them (CBMC has none
+            // for the barrier, rwlock and cond attributes) would make up a
+            // result the oracle never gives.
+            Op::AttrNoop(n) => match dest {
+                Some(d) => {
+                    let d = self.top(d);
+                    format!("{d} = 0; /* {n} */")
+                }
+                None => format!("/* {n} */"),
+            },
             Op::Fence => format!("__atomic_thread_fence({SC});"),
             Op::AtomicLoad
             | Op::AtomicStore

@@ -357,6 +357,13 @@ impl<'p> Machine<'p> {
                     a.push(ev!(x));
                 }
                 st.threads[t as usize].frames.last_mut().unwrap().pc = next;
+                if *op == Op::Once
+                    && let Some(r) = r
+                {
+                    // pthread_once returns 0, also when it runs the routine
+                    // (then the routine's frame is on top when it returns).
+                    self.set_reg(st, t, *r, RVal::S(Value::Int(0)));
+                }
                 let res = self.op(st, t, *op, &a, tys, loc, ch, ev);
                 match res {
                     Ok(v) => {
