@@ -60,8 +60,17 @@ impl<'a> Lowerer<'a> {
     ) -> Result<Expr> {
         use BinOp::*;
         let dm = self.prog.data_model;
+        // glibc's pthread_t is unsigned long and pthread_key_t unsigned
+        // int: programs compare them with == (POSIX: pthread_equal).
+        let ids = |me: &mut Self, x: Expr| match x.ty.unqual() {
+            Ty::Pthread(PthreadTy::Thread) => me.convert(x, &Ty::ULONG),
+            Ty::Pthread(PthreadTy::Key) => me.convert(x, &Ty::UINT),
+            _ => x,
+        };
         let a = self.value(a);
+        let a = ids(self, a);
         let b = self.value(b);
+        let b = ids(self, b);
         let (ap, bp) = (a.ty.is_pointer(), b.ty.is_pointer());
         match op {
             Add | Sub if ap || bp => {
