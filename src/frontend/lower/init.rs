@@ -299,7 +299,13 @@ impl<'a> Lowerer<'a> {
                 break;
             }
             let mty = self.member_type(ty, cur);
+            let pthread = matches!(mty.unqual(), Ty::Pthread(t) if *t != PthreadTy::Thread);
             let part = match &it.node.initializer.node {
+                // A mutex (cond, ...) member's PTHREAD_*_INITIALIZER.
+                ast::Initializer::List(_) if pthread => {
+                    *pos += 1;
+                    Part::Leaf(self.initializer(&mty, &it.node.initializer, is_static)?.0)
+                }
                 ast::Initializer::List(sub) => {
                     *pos += 1;
                     let (init, _) = self.init_top_list(&mty, sub, it.span, is_static)?;
