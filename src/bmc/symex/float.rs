@@ -47,6 +47,16 @@ fn pattern(v: f64, w: u32) -> T {
     }
 }
 
+/// The integral parts an integer of `w` bits holds: `[lo, hi)`, both
+/// powers of two (or 0), so exact in either floating width.
+fn int_bounds(w: u32, signed: bool) -> (f64, f64) {
+    if signed {
+        (-(2f64.powi(w as i32 - 1)), 2f64.powi(w as i32 - 1))
+    } else {
+        (0.0, 2f64.powi(w as i32))
+    }
+}
+
 /// The width of a floating type (`long double` is refused).
 pub(super) fn width(ty: &Ty) -> Option<u32> {
     match ty.unqual() {
@@ -169,16 +179,11 @@ impl Symex<'_> {
         let Some(w) = regions::leaf_width(dm, to) else {
             return T::B(false);
         };
-        let (lo, hi) = if to.is_signed() {
-            (-(2f64.powi(w as i32 - 1)), 2f64.powi(w as i32 - 1))
-        } else {
-            (0.0, 2f64.powi(w as i32))
-        };
+        let (lo, hi) = int_bounds(w, to.is_signed());
         if let Some(x) = value(t) {
             return T::B(x.trunc() >= lo && x.trunc() < hi);
         }
         self.uses_fp = true;
-        // lo and hi are powers of two (or 0): exact in either width.
         let fw = t.width();
         let x = format!("(fp.roundToIntegral RTZ {})", fp(t));
         let (l, h) = (fp(&pattern(lo, fw)), fp(&pattern(hi, fw)));
@@ -221,11 +226,7 @@ impl Symex<'_> {
                 };
                 let signed = to.is_signed();
                 if let Some(x) = value(&t) {
-                    let (lo, hi) = if signed {
-                        (-(2f64.powi(w as i32 - 1)), 2f64.powi(w as i32 - 1))
-                    } else {
-                        (0.0, 2f64.powi(w as i32))
-                    };
+                    let (lo, hi) = int_bounds(w, signed);
                     let tr = x.trunc();
                     if tr >= lo && tr < hi {
                         return Ok(term::bv(tr as i128, w));
