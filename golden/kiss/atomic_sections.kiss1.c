@@ -115,7 +115,7 @@ static int __seqc_main(void)
 #line 18 "golden/kiss/atomic_sections.c"
   __seqc_site_n[0] = __seqc_site_n[0] + 1u;
 #line 18 "golden/kiss/atomic_sections.c"
-  t = (unsigned long)__seqc_t4;
+  t = (unsigned long)__seqc_t4 + 1ul;
 #line 18 "golden/kiss/atomic_sections.c"
   if (__seqc_ts_n < 1u) {
 #line 18 "golden/kiss/atomic_sections.c"
@@ -166,7 +166,7 @@ static int __seqc_main(void)
 #line 18 "golden/kiss/atomic_sections.c"
   unsigned int __seqc_j5;
 #line 18 "golden/kiss/atomic_sections.c"
-  __seqc_j5 = (unsigned int)__s3;
+  __seqc_j5 = (unsigned int)__s3 - 1u;
 #line 18 "golden/kiss/atomic_sections.c"
   if (__seqc_j5 >= 2u) {
 #line 18 "golden/kiss/atomic_sections.c"

@@ -336,7 +336,7 @@
 (define-fun __seqc_nthr@0.1 () (_ BitVec 32) (ite guard@18.5 #x00000001 #x00000002))
 (define-fun __seqc_ts0_id@0.1 () (_ BitVec 32) (ite guard@18.5 #x00000000 #x00000001))
 (define-fun __seqc_ts_n@0.8 () (_ BitVec 32) (ite guard@18.5 #x00000000 (ite guard@18.38 __seqc_ts_n@0.1 (ite guard@18.71 __seqc_ts_n@0.3 (ite guard@18.104 __seqc_ts_n@0.5 __seqc_ts_n@0.7)))))
-(define-fun t@0.2 () (_ BitVec 64) (ite guard@18.5 t@18.1 #x0000000000000001))
+(define-fun t@0.2 () (_ BitVec 64) (ite guard@18.5 t@18.1 #x0000000000000002))
 (define-fun __seqc_site_n@0.2 () (Array (_ BitVec 64) (_ BitVec 32)) (ite guard@18.38 __seqc_site_n@18.1 (ite guard@18.71 __seqc_site_n@18.1 (ite guard@18.104 __seqc_site_n@18.1 (ite guard@18.137 __seqc_site_n@18.1 (ite guard@18.139 __seqc_site_n@18.1 (ite guard@18.138 __seqc_site_n@18.1 ((as const (Array (_ BitVec 64) (_ BitVec 32))) #x00000000))))))))
 (define-fun __seqc_ret@0.13 () (Array (_ BitVec 64) (_ BitVec 64)) (ite guard@18.38 __seqc_ret@0.3 (ite guard@18.71 __seqc_ret@0.6 (ite guard@18.104 __seqc_ret@0.9 (ite guard@18.137 __seqc_ret@0.12 (ite guard@18.139 __seqc_ret@0.12 (ite guard@18.138 __seqc_ret@0.12 ((as const (Array (_ BitVec 64) (_ BitVec 64))) #x0000000000000000))))))))
 (define-fun __seqc_done@0.13 () (Array (_ BitVec 64) (_ BitVec 32)) (ite guard@18.38 __seqc_done@0.3 (ite guard@18.71 __seqc_done@0.6 (ite guard@18.104 __seqc_done@0.9 (ite guard@18.137 __seqc_done@0.12 (ite guard@18.139 __seqc_done@0.12 (ite guard@18.138 __seqc_done@0.12 ((as const (Array (_ BitVec 64) (_ BitVec 32))) #x00000000))))))))

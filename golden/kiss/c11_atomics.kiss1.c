@@ -115,7 +115,7 @@ static int __seqc_main(void)
 #line 18 "golden/kiss/c11_atomics.c"
   __seqc_site_n[0] = __seqc_site_n[0] + 1u;
 #line 18 "golden/kiss/c11_atomics.c"
-  x = (unsigned long)__seqc_t2;
+  x = (unsigned long)__seqc_t2 + 1ul;
 #line 18 "golden/kiss/c11_atomics.c"
   if (__seqc_ts_n < 1u) {
 #line 18 "golden/kiss/c11_atomics.c"
@@ -152,7 +152,7 @@ static int __seqc_main(void)
 #line 18 "golden/kiss/c11_atomics.c"
   unsigned int __seqc_j3;
 #line 18 "golden/kiss/c11_atomics.c"
-  __seqc_j3 = (unsigned int)__s1;
+  __seqc_j3 = (unsigned int)__s1 - 1u;
 #line 18 "golden/kiss/c11_atomics.c"
   if (__seqc_j3 >= 2u) {
 #line 18 "golden/kiss/c11_atomics.c"

@@ -455,7 +455,7 @@
 (define-fun __seqc_nthr@0.1 () (_ BitVec 32) (ite guard@18.5 #x00000001 #x00000002))
 (define-fun __seqc_ts0_id@0.1 () (_ BitVec 32) (ite guard@18.5 #x00000000 #x00000001))
 (define-fun __seqc_ts_n@0.6 () (_ BitVec 32) (ite guard@18.5 #x00000000 (ite guard@18.55 __seqc_ts_n@0.1 (ite guard@18.105 __seqc_ts_n@0.3 (ite guard@18.107 __seqc_ts_n@0.3 __seqc_ts_n@0.5)))))
-(define-fun x@0.2 () (_ BitVec 64) (ite guard@18.5 x@18.1 #x0000000000000001))
+(define-fun x@0.2 () (_ BitVec 64) (ite guard@18.5 x@18.1 #x0000000000000002))
 (define-fun __seqc_site_n@0.2 () (Array (_ BitVec 64) (_ BitVec 32)) (ite guard@18.55 __seqc_site_n@18.1 (ite guard@18.105 __seqc_site_n@18.1 (ite guard@18.107 __seqc_site_n@18.1 (ite guard@18.157 __seqc_site_n@18.1 (ite guard@18.156 __seqc_site_n@18.1 ((as const (Array (_ BitVec 64) (_ BitVec 32))) #x00000000)))))))
 (define-fun *int@0.28 () (Array (_ BitVec 64) (_ BitVec 32)) (ite guard@18.55 *int@0.9 (ite guard@18.105 *int@0.18 (ite guard@18.107 *int@0.18 (ite guard@18.157 *int@0.27 (ite guard@18.156 *int@0.27 ((as const (Array (_ BitVec 64) (_ BitVec 32))) #x00000000)))))))
 (define-fun *long@0.10 () (Array (_ BitVec 64) (_ BitVec 64)) (ite guard@18.55 *long@0.3 (ite guard@18.105 *long@0.6 (ite guard@18.107 *long@0.6 (ite guard@18.157 *long@0.9 (ite guard@18.156 *long@0.9 ((as const (Array (_ BitVec 64) (_ BitVec 64))) #x0000000000000000)))))))

@@ -139,7 +139,7 @@ static int __seqc_main(void)
 #line 19 "golden/kiss/deadlock_join.c"
   __seqc_site_n[0] = __seqc_site_n[0] + 1u;
 #line 19 "golden/kiss/deadlock_join.c"
-  t = (unsigned long)__seqc_t3;
+  t = (unsigned long)__seqc_t3 + 1ul;
 #line 19 "golden/kiss/deadlock_join.c"
   if (__seqc_ts_n < 1u) {
 #line 19 "golden/kiss/deadlock_join.c"
@@ -176,7 +176,7 @@ static int __seqc_main(void)
 #line 20 "golden/kiss/deadlock_join.c"
   unsigned int __seqc_j4;
 #line 20 "golden/kiss/deadlock_join.c"
-  __seqc_j4 = (unsigned int)__s1;
+  __seqc_j4 = (unsigned int)__s1 - 1u;
 #line 20 "golden/kiss/deadlock_join.c"
   int __seqc_waits5;
 #line 20 "golden/kiss/deadlock_join.c"

@@ -81,7 +81,7 @@ static int __seqc_main(void)
 #line 14 "golden/kiss/escaping_local.c"
   __seqc_site_n[0] = __seqc_site_n[0] + 1u;
 #line 14 "golden/kiss/escaping_local.c"
-  x = (unsigned long)__seqc_t5;
+  x = (unsigned long)__seqc_t5 + 1ul;
 #line 14 "golden/kiss/escaping_local.c"
   if (__seqc_ts_n < 1u) {
 #line 14 "golden/kiss/escaping_local.c"
@@ -132,7 +132,7 @@ static int __seqc_main(void)
 #line 14 "golden/kiss/escaping_local.c"
   unsigned int __seqc_j6;
 #line 14 "golden/kiss/escaping_local.c"
-  __seqc_j6 = (unsigned int)__s2;
+  __seqc_j6 = (unsigned int)__s2 - 1u;
 #line 14 "golden/kiss/escaping_local.c"
   if (__seqc_j6 >= 2u) {
 #line 14 "golden/kiss/escaping_local.c"

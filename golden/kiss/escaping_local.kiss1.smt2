@@ -368,7 +368,7 @@
 (define-fun __seqc_ts0_id@0.1 () (_ BitVec 32) (ite guard@14.5 #x00000000 #x00000001))
 (define-fun __seqc_ts_n@0.10 () (_ BitVec 32) (ite guard@14.5 #x00000000 (ite guard@14.30 __seqc_ts_n@0.1 (ite guard@14.55 __seqc_ts_n@0.3 (ite guard@14.80 __seqc_ts_n@0.5 (ite guard@14.105 __seqc_ts_n@0.7 (ite guard@14.107 __seqc_ts_n@0.7 __seqc_ts_n@0.9)))))))
 (define-fun private@0.1 () (_ BitVec 32) (ite guard@14.5 #x00000001 #x00000002))
-(define-fun x@0.2 () (_ BitVec 64) (ite guard@14.5 x@14.1 #x0000000000000001))
+(define-fun x@0.2 () (_ BitVec 64) (ite guard@14.5 x@14.1 #x0000000000000002))
 (define-fun *int@0.19 () (Array (_ BitVec 64) (_ BitVec 32)) (ite guard@14.5 *int@14.2 (ite guard@14.30 *int@0.5 (ite guard@14.55 *int@0.8 (ite guard@14.80 *int@0.12 (ite guard@14.105 *int@0.15 (ite guard@14.107 *int@0.15 *int@0.18)))))))
 (define-fun __seqc_site_n@0.2 () (Array (_ BitVec 64) (_ BitVec 32)) (ite guard@14.30 __seqc_site_n@14.1 (ite guard@14.55 __seqc_site_n@14.1 (ite guard@14.80 __seqc_site_n@14.1 (ite guard@14.105 __seqc_site_n@14.1 (ite guard@14.107 __seqc_site_n@14.1 (ite guard@14.132 __seqc_site_n@14.1 (ite guard@14.131 __seqc_site_n@14.1 ((as const (Array (_ BitVec 64) (_ BitVec 32))) #x00000000)))))))))
 (define-fun __seqc_ret@0.16 () (Array (_ BitVec 64) (_ BitVec 64)) (ite guard@14.30 __seqc_ret@0.3 (ite guard@14.55 __seqc_ret@0.6 (ite guard@14.80 __seqc_ret@0.9 (ite guard@14.105 __seqc_ret@0.12 (ite guard@14.107 __seqc_ret@0.12 (ite guard@14.132 __seqc_ret@0.15 (ite guard@14.131 __seqc_ret@0.15 ((as const (Array (_ BitVec 64) (_ BitVec 64))) #x0000000000000000)))))))))

@@ -258,7 +258,7 @@ static int __seqc_main(void)
 #line 34 "golden/kiss/keys_memset_heap.c"
   __seqc_site_n[0] = __seqc_site_n[0] + 1u;
 #line 34 "golden/kiss/keys_memset_heap.c"
-  t = (unsigned long)__seqc_t13;
+  t = (unsigned long)__seqc_t13 + 1ul;
 #line 34 "golden/kiss/keys_memset_heap.c"
   if (__seqc_ts_n < 1u) {
 #line 34 "golden/kiss/keys_memset_heap.c"
@@ -302,7 +302,7 @@ static int __seqc_main(void)
 #line 37 "golden/kiss/keys_memset_heap.c"
   unsigned int __seqc_j14;
 #line 37 "golden/kiss/keys_memset_heap.c"
-  __seqc_j14 = (unsigned int)__s7;
+  __seqc_j14 = (unsigned int)__s7 - 1u;
 #line 37 "golden/kiss/keys_memset_heap.c"
   if (__seqc_j14 >= 2u) {
 #line 37 "golden/kiss/keys_memset_heap.c"

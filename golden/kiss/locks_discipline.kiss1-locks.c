@@ -263,7 +263,7 @@ static int __seqc_main(void)
 #line 23 "golden/kiss/locks_discipline.c"
   __seqc_site_n[0] = __seqc_site_n[0] + 1u;
 #line 23 "golden/kiss/locks_discipline.c"
-  a = (unsigned long)__seqc_t2;
+  a = (unsigned long)__seqc_t2 + 1ul;
 #line 23 "golden/kiss/locks_discipline.c"
   if (__seqc_ts_n < 1u) {
 #line 23 "golden/kiss/locks_discipline.c"
@@ -380,7 +380,7 @@ static int __seqc_main(void)
 #line 28 "golden/kiss/locks_discipline.c"
   unsigned int __seqc_j5;
 #line 28 "golden/kiss/locks_discipline.c"
-  __seqc_j5 = (unsigned int)__s1;
+  __seqc_j5 = (unsigned int)__s1 - 1u;
 #line 28 "golden/kiss/locks_discipline.c"
   if (__seqc_j5 >= 2u) {
 #line 28 "golden/kiss/locks_discipline.c"

@@ -79,7 +79,7 @@ static int __seqc_main(void)
 #line 15 "golden/kiss/lost_update.c"
   __seqc_site_n[0] = __seqc_site_n[0] + 1u;
 #line 15 "golden/kiss/lost_update.c"
-  a = (unsigned long)__seqc_t4;
+  a = (unsigned long)__seqc_t4 + 1ul;
 #line 15 "golden/kiss/lost_update.c"
   if (__seqc_ts_n < 1u) {
 #line 15 "golden/kiss/lost_update.c"
@@ -123,7 +123,7 @@ static int __seqc_main(void)
 #line 15 "golden/kiss/lost_update.c"
   __seqc_site_n[1] = __seqc_site_n[1] + 1u;
 #line 15 "golden/kiss/lost_update.c"
-  b = (unsigned long)__seqc_t5;
+  b = (unsigned long)__seqc_t5 + 1ul;
 #line 15 "golden/kiss/lost_update.c"
   if (__seqc_ts_n < 1u) {
 #line 15 "golden/kiss/lost_update.c"
@@ -160,7 +160,7 @@ static int __seqc_main(void)
 #line 15 "golden/kiss/lost_update.c"
   unsigned int __seqc_j6;
 #line 15 "golden/kiss/lost_update.c"
-  __seqc_j6 = (unsigned int)__s1;
+  __seqc_j6 = (unsigned int)__s1 - 1u;
 #line 15 "golden/kiss/lost_update.c"
   if (__seqc_j6 >= 3u) {
 #line 15 "golden/kiss/lost_update.c"
@@ -188,7 +188,7 @@ static int __seqc_main(void)
 #line 15 "golden/kiss/lost_update.c"
   unsigned int __seqc_j7;
 #line 15 "golden/kiss/lost_update.c"
-  __seqc_j7 = (unsigned int)__s2;
+  __seqc_j7 = (unsigned int)__s2 - 1u;
 #line 15 "golden/kiss/lost_update.c"
   if (__seqc_j7 >= 3u) {
 #line 15 "golden/kiss/lost_update.c"

@@ -267,7 +267,7 @@ static int __seqc_main(void)
 #line 24 "golden/kiss/memsafety.c"
   __seqc_site_n[0] = __seqc_site_n[0] + 1u;
 #line 24 "golden/kiss/memsafety.c"
-  t = (unsigned long)__seqc_t7;
+  t = (unsigned long)__seqc_t7 + 1ul;
 #line 24 "golden/kiss/memsafety.c"
   if (__seqc_ts_n < 1u) {
 #line 24 "golden/kiss/memsafety.c"
@@ -360,7 +360,7 @@ static int __seqc_main(void)
 #line 26 "golden/kiss/memsafety.c"
   unsigned int __seqc_j8;
 #line 26 "golden/kiss/memsafety.c"
-  __seqc_j8 = (unsigned int)__s5;
+  __seqc_j8 = (unsigned int)__s5 - 1u;
 #line 26 "golden/kiss/memsafety.c"
   if (__seqc_j8 >= 2u) {
 #line 26 "golden/kiss/memsafety.c"

@@ -111,7 +111,7 @@ static int __seqc_main(void)
             return 0;
           }
 #line 16 "golden/kiss/mutex_counter.c"
-          t[i] = ((unsigned long)__seqc_site_n[0] - 3ul) * 1ul + 4ul;
+          t[i] = ((unsigned long)__seqc_site_n[0] - 3ul) * 1ul + 4ul + 1ul;
 #line 16 "golden/kiss/mutex_counter.c"
           __seqc_site_n[0] = __seqc_site_n[0] + 1u;
         } else {
@@ -124,7 +124,7 @@ static int __seqc_main(void)
 #line 16 "golden/kiss/mutex_counter.c"
           __seqc_site_n[0] = __seqc_site_n[0] + 1u;
 #line 16 "golden/kiss/mutex_counter.c"
-          t[i] = (unsigned long)__seqc_t5;
+          t[i] = (unsigned long)__seqc_t5 + 1ul;
 #line 16 "golden/kiss/mutex_counter.c"
           if (__seqc_ts_n < 1u) {
 #line 16 "golden/kiss/mutex_counter.c"
@@ -180,7 +180,7 @@ static int __seqc_main(void)
 #line 16 "golden/kiss/mutex_counter.c"
         unsigned int __seqc_j6;
 #line 16 "golden/kiss/mutex_counter.c"
-        __seqc_j6 = (unsigned int)__s1;
+        __seqc_j6 = (unsigned int)__s1 - 1u;
 #line 16 "golden/kiss/mutex_counter.c"
         if (__seqc_j6 >= 4u) {
 #line 16 "golden/kiss/mutex_counter.c"

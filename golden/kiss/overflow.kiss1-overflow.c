@@ -132,7 +132,7 @@ static int __seqc_main(void)
 #line 21 "golden/kiss/overflow.c"
   __seqc_site_n[0] = __seqc_site_n[0] + 1u;
 #line 21 "golden/kiss/overflow.c"
-  a = (unsigned long)__seqc_t7;
+  a = (unsigned long)__seqc_t7 + 1ul;
 #line 21 "golden/kiss/overflow.c"
   if (__seqc_ts_n < 1u) {
 #line 21 "golden/kiss/overflow.c"
@@ -199,7 +199,7 @@ static int __seqc_main(void)
 #line 23 "golden/kiss/overflow.c"
   unsigned int __seqc_j8;
 #line 23 "golden/kiss/overflow.c"
-  __seqc_j8 = (unsigned int)__s5;
+  __seqc_j8 = (unsigned int)__s5 - 1u;
 #line 23 "golden/kiss/overflow.c"
   if (__seqc_j8 >= 2u) {
 #line 23 "golden/kiss/overflow.c"

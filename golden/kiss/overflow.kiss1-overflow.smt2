@@ -672,7 +672,7 @@
 (define-fun __seqc_nthr@0.1 () (_ BitVec 32) (ite guard@21.5 #x00000001 #x00000002))
 (define-fun __seqc_ts0_id@0.1 () (_ BitVec 32) (ite guard@21.5 #x00000000 #x00000001))
 (define-fun __seqc_ts_n@0.11 () (_ BitVec 32) (ite guard@21.5 #x00000000 (ite guard@22.52 __seqc_ts_n@0.1 (ite guard@22.101 __seqc_ts_n@0.3 (ite guard@22.148 __seqc_ts_n@0.5 (ite guard@23.196 __seqc_ts_n@0.8 __seqc_ts_n@0.10))))))
-(define-fun a@0.43 () (_ BitVec 64) (ite guard@21.5 a@20.1 #x0000000000000001))
+(define-fun a@0.43 () (_ BitVec 64) (ite guard@21.5 a@20.1 #x0000000000000002))
 (define-fun __s2@0.5 () (_ BitVec 32) (ite guard@22.101 __s2@22.1 (ite guard@22.148 __s2@22.1 __s2@22.4)))
 (define-fun __seqc_site_n@0.2 () (Array (_ BitVec 64) (_ BitVec 32)) (ite guard@22.52 __seqc_site_n@21.1 (ite guard@22.101 __seqc_site_n@21.1 (ite guard@22.148 __seqc_site_n@21.1 (ite guard@23.196 __seqc_site_n@21.1 (ite guard@23.243 __seqc_site_n@21.1 (ite guard@23.245 __seqc_site_n@21.1 (ite guard@23.244 __seqc_site_n@21.1 ((as const (Array (_ BitVec 64) (_ BitVec 32))) #x00000000)))))))))
 (define-fun __seqc_ret@0.17 () (Array (_ BitVec 64) (_ BitVec 64)) (ite guard@22.52 __seqc_ret@0.3 (ite guard@22.101 __seqc_ret@0.6 (ite guard@22.148 __seqc_ret@0.9 (ite guard@23.196 __seqc_ret@0.13 (ite guard@23.243 __seqc_ret@0.16 (ite guard@23.245 __seqc_ret@0.16 (ite guard@23.244 __seqc_ret@0.16 ((as const (Array (_ BitVec 64) (_ BitVec 64))) #x0000000000000000)))))))))

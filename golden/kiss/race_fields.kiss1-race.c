@@ -247,7 +247,7 @@ static int __seqc_main(void)
 #line 18 "golden/kiss/race_fields.c"
   __seqc_site_n[0] = __seqc_site_n[0] + 1u;
 #line 18 "golden/kiss/race_fields.c"
-  x = (unsigned long)__seqc_t4;
+  x = (unsigned long)__seqc_t4 + 1ul;
 #line 18 "golden/kiss/race_fields.c"
   if (__seqc_ts_n < 1u) {
 #line 18 "golden/kiss/race_fields.c"
@@ -393,7 +393,7 @@ static int __seqc_main(void)
 #line 18 "golden/kiss/race_fields.c"
   unsigned int __seqc_j9;
 #line 18 "golden/kiss/race_fields.c"
-  __seqc_j9 = (unsigned int)__s1;
+  __seqc_j9 = (unsigned int)__s1 - 1u;
 #line 18 "golden/kiss/race_fields.c"
   if (__seqc_j9 >= 2u) {
 #line 18 "golden/kiss/race_fields.c"

@@ -222,7 +222,7 @@ static int __seqc_main(void)
 #line 18 "golden/kiss/race_region.c"
   __seqc_site_n[0] = __seqc_site_n[0] + 1u;
 #line 18 "golden/kiss/race_region.c"
-  x = (unsigned long)__seqc_t4;
+  x = (unsigned long)__seqc_t4 + 1ul;
 #line 18 "golden/kiss/race_region.c"
   if (__seqc_ts_n < 0u) {
 #line 18 "golden/kiss/race_region.c"
@@ -338,7 +338,7 @@ static int __seqc_main(void)
 #line 18 "golden/kiss/race_region.c"
   unsigned int __seqc_j9;
 #line 18 "golden/kiss/race_region.c"
-  __seqc_j9 = (unsigned int)__s1;
+  __seqc_j9 = (unsigned int)__s1 - 1u;
 #line 18 "golden/kiss/race_region.c"
   if (__seqc_j9 >= 2u) {
 #line 18 "golden/kiss/race_region.c"

@@ -20,7 +20,7 @@
 (define-fun guard@18.5 () Bool (and guard@0.3 (not (= __seqc_raise@0.1 #x00000000))))
 (declare-fun __seqc_t4@18.1 () (_ BitVec 32))
 (define-fun __seqc_site_n@18.1 () (Array (_ BitVec 64) (_ BitVec 32)) (store ((as const (Array (_ BitVec 64) (_ BitVec 32))) #x00000000) #x0000000000001040 #x00000001))
-(define-fun |*unsigned long@18.2| () (Array (_ BitVec 64) (_ BitVec 64)) (store |*unsigned long@18.1| #x0000000000001150 #x0000000000000001))
+(define-fun |*unsigned long@18.2| () (Array (_ BitVec 64) (_ BitVec 64)) (store |*unsigned long@18.1| #x0000000000001150 #x0000000000000002))
 (declare-fun saved@0.1 () (_ BitVec 32))
 (declare-fun rv4@0.1 () (_ BitVec 64))
 (declare-fun j@0.2 () (_ BitVec 32))

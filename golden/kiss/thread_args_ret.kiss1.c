@@ -110,7 +110,7 @@ static int __seqc_main(void)
 #line 18 "golden/kiss/thread_args_ret.c"
   __seqc_site_n[0] = __seqc_site_n[0] + 1u;
 #line 18 "golden/kiss/thread_args_ret.c"
-  t = (unsigned long)__seqc_t8;
+  t = (unsigned long)__seqc_t8 + 1ul;
 #line 18 "golden/kiss/thread_args_ret.c"
   if (__seqc_ts_n < 1u) {
 #line 18 "golden/kiss/thread_args_ret.c"
@@ -147,7 +147,7 @@ static int __seqc_main(void)
 #line 18 "golden/kiss/thread_args_ret.c"
   unsigned int __seqc_j9;
 #line 18 "golden/kiss/thread_args_ret.c"
-  __seqc_j9 = (unsigned int)__s1;
+  __seqc_j9 = (unsigned int)__s1 - 1u;
 #line 18 "golden/kiss/thread_args_ret.c"
   if (__seqc_j9 >= 2u) {
 #line 18 "golden/kiss/thread_args_ret.c"
@@ -172,10 +172,10 @@ static int __seqc_main(void)
   if ((long)r == 42l) {
     unsigned long __t1;
 #line 18 "golden/kiss/thread_args_ret.c"
-    __t1 = (unsigned long)__seqc_tid;
+    __t1 = (unsigned long)__seqc_tid + 1ul;
     unsigned long __t2;
 #line 18 "golden/kiss/thread_args_ret.c"
-    __t2 = (unsigned long)__seqc_tid;
+    __t2 = (unsigned long)__seqc_tid + 1ul;
     int __t3;
 #line 18 "golden/kiss/thread_args_ret.c"
     __t3 = __t1 == __t2;

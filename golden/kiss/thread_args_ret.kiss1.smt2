@@ -314,7 +314,7 @@
 (define-fun __seqc_ts0_arg@0.1 () (_ BitVec 64) (ite guard@18.5 #x0000000000000000 #x00000000000010f0))
 (define-fun __seqc_ts0_id@0.1 () (_ BitVec 32) (ite guard@18.5 #x00000000 #x00000001))
 (define-fun __seqc_ts_n@0.6 () (_ BitVec 32) (ite guard@18.5 #x00000000 (ite guard@18.40 __seqc_ts_n@0.1 (ite guard@18.75 __seqc_ts_n@0.3 (ite guard@18.77 __seqc_ts_n@0.3 __seqc_ts_n@0.5)))))
-(define-fun t@0.2 () (_ BitVec 64) (ite guard@18.5 t@18.1 #x0000000000000001))
+(define-fun t@0.2 () (_ BitVec 64) (ite guard@18.5 t@18.1 #x0000000000000002))
 (define-fun __t4@0.3 () (_ BitVec 32) (ite guard@18.112 __t4@18.1 __t4@18.2))
 (define-fun |struct arg.out@0.12| () (Array (_ BitVec 64) (_ BitVec 32)) (ite guard@18.5 |struct arg.out@18.2| (ite guard@18.40 |struct arg.out@0.5| (ite guard@18.75 |struct arg.out@0.8| (ite guard@18.77 |struct arg.out@0.8| |struct arg.out@0.11|)))))
 (define-fun *void*@0.3 () (Array (_ BitVec 64) (_ BitVec 64)) (ite guard@18.5 *void*@18.1 (ite guard@18.40 *void*@18.1 (ite guard@18.75 *void*@18.1 (ite guard@18.77 *void*@18.1 *void*@18.2)))))

@@ -70,7 +70,7 @@ static int __seqc_main(void)
 #line 16 "golden/kiss/thread_local.c"
   __seqc_site_n[0] = __seqc_site_n[0] + 1u;
 #line 16 "golden/kiss/thread_local.c"
-  x = (unsigned long)__seqc_t2;
+  x = (unsigned long)__seqc_t2 + 1ul;
 #line 16 "golden/kiss/thread_local.c"
   if (__seqc_ts_n < 1u) {
 #line 16 "golden/kiss/thread_local.c"
@@ -107,7 +107,7 @@ static int __seqc_main(void)
 #line 16 "golden/kiss/thread_local.c"
   unsigned int __seqc_j3;
 #line 16 "golden/kiss/thread_local.c"
-  __seqc_j3 = (unsigned int)__s1;
+  __seqc_j3 = (unsigned int)__s1 - 1u;
 #line 16 "golden/kiss/thread_local.c"
   if (__seqc_j3 >= 2u) {
 #line 16 "golden/kiss/thread_local.c"

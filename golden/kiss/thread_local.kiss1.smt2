@@ -108,7 +108,7 @@
 (define-fun __seqc_nthr@0.1 () (_ BitVec 32) (ite guard@16.5 #x00000001 #x00000002))
 (define-fun __seqc_ts0_id@0.1 () (_ BitVec 32) (ite guard@16.5 #x00000000 #x00000001))
 (define-fun __seqc_ts_n@0.4 () (_ BitVec 32) (ite guard@16.5 #x00000000 (ite guard@16.19 __seqc_ts_n@0.1 __seqc_ts_n@0.3)))
-(define-fun x@0.2 () (_ BitVec 64) (ite guard@16.5 x@16.1 #x0000000000000001))
+(define-fun x@0.2 () (_ BitVec 64) (ite guard@16.5 x@16.1 #x0000000000000002))
 (define-fun tls2@0.7 () (Array (_ BitVec 64) (_ BitVec 32)) (ite guard@16.5 tls2@14.2 (ite guard@16.19 tls2@0.4 tls2@0.6)))
 (define-fun __seqc_site_n@0.2 () (Array (_ BitVec 64) (_ BitVec 32)) (ite guard@16.19 __seqc_site_n@16.1 (ite guard@16.33 __seqc_site_n@16.1 (ite guard@16.35 __seqc_site_n@16.1 (ite guard@16.34 __seqc_site_n@16.1 ((as const (Array (_ BitVec 64) (_ BitVec 32))) #x00000000))))))
 (define-fun tls@0.5 () (Array (_ BitVec 64) (_ BitVec 32)) (ite guard@16.19 tls@0.2 (ite guard@16.33 tls@0.4 (ite guard@16.35 tls@0.4 (ite guard@16.34 tls@0.4 ((as const (Array (_ BitVec 64) (_ BitVec 32))) #x00000000))))))

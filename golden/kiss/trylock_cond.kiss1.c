@@ -114,7 +114,7 @@ static int __seqc_main(void)
 #line 21 "golden/kiss/trylock_cond.c"
   __seqc_site_n[0] = __seqc_site_n[0] + 1u;
 #line 21 "golden/kiss/trylock_cond.c"
-  t = (unsigned long)__seqc_t3;
+  t = (unsigned long)__seqc_t3 + 1ul;
 #line 21 "golden/kiss/trylock_cond.c"
   if (__seqc_ts_n < 1u) {
 #line 21 "golden/kiss/trylock_cond.c"

@@ -132,7 +132,7 @@ static int __seqc_main(void)
 #line 18 "golden/lr/atomic_sections.c"
     __seqc_nmem[__seqc_r]->__seqc_created[__seqc_t5] = 1;
 #line 18 "golden/lr/atomic_sections.c"
-    (*(unsigned long *)((char *)__seqc_mem[__seqc_r] + ((char *)&*t__p4 - (char *)&__seqc_mem0))) = (unsigned long)__seqc_t5;
+    (*(unsigned long *)((char *)__seqc_mem[__seqc_r] + ((char *)&*t__p4 - (char *)&__seqc_mem0))) = (unsigned long)__seqc_t5 + 1ul;
   }
   __seqc_cs();
 #line 18 "golden/lr/atomic_sections.c"
@@ -160,7 +160,7 @@ static int __seqc_main(void)
 #line 18 "golden/lr/atomic_sections.c"
   unsigned int __seqc_j6;
 #line 18 "golden/lr/atomic_sections.c"
-  __seqc_j6 = (unsigned int)__s3;
+  __seqc_j6 = (unsigned int)__s3 - 1u;
 #line 18 "golden/lr/atomic_sections.c"
   if (__seqc_j6 >= 2u) {
 #line 18 "golden/lr/atomic_sections.c"

@@ -181,7 +181,7 @@ static int __seqc_main(void)
 #line 18 "golden/lr/c11_atomics.c"
     __seqc_nmem[__seqc_r]->__seqc_created[__seqc_t3] = 1;
 #line 18 "golden/lr/c11_atomics.c"
-    (*(unsigned long *)((char *)__seqc_mem[__seqc_r] + ((char *)&*x__p2 - (char *)&__seqc_mem0))) = (unsigned long)__seqc_t3;
+    (*(unsigned long *)((char *)__seqc_mem[__seqc_r] + ((char *)&*x__p2 - (char *)&__seqc_mem0))) = (unsigned long)__seqc_t3 + 1ul;
   }
   __seqc_cs();
 #line 18 "golden/lr/c11_atomics.c"
@@ -190,7 +190,7 @@ static int __seqc_main(void)
 #line 18 "golden/lr/c11_atomics.c"
   unsigned int __seqc_j4;
 #line 18 "golden/lr/c11_atomics.c"
-  __seqc_j4 = (unsigned int)__s1;
+  __seqc_j4 = (unsigned int)__s1 - 1u;
 #line 18 "golden/lr/c11_atomics.c"
   if (__seqc_j4 >= 2u) {
 #line 18 "golden/lr/c11_atomics.c"

@@ -256,7 +256,7 @@ static int __seqc_main(void)
 #line 30 "golden/lr/deadlock_abba.c"
     __seqc_nmem[__seqc_r]->__seqc_created[__seqc_t6] = 1;
 #line 30 "golden/lr/deadlock_abba.c"
-    (*(unsigned long *)((char *)__seqc_mem[__seqc_r] + ((char *)&*p__p4 - (char *)&__seqc_mem0))) = (unsigned long)__seqc_t6;
+    (*(unsigned long *)((char *)__seqc_mem[__seqc_r] + ((char *)&*p__p4 - (char *)&__seqc_mem0))) = (unsigned long)__seqc_t6 + 1ul;
   }
   __seqc_cs();
 #line 31 "golden/lr/deadlock_abba.c"
@@ -275,7 +275,7 @@ static int __seqc_main(void)
 #line 31 "golden/lr/deadlock_abba.c"
     __seqc_nmem[__seqc_r]->__seqc_created[__seqc_t7] = 1;
 #line 31 "golden/lr/deadlock_abba.c"
-    (*(unsigned long *)((char *)__seqc_mem[__seqc_r] + ((char *)&*q__p5 - (char *)&__seqc_mem0))) = (unsigned long)__seqc_t7;
+    (*(unsigned long *)((char *)__seqc_mem[__seqc_r] + ((char *)&*q__p5 - (char *)&__seqc_mem0))) = (unsigned long)__seqc_t7 + 1ul;
   }
   __seqc_cs();
 #line 32 "golden/lr/deadlock_abba.c"
@@ -284,7 +284,7 @@ static int __seqc_main(void)
 #line 32 "golden/lr/deadlock_abba.c"
   unsigned int __seqc_j8;
 #line 32 "golden/lr/deadlock_abba.c"
-  __seqc_j8 = (unsigned int)__s1;
+  __seqc_j8 = (unsigned int)__s1 - 1u;
 #line 32 "golden/lr/deadlock_abba.c"
   int __seqc_waits9;
 #line 32 "golden/lr/deadlock_abba.c"
@@ -321,7 +321,7 @@ static int __seqc_main(void)
 #line 33 "golden/lr/deadlock_abba.c"
   unsigned int __seqc_j10;
 #line 33 "golden/lr/deadlock_abba.c"
-  __seqc_j10 = (unsigned int)__s2;
+  __seqc_j10 = (unsigned int)__s2 - 1u;
 #line 33 "golden/lr/deadlock_abba.c"
   int __seqc_waits11;
 #line 33 "golden/lr/deadlock_abba.c"

@@ -136,7 +136,7 @@ static int __seqc_main(void)
 #line 14 "golden/lr/escaping_local.c"
     __seqc_nmem[__seqc_r]->__seqc_created[__seqc_t7] = 1;
 #line 14 "golden/lr/escaping_local.c"
-    (*(unsigned long *)((char *)__seqc_mem[__seqc_r] + ((char *)&*x__p6 - (char *)&__seqc_mem0))) = (unsigned long)__seqc_t7;
+    (*(unsigned long *)((char *)__seqc_mem[__seqc_r] + ((char *)&*x__p6 - (char *)&__seqc_mem0))) = (unsigned long)__seqc_t7 + 1ul;
   }
 #line 14 "golden/lr/escaping_local.c"
   private = (int)((unsigned int)private + 1u);
@@ -153,7 +153,7 @@ static int __seqc_main(void)
 #line 14 "golden/lr/escaping_local.c"
   unsigned int __seqc_j8;
 #line 14 "golden/lr/escaping_local.c"
-  __seqc_j8 = (unsigned int)__s2;
+  __seqc_j8 = (unsigned int)__s2 - 1u;
 #line 14 "golden/lr/escaping_local.c"
   if (__seqc_j8 >= 2u) {
 #line 14 "golden/lr/escaping_local.c"

@@ -486,7 +486,7 @@ static int __seqc_main(void)
 #line 34 "golden/lr/keys_memset_heap.c"
     __seqc_nmem[__seqc_r]->__seqc_created[__seqc_t16] = 1;
 #line 34 "golden/lr/keys_memset_heap.c"
-    (*(unsigned long *)((char *)__seqc_mem[__seqc_r] + ((char *)&*t__p13 - (char *)&__seqc_mem0))) = (unsigned long)__seqc_t16;
+    (*(unsigned long *)((char *)__seqc_mem[__seqc_r] + ((char *)&*t__p13 - (char *)&__seqc_mem0))) = (unsigned long)__seqc_t16 + 1ul;
   }
   __seqc_cs();
 #line 35 "golden/lr/keys_memset_heap.c"
@@ -517,7 +517,7 @@ static int __seqc_main(void)
 #line 37 "golden/lr/keys_memset_heap.c"
   unsigned int __seqc_j17;
 #line 37 "golden/lr/keys_memset_heap.c"
-  __seqc_j17 = (unsigned int)__s7;
+  __seqc_j17 = (unsigned int)__s7 - 1u;
 #line 37 "golden/lr/keys_memset_heap.c"
   if (__seqc_j17 >= 2u) {
 #line 37 "golden/lr/keys_memset_heap.c"

@@ -372,7 +372,7 @@ static int __seqc_main(void)
 #line 23 "golden/lr/locks_discipline.c"
     __seqc_nmem[__seqc_r]->__seqc_created[__seqc_t3] = 1;
 #line 23 "golden/lr/locks_discipline.c"
-    (*(unsigned long *)((char *)__seqc_mem[__seqc_r] + ((char *)&*a__p2 - (char *)&__seqc_mem0))) = (unsigned long)__seqc_t3;
+    (*(unsigned long *)((char *)__seqc_mem[__seqc_r] + ((char *)&*a__p2 - (char *)&__seqc_mem0))) = (unsigned long)__seqc_t3 + 1ul;
   }
   __seqc_cs();
 #line 24 "golden/lr/locks_discipline.c"
@@ -489,7 +489,7 @@ static int __seqc_main(void)
 #line 28 "golden/lr/locks_discipline.c"
   unsigned int __seqc_j6;
 #line 28 "golden/lr/locks_discipline.c"
-  __seqc_j6 = (unsigned int)__s1;
+  __seqc_j6 = (unsigned int)__s1 - 1u;
 #line 28 "golden/lr/locks_discipline.c"
   if (__seqc_j6 >= 2u) {
 #line 28 "golden/lr/locks_discipline.c"

@@ -130,7 +130,7 @@ static int __seqc_main(void)
 #line 15 "golden/lr/lost_update.c"
     __seqc_nmem[__seqc_r]->__seqc_created[__seqc_t6] = 1;
 #line 15 "golden/lr/lost_update.c"
-    (*(unsigned long *)((char *)__seqc_mem[__seqc_r] + ((char *)&*a__p4 - (char *)&__seqc_mem0))) = (unsigned long)__seqc_t6;
+    (*(unsigned long *)((char *)__seqc_mem[__seqc_r] + ((char *)&*a__p4 - (char *)&__seqc_mem0))) = (unsigned long)__seqc_t6 + 1ul;
   }
   __seqc_cs();
 #line 15 "golden/lr/lost_update.c"
@@ -149,7 +149,7 @@ static int __seqc_main(void)
 #line 15 "golden/lr/lost_update.c"
     __seqc_nmem[__seqc_r]->__seqc_created[__seqc_t7] = 1;
 #line 15 "golden/lr/lost_update.c"
-    (*(unsigned long *)((char *)__seqc_mem[__seqc_r] + ((char *)&*b__p5 - (char *)&__seqc_mem0))) = (unsigned long)__seqc_t7;
+    (*(unsigned long *)((char *)__seqc_mem[__seqc_r] + ((char *)&*b__p5 - (char *)&__seqc_mem0))) = (unsigned long)__seqc_t7 + 1ul;
   }
   __seqc_cs();
 #line 15 "golden/lr/lost_update.c"
@@ -158,7 +158,7 @@ static int __seqc_main(void)
 #line 15 "golden/lr/lost_update.c"
   unsigned int __seqc_j8;
 #line 15 "golden/lr/lost_update.c"
-  __seqc_j8 = (unsigned int)__s1;
+  __seqc_j8 = (unsigned int)__s1 - 1u;
 #line 15 "golden/lr/lost_update.c"
   if (__seqc_j8 >= 3u) {
 #line 15 "golden/lr/lost_update.c"
@@ -175,7 +175,7 @@ static int __seqc_main(void)
 #line 15 "golden/lr/lost_update.c"
   unsigned int __seqc_j9;
 #line 15 "golden/lr/lost_update.c"
-  __seqc_j9 = (unsigned int)__s2;
+  __seqc_j9 = (unsigned int)__s2 - 1u;
 #line 15 "golden/lr/lost_update.c"
   if (__seqc_j9 >= 3u) {
 #line 15 "golden/lr/lost_update.c"

@@ -320,7 +320,7 @@ static int __seqc_main(void)
 #line 24 "golden/lr/memsafety.c"
     __seqc_nmem[__seqc_r]->__seqc_created[__seqc_t9] = 1;
 #line 24 "golden/lr/memsafety.c"
-    (*(unsigned long *)((char *)__seqc_mem[__seqc_r] + ((char *)&*t__p7 - (char *)&__seqc_mem0))) = (unsigned long)__seqc_t9;
+    (*(unsigned long *)((char *)__seqc_mem[__seqc_r] + ((char *)&*t__p7 - (char *)&__seqc_mem0))) = (unsigned long)__seqc_t9 + 1ul;
   }
   __seqc_cs();
 #line 25 "golden/lr/memsafety.c"
@@ -380,7 +380,7 @@ static int __seqc_main(void)
 #line 26 "golden/lr/memsafety.c"
   unsigned int __seqc_j10;
 #line 26 "golden/lr/memsafety.c"
-  __seqc_j10 = (unsigned int)__s5;
+  __seqc_j10 = (unsigned int)__s5 - 1u;
 #line 26 "golden/lr/memsafety.c"
   if (__seqc_j10 >= 2u) {
 #line 26 "golden/lr/memsafety.c"

@@ -145,7 +145,7 @@ static int __seqc_main(void)
             __seqc_r = 3u;
           }
 #line 16 "golden/lr/mutex_counter.c"
-          (*(unsigned long *)((char *)__seqc_mem[__seqc_r] + ((char *)&(*t__p5)[i] - (char *)&__seqc_mem0))) = ((unsigned long)__seqc_site_n[0] - 3ul) * 1ul + 4ul;
+          (*(unsigned long *)((char *)__seqc_mem[__seqc_r] + ((char *)&(*t__p5)[i] - (char *)&__seqc_mem0))) = ((unsigned long)__seqc_site_n[0] - 3ul) * 1ul + 4ul + 1ul;
 #line 16 "golden/lr/mutex_counter.c"
           __seqc_site_n[0] = __seqc_site_n[0] + 1u;
         } else {
@@ -158,7 +158,7 @@ static int __seqc_main(void)
 #line 16 "golden/lr/mutex_counter.c"
           __seqc_nmem[__seqc_r]->__seqc_created[__seqc_t6] = 1;
 #line 16 "golden/lr/mutex_counter.c"
-          (*(unsigned long *)((char *)__seqc_mem[__seqc_r] + ((char *)&(*t__p5)[i] - (char *)&__seqc_mem0))) = (unsigned long)__seqc_t6;
+          (*(unsigned long *)((char *)__seqc_mem[__seqc_r] + ((char *)&(*t__p5)[i] - (char *)&__seqc_mem0))) = (unsigned long)__seqc_t6 + 1ul;
         }
       }
     }
@@ -185,7 +185,7 @@ static int __seqc_main(void)
 #line 16 "golden/lr/mutex_counter.c"
         unsigned int __seqc_j7;
 #line 16 "golden/lr/mutex_counter.c"
-        __seqc_j7 = (unsigned int)__s1;
+        __seqc_j7 = (unsigned int)__s1 - 1u;
 #line 16 "golden/lr/mutex_counter.c"
         if (__seqc_j7 >= 4u) {
 #line 16 "golden/lr/mutex_counter.c"

@@ -181,7 +181,7 @@ static int __seqc_main(void)
 #line 21 "golden/lr/overflow.c"
     __seqc_nmem[__seqc_r]->__seqc_created[__seqc_t8] = 1;
 #line 21 "golden/lr/overflow.c"
-    (*(unsigned long *)((char *)__seqc_mem[__seqc_r] + ((char *)&*a__p7 - (char *)&__seqc_mem0))) = (unsigned long)__seqc_t8;
+    (*(unsigned long *)((char *)__seqc_mem[__seqc_r] + ((char *)&*a__p7 - (char *)&__seqc_mem0))) = (unsigned long)__seqc_t8 + 1ul;
   }
   __seqc_cs();
 #line 22 "golden/lr/overflow.c"
@@ -233,7 +233,7 @@ static int __seqc_main(void)
 #line 23 "golden/lr/overflow.c"
   unsigned int __seqc_j9;
 #line 23 "golden/lr/overflow.c"
-  __seqc_j9 = (unsigned int)__s5;
+  __seqc_j9 = (unsigned int)__s5 - 1u;
 #line 23 "golden/lr/overflow.c"
   if (__seqc_j9 >= 2u) {
 #line 23 "golden/lr/overflow.c"

@@ -109,7 +109,7 @@ static int __seqc_main(void)
 #line 13 "golden/lr/string_literals.c"
     __seqc_nmem[__seqc_r]->__seqc_created[__seqc_t5] = 1;
 #line 13 "golden/lr/string_literals.c"
-    (*(unsigned long *)((char *)__seqc_mem[__seqc_r] + ((char *)&*a__p4 - (char *)&__seqc_mem0))) = (unsigned long)__seqc_t5;
+    (*(unsigned long *)((char *)__seqc_mem[__seqc_r] + ((char *)&*a__p4 - (char *)&__seqc_mem0))) = (unsigned long)__seqc_t5 + 1ul;
   }
   __seqc_cs();
 #line 13 "golden/lr/string_literals.c"
@@ -118,7 +118,7 @@ static int __seqc_main(void)
 #line 13 "golden/lr/string_literals.c"
   unsigned int __seqc_j6;
 #line 13 "golden/lr/string_literals.c"
-  __seqc_j6 = (unsigned int)__s1;
+  __seqc_j6 = (unsigned int)__s1 - 1u;
 #line 13 "golden/lr/string_literals.c"
   if (__seqc_j6 >= 2u) {
 #line 13 "golden/lr/string_literals.c"

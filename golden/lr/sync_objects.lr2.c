@@ -225,7 +225,7 @@ static int __seqc_main(void)
 #line 27 "golden/lr/sync_objects.c"
     __seqc_nmem[__seqc_r]->__seqc_created[__seqc_t8] = 1;
 #line 27 "golden/lr/sync_objects.c"
-    (*(unsigned long *)((char *)__seqc_mem[__seqc_r] + ((char *)&*t__p6 - (char *)&__seqc_mem0))) = (unsigned long)__seqc_t8;
+    (*(unsigned long *)((char *)__seqc_mem[__seqc_r] + ((char *)&*t__p6 - (char *)&__seqc_mem0))) = (unsigned long)__seqc_t8 + 1ul;
   }
   __seqc_cs();
 #line 28 "golden/lr/sync_objects.c"
@@ -327,7 +327,7 @@ static int __seqc_main(void)
 #line 35 "golden/lr/sync_objects.c"
   unsigned int __seqc_j10;
 #line 35 "golden/lr/sync_objects.c"
-  __seqc_j10 = (unsigned int)__s4;
+  __seqc_j10 = (unsigned int)__s4 - 1u;
 #line 35 "golden/lr/sync_objects.c"
   if (__seqc_j10 >= 2u) {
 #line 35 "golden/lr/sync_objects.c"

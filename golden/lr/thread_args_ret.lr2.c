@@ -183,7 +183,7 @@ static int __seqc_main(void)
 #line 18 "golden/lr/thread_args_ret.c"
     __seqc_nmem[__seqc_r]->__seqc_created[__seqc_t11] = 1;
 #line 18 "golden/lr/thread_args_ret.c"
-    (*(unsigned long *)((char *)__seqc_mem[__seqc_r] + ((char *)&*t__p8 - (char *)&__seqc_mem0))) = (unsigned long)__seqc_t11;
+    (*(unsigned long *)((char *)__seqc_mem[__seqc_r] + ((char *)&*t__p8 - (char *)&__seqc_mem0))) = (unsigned long)__seqc_t11 + 1ul;
   }
   __seqc_cs();
 #line 18 "golden/lr/thread_args_ret.c"
@@ -192,7 +192,7 @@ static int __seqc_main(void)
 #line 18 "golden/lr/thread_args_ret.c"
   unsigned int __seqc_j12;
 #line 18 "golden/lr/thread_args_ret.c"
-  __seqc_j12 = (unsigned int)__s1;
+  __seqc_j12 = (unsigned int)__s1 - 1u;
 #line 18 "golden/lr/thread_args_ret.c"
   if (__seqc_j12 >= 2u) {
 #line 18 "golden/lr/thread_args_ret.c"
@@ -210,10 +210,10 @@ static int __seqc_main(void)
   if ((long)(*(void **)((char *)__seqc_mem[__seqc_r] + ((char *)r__p10 - (char *)&__seqc_mem0))) == 42l) {
     unsigned long __t1;
 #line 18 "golden/lr/thread_args_ret.c"
-    __t1 = (unsigned long)__seqc_tid;
+    __t1 = (unsigned long)__seqc_tid + 1ul;
     unsigned long __t2;
 #line 18 "golden/lr/thread_args_ret.c"
-    __t2 = (unsigned long)__seqc_tid;
+    __t2 = (unsigned long)__seqc_tid + 1ul;
     int __t3;
 #line 18 "golden/lr/thread_args_ret.c"
     __t3 = __t1 == __t2;

@@ -105,7 +105,7 @@ static int __seqc_main(void)
 #line 16 "golden/lr/thread_local.c"
     __seqc_nmem[__seqc_r]->__seqc_created[__seqc_t3] = 1;
 #line 16 "golden/lr/thread_local.c"
-    (*(unsigned long *)((char *)__seqc_mem[__seqc_r] + ((char *)&*x__p2 - (char *)&__seqc_mem0))) = (unsigned long)__seqc_t3;
+    (*(unsigned long *)((char *)__seqc_mem[__seqc_r] + ((char *)&*x__p2 - (char *)&__seqc_mem0))) = (unsigned long)__seqc_t3 + 1ul;
   }
   __seqc_cs();
 #line 16 "golden/lr/thread_local.c"
@@ -114,7 +114,7 @@ static int __seqc_main(void)
 #line 16 "golden/lr/thread_local.c"
   unsigned int __seqc_j4;
 #line 16 "golden/lr/thread_local.c"
-  __seqc_j4 = (unsigned int)__s1;
+  __seqc_j4 = (unsigned int)__s1 - 1u;
 #line 16 "golden/lr/thread_local.c"
   if (__seqc_j4 >= 2u) {
 #line 16 "golden/lr/thread_local.c"

@@ -126,7 +126,7 @@ static int __seqc_main(void)
 #line 21 "golden/lr/trylock_cond.c"
     __seqc_nmem[__seqc_r]->__seqc_created[__seqc_t4] = 1;
 #line 21 "golden/lr/trylock_cond.c"
-    (*(unsigned long *)((char *)__seqc_mem[__seqc_r] + ((char *)&*t__p3 - (char *)&__seqc_mem0))) = (unsigned long)__seqc_t4;
+    (*(unsigned long *)((char *)__seqc_mem[__seqc_r] + ((char *)&*t__p3 - (char *)&__seqc_mem0))) = (unsigned long)__seqc_t4 + 1ul;
   }
   __seqc_cs();
 #line 21 "golden/lr/trylock_cond.c"

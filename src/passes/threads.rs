@@ -41,6 +41,10 @@
 //! POSIX leaves the key order open: glibc's order is one of the allowed
 //! runs, so this can only hide a bug that needs another order.
 //!
+//! Thread ids. A `pthread_t` holds the thread's slot + 1 (`thread_id`):
+//! glibc never gives 0, and programs use a zero `pthread_t` to mean "no
+//! thread" (an owner field, say), so main must not be 0.
+//!
 //! Detached threads. A join of a detached thread fails with EINVAL at once
 //! (glibc; undefined in POSIX), as does a second `pthread_detach`.
 //!
@@ -820,7 +824,7 @@ pub(crate) fn expand(
             let t = m.temp("__seqc_j", u.clone());
             let tv = lv_local(t, u.clone(), loc);
             out.push(st(StmtKind::Decl(t, None), loc));
-            out.push(assign(tv.clone(), cast(arg(0), u.clone(), loc), loc));
+            out.push(assign(tv.clone(), thread_slot(arg(0), loc), loc));
             let idx = |a: GlobalId| index(glob(p, a, loc), tv.clone(), loc);
             // Only a thread that returned can be joined.
             let rp = arg(1);
@@ -889,7 +893,7 @@ pub(crate) fn expand(
             let t = m.temp("__seqc_j", u.clone());
             let tv = lv_local(t, u.clone(), loc);
             out.push(st(StmtKind::Decl(t, None), loc));
-            out.push(assign(tv.clone(), cast(arg(0), u.clone(), loc), loc));
+            out.push(assign(tv.clone(), thread_slot(arg(0), loc), loc));
             let cell = index(glob(p, d, loc), tv.clone(), loc);
             let bad = cmp(
                 BinOp::Ge,
@@ -917,7 +921,7 @@ pub(crate) fn expand(
             out.push(assign(idx(b.ret), cast(arg(0), Ty::Void.ptr(), loc), loc));
             out.extend(m.stop_and_leave(p, loc));
         }
-        Op::ThreadSelf => set_dest(out, cast(glob(p, b.tid, loc), Ty::ULONG, loc)),
+        Op::ThreadSelf => set_dest(out, thread_id(&glob(p, b.tid, loc), loc)),
         Op::ThreadEqual => set_dest(out, cmp(BinOp::Eq, arg(0), arg(1), loc)),
         Op::MutexInit if b.mutex_kinds => {
             // The kind comes from the attribute object, if one is given.
@@ -1199,7 +1203,11 @@ pub(crate) fn unscheduled(
         loc,
     )];
     let target = crate::ir::access::create_id_place(pt, loc);
-    out.extend(if_nonnull(pt, vec![assign(target, id, loc)], loc));
+    out.extend(if_nonnull(
+        pt,
+        vec![assign(target, thread_id(&id, loc), loc)],
+        loc,
+    ));
     if let Some(w) = b.wait {
         let set = assign(glob(p, w.unsched, loc), int(1, Ty::INT, loc), loc);
         out.push(match m.alive(p, loc) {
@@ -1240,6 +1248,32 @@ pub(crate) fn below_bound(
     }
     let n = index(glob(p, site_n, loc), int(si as i128, Ty::INT, loc), loc);
     Some(cmp(BinOp::Lt, n, int(caps[si] as i128, Ty::UINT, loc), loc))
+}
+
+/// The `pthread_t` value of the thread in `slot`: the slot + 1, as glibc
+/// never gives 0 (see the module comment).
+pub(crate) fn thread_id(slot: &Expr, loc: Loc) -> Expr {
+    let ul = Ty::ULONG;
+    bin(
+        BinOp::Add,
+        cast(slot.clone(), ul.clone(), loc),
+        int(1, ul.clone(), loc),
+        ul,
+        loc,
+    )
+}
+
+/// The slot of the thread whose `pthread_t` value is `id` (0, no thread,
+/// wraps past every slot).
+fn thread_slot(id: Expr, loc: Loc) -> Expr {
+    let u = Ty::UINT;
+    bin(
+        BinOp::Sub,
+        cast(id, u.clone(), loc),
+        int(1, u.clone(), loc),
+        u,
+        loc,
+    )
 }
 
 /// The bookkeeping of a new thread `t` created with attributes `attr`.

@@ -9,6 +9,18 @@ use super::*;
 /// id of a thread that runs).
 pub const UNSCHEDULED: u32 = 1 << 24;
 
+/// The `pthread_t` value of thread `n`: glibc's ids are addresses and never
+/// 0, and programs use a zero `pthread_t` for "no thread", so thread n's
+/// value is n + 1.
+fn pthread_value(n: u32) -> i128 {
+    n as i128 + 1
+}
+
+/// The thread number a `pthread_t` value names (-1 for 0, no thread).
+fn thread_number(v: i128) -> i128 {
+    v - 1
+}
+
 impl<'p> Machine<'p> {
     /// The program ends (`exit` inside atomic code, or main's return
     /// there): no thread takes another step.
@@ -272,7 +284,7 @@ impl<'p> Machine<'p> {
     /// `*pt = id` for `pthread_create`'s first argument, unless it is null.
     fn store_id(&self, st: &mut State, pt: Value, id: u32, loc: Loc) -> R<()> {
         if pt != Value::Ptr(0, 0) {
-            let v = RVal::S(Value::Int(id as i128));
+            let v = RVal::S(Value::Int(pthread_value(id)));
             self.write(st, pt, &Ty::Pthread(PthreadTy::Thread), v, loc)?;
         }
         Ok(())
@@ -721,9 +733,10 @@ impl<'p> Machine<'p> {
                 int(0)
             }
             Op::ThreadJoin => {
-                let Value::Int(id) = s(0)? else {
+                let Value::Int(v) = s(0)? else {
                     return unsup("pthread_join of a value that is not a thread id", loc);
                 };
+                let id = thread_number(v);
                 let detached_unscheduled =
                     u32::try_from(id).is_ok_and(|i| st.unscheduled_detached.contains(&i));
                 if detached_unscheduled || st.threads.get(id as usize).is_some_and(|th| th.detached)
@@ -766,9 +779,10 @@ impl<'p> Machine<'p> {
                 None
             }
             Op::ThreadDetach => {
-                let Value::Int(id) = s(0)? else {
+                let Value::Int(v) = s(0)? else {
                     return unsup("pthread_detach of a value that is not a thread id", loc);
                 };
+                let id = thread_number(v);
                 let unscheduled =
                     (UNSCHEDULED as i128..(UNSCHEDULED + st.unscheduled) as i128).contains(&id);
                 match st.threads.get_mut(id as usize) {
@@ -790,7 +804,7 @@ impl<'p> Machine<'p> {
                     }
                 }
             }
-            Op::ThreadSelf => int(me),
+            Op::ThreadSelf => int(pthread_value(me as u32)),
             Op::ThreadEqual => int((s(0)? == s(1)?) as i128),
             Op::MutexInit => {
                 let (m, attr) = (s(0)?, s(1)?);

@@ -284,7 +284,7 @@ impl Rewriter {
                     made.push(assign(index(glob(p, sg, loc), tv.clone(), loc), f, loc));
                 }
                 let pt = arg(0);
-                let ptd = cast(tv.clone(), Ty::ULONG, loc);
+                let ptd = threads::thread_id(&tv, loc);
                 made.extend(if_nonnull(
                     &pt,
                     vec![assign(

@@ -77,7 +77,7 @@ impl Rewriter<'_> {
                     &pt,
                     vec![assign(
                         crate::ir::access::create_id_place(&pt, loc),
-                        tv.clone(),
+                        threads::thread_id(&tv, loc),
                         loc,
                     )],
                     loc,
