@@ -950,9 +950,23 @@ pub(crate) fn expand(
         Op::MutexDestroy if b.locks.rules && b.mutex_kinds => {
             kinds::destroy(m, p, &deref(arg(0), loc), dest, loc, out)
         }
-        Op::MutexDestroy | Op::CondDestroy | Op::CondSignal | Op::CondBroadcast => {
-            set_dest(out, zero)
+        Op::MutexDestroy => {
+            // glibc returns EBUSY for a held mutex and leaves it as it was
+            // (POSIX: undefined); a program may test for it.
+            if dest.is_some() {
+                let mx = deref(arg(0), loc);
+                let held = if b.mutex_kinds {
+                    kinds::held(&mx, loc)
+                } else {
+                    cmp(BinOp::Ne, mx, zero.clone(), loc)
+                };
+                let (mut busy, mut free) = (vec![], vec![]);
+                set_dest(&mut busy, int(EBUSY, Ty::INT, loc));
+                set_dest(&mut free, zero);
+                out.push(if_(held, busy, free, loc));
+            }
         }
+        Op::CondDestroy | Op::CondSignal | Op::CondBroadcast => set_dest(out, zero),
         Op::MutexLock | Op::MutexTryLock | Op::MutexUnlock | Op::MutexTimedLock
             if b.mutex_kinds =>
         {
@@ -1527,6 +1541,11 @@ mod kinds {
         )
     }
 
+    /// The mutex word `w` has an owner.
+    pub(super) fn held(w: &Expr, loc: Loc) -> Expr {
+        cmp(BinOp::Ne, owner(w, loc), int(0, Ty::INT, loc), loc)
+    }
+
     /// Destroyed under `--property locks` (`DESTROYED_BIT`).
     fn destroyed(w: &Expr, loc: Loc) -> Expr {
         let d = int(DESTROYED_BIT, Ty::INT, loc);
@@ -1546,8 +1565,7 @@ mod kinds {
     ) {
         let w = load(m, mx, loc, out);
         rule(m, p, destroyed(&w, loc), LockRule::UseDestroyed, loc, out);
-        let held = cmp(BinOp::Ne, owner(&w, loc), int(0, Ty::INT, loc), loc);
-        rule(m, p, held, LockRule::DestroyHeld, loc, out);
+        rule(m, p, held(&w, loc), LockRule::DestroyHeld, loc, out);
         let d = int(DESTROYED_BIT, Ty::INT, loc);
         out.push(assign(
             mx.clone(),

@@ -979,8 +979,12 @@ impl<'p> Machine<'p> {
                 self.set_word(st, m, MX_KIND, kind | MX_DESTROYED, loc)?;
                 int(0)
             }
-            Op::MutexDestroy
-            | Op::CondInit
+            Op::MutexDestroy => {
+                // glibc: EBUSY for a held mutex, which stays as it was.
+                let (owner, _, _) = self.mutex(st, s(0)?, loc)?;
+                int(if owner != 0 { EBUSY } else { 0 })
+            }
+            Op::CondInit
             | Op::CondDestroy
             | Op::CondSignal
             | Op::CondBroadcast
