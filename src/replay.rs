@@ -185,6 +185,7 @@ pub fn schedule(
             race: None,
             deadlock: kind == AssertKind::Deadlock,
             kind: Some(kind),
+            any_failure: false,
         },
         loc,
     ))
@@ -314,6 +315,7 @@ pub fn kiss_schedule(
             race,
             deadlock,
             kind,
+            any_failure: false,
         },
         loc,
     ))
@@ -376,6 +378,7 @@ pub fn sequential_schedule(steps: &[Step], p: &Program) -> Result<(Schedule, Loc
             race: None,
             deadlock: false,
             kind: Some(kind),
+            any_failure: false,
         },
         expect.unwrap_or(Loc::NONE),
     ))

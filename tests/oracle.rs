@@ -151,6 +151,28 @@ fn replay_checks_the_schedule() {
         }
         ReplayOutcome::NotReproduced(why) => panic!("{why}"),
     }
+    // Another place was expected (an assertion the lost update stops the
+    // thread before): not reproduced, unless any failure will do, and then
+    // it is the one met on the way.
+    let ReplayOutcome::Confirmed { loc, .. } = prep.replay(&b, &lost).unwrap() else {
+        unreachable!()
+    };
+    let elsewhere = Schedule {
+        expect: Some(seqc::ir::Loc { line: 99, ..loc }),
+        ..lost.clone()
+    };
+    assert!(matches!(
+        prep.replay(&b, &elsewhere).unwrap(),
+        ReplayOutcome::NotReproduced(_)
+    ));
+    let any = Schedule {
+        any_failure: true,
+        ..elsewhere
+    };
+    match prep.replay(&b, &any).unwrap() {
+        ReplayOutcome::Confirmed { loc, .. } => assert_eq!(loc.line, 22),
+        ReplayOutcome::NotReproduced(why) => panic!("{why}"),
+    }
 }
 
 #[test]
@@ -170,6 +192,7 @@ fn replay_uses_given_nondet_values() {
         race: None,
         deadlock: false,
         kind: None,
+        any_failure: false,
     };
     assert!(matches!(
         prep.replay(&b, &with(2)).unwrap(),

@@ -125,6 +125,18 @@ pub(super) fn confirm(
             };
         }
     }
+    let mut other = false;
+    if let (ReplayOutcome::NotReproduced(_), None, false) = (&outcome, sched.race, sched.deadlock) {
+        // The last resort: the replay stopped at a failure of another
+        // check asked for (an overflow before the assertion the backend
+        // reported, say). That failure is real, so it is the answer.
+        let mut again = made(true)?.0;
+        again.any_failure = true;
+        if let x @ ReplayOutcome::Confirmed { .. } = replay(&again)? {
+            other = true;
+            outcome = x;
+        }
+    }
     match outcome {
         ReplayOutcome::Confirmed {
             loc: at,
@@ -166,7 +178,7 @@ pub(super) fn confirm(
             // A broken rule of lock discipline, an overflow: what the
             // oracle says of it.
             let said = match sched.kind {
-                Some(k) if k.word().is_some() => {
+                Some(k) if k.word().is_some() && !other => {
                     let prop = k.word().unwrap_or_default();
                     let said = trace
                         .iter()
@@ -176,9 +188,9 @@ pub(super) fn confirm(
                         .map(|e| e.what.clone());
                     Some(said.unwrap_or_else(|| k.what()))
                 }
-                // Checks of several kinds at the failing place: the kind
-                // the oracle's run ended with.
-                None => trace
+                // Checks of several kinds at the failing place, or another
+                // check's failure: the kind the oracle's run ended with.
+                _ if sched.kind.is_none() || other => trace
                     .last()
                     .and_then(|s| s.events.last())
                     .filter(|e| {

@@ -395,6 +395,10 @@ impl<'p> Prepared<'p> {
         let mut deepest: (usize, u32, String) = (0, 0, String::new());
         let mut ran_out = false;
         let mut explored = 0u64;
+        // The first failure of another check met on the way: a real
+        // violation of a property asked for, reported when the expected
+        // one cannot be reached (it would come after it, say).
+        let mut other: Option<(Loc, Vec<(u32, Vec<u32>, Vec<i128>, usize)>)> = None;
         while let Some(n) = stack.pop() {
             explored += 1;
             if explored > b.max_states {
@@ -540,6 +544,15 @@ impl<'p> Prepared<'p> {
                                 waits: Vec::new(),
                             });
                         }
+                        if sched.any_failure
+                            && other.is_none()
+                            && sched.race.is_none()
+                            && !sched.deadlock
+                        {
+                            let mut path = n.path.clone();
+                            path.push((t, used.clone(), taken, n.seg));
+                            other = Some((loc, path));
+                        }
                         note(
                             n.seg,
                             n.done,
@@ -573,6 +586,15 @@ impl<'p> Prepared<'p> {
                     None => break,
                 }
             }
+        }
+        if let Some((loc, path)) = other {
+            let (trace, names) = self.replay_trace(&mt, &init, &path, sched);
+            return Ok(ReplayOutcome::Confirmed {
+                loc,
+                trace,
+                names,
+                waits: Vec::new(),
+            });
         }
         let why = match (ran_out, deepest.2.is_empty()) {
             (_, true) => "every segment ran and no assertion failed".to_string(),
@@ -687,6 +709,10 @@ pub struct Schedule {
     pub deadlock: bool,
     /// The kind of the failure (any, if `None`; see `same_kind`).
     pub kind: Option<AssertKind>,
+    /// If the expected failure is not reached, the first failure of
+    /// another check met on the way is reported instead: it is a real
+    /// violation of a property asked for (the last resort of `check`).
+    pub any_failure: bool,
 }
 
 /// A failure of kind `found` stands for one reported as `want`: both
