@@ -377,12 +377,13 @@ impl<'p> Prepared<'p> {
         let mt = self.machine(b, true);
         let init = self.initial(&m)?;
         let nthreads_hint = sched.segments.iter().map(|s| s.thread).max().unwrap_or(0) as usize + 1;
+        type Path = Vec<(u32, Vec<u32>, Vec<i128>, usize)>;
         struct RNode {
             st: State,
             seg: usize,
             done: u32,
             cursors: Vec<usize>,
-            path: Vec<(u32, Vec<u32>, Vec<i128>, usize)>,
+            path: Path,
         }
         let mut stack = vec![RNode {
             st: init.clone(),
@@ -398,7 +399,7 @@ impl<'p> Prepared<'p> {
         // The first failure of another check met on the way: a real
         // violation of a property asked for, reported when the expected
         // one cannot be reached (it would come after it, say).
-        let mut other: Option<(Loc, Vec<(u32, Vec<u32>, Vec<i128>, usize)>)> = None;
+        let mut other: Option<(Loc, Path)> = None;
         while let Some(n) = stack.pop() {
             explored += 1;
             if explored > b.max_states {
