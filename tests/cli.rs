@@ -272,6 +272,11 @@ fn refusals_name_the_construct() {
             "enumerator 'X' = 3000000000 is outside the range of int",
         ),
         (
+            "struct __attribute__((packed)) P { char c; int i; };\nint main(void) { return sizeof(struct P) == 5; }\n",
+            "1:1",
+            "an attribute between 'struct' or 'union' and its tag",
+        ),
+        (
             "int *p;\nint main(void) { __atomic_fetch_add(&p, 16, 5); return 0; }\n",
             "2:18",
             "'__atomic_fetch_add' on a pointer",

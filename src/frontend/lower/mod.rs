@@ -523,6 +523,19 @@ impl<'a> Lowerer<'a> {
         let decl = self.declarator(specs.ty.clone(), &fd.node.declarator)?;
         let name = decl.name.clone().unwrap_or_default();
         let Ty::Func(sig) = &decl.ty else {
+            let tagless = fd.node.specifiers.iter().any(|s| {
+                matches!(&s.node, ast::DeclarationSpecifier::TypeSpecifier(t)
+                    if matches!(&t.node, ast::TypeSpecifier::Struct(st)
+                        if st.node.identifier.is_none() && st.node.declarations.is_none()))
+            });
+            if tagless {
+                // lang-c reads `struct __attribute__((packed)) P { ... };`
+                // as a function `P` returning a tagless struct.
+                return self.unsupported(
+                    fd.span,
+                    "an attribute between 'struct' or 'union' and its tag (write it after the closing brace)",
+                );
+            }
             return self.error(
                 fd.span,
                 format!("'{name}' is defined with a body but is not a function"),
