@@ -3,6 +3,10 @@
 
 use super::*;
 
+/// At most this many values of the backend's trace join the oracle's own
+/// draws when the trace's draws do not line up with the oracle's.
+const MORE_VALUES: usize = 12;
+
 /// Replays a counterexample of a sequentialization on the oracle's
 /// interpreter of the input. A violation that does not replay is seqc's
 /// error, never a bug of the input (DESIGN.md §3 rule 1).
@@ -75,11 +79,34 @@ pub(super) fn confirm(
         sched = made(false)?.0;
         outcome = replay(&sched)?;
     }
-    if let (ReplayOutcome::NotReproduced(_), false) = (&outcome, sched.nondet.is_empty()) {
+    if let ReplayOutcome::NotReproduced(_) = &outcome {
         // The values a backend drew may not line up with the oracle's
-        // draws (an uninitialised read, say): let the replay choose them.
-        sched.nondet.clear();
-        outcome = replay(&sched)?;
+        // draws (an uninitialised read, drawn by the oracle where it is
+        // first read, by a backend where it is declared): let the replay
+        // choose them, from its own values and those the backend's trace
+        // shows (the 7 an uninitialised `int u` held, say).
+        let mut seen: Vec<i128> = trace
+            .iter()
+            .filter_map(|s| match &s.what {
+                crate::ir::trace::TraceWhat::Assign(_, v) => v.int,
+                crate::ir::trace::TraceWhat::Nondet(v) => Some(*v),
+                _ => None,
+            })
+            .filter(|v| !bounds.nondet.contains(v))
+            .collect();
+        seen.sort_unstable();
+        seen.dedup();
+        if !sched.nondet.is_empty() || !seen.is_empty() {
+            sched.nondet.clear();
+            let mut wider = bounds.clone();
+            wider.nondet.extend(seen.into_iter().take(MORE_VALUES));
+            outcome = prep.replay(&wider, &sched).map_err(|d| {
+                Diagnostic::internal(format!(
+                    "the counterexample cannot be replayed: {}",
+                    d.message
+                ))
+            })?;
+        }
     }
     if let (ReplayOutcome::NotReproduced(_), Some(((ta, la), (tb, lb)))) = (&outcome, sched.race) {
         // The oracle's own search for a race between the same two lines.

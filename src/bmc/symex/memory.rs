@@ -47,7 +47,11 @@ impl<'p> Symex<'p> {
                     ));
                 };
                 let t = self.fresh(&name, loc.line, Sort::Bv(w));
-                st.vars.insert(var, t);
+                st.vars.insert(var, t.clone());
+                // The value it starts with, in the trace: the oracle draws
+                // an indeterminate value where it is first read, and the
+                // replay may take it from here.
+                self.record_assign(st, fr, loc, name, &ty, &Val::S(t));
             }
             (Place::Var(var), Some(Init::Expr(e))) => {
                 self.hint = is_nondet(e).then(|| name.clone());
