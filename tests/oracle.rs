@@ -279,3 +279,43 @@ fn explore_command_verdicts_and_exit_codes() {
     assert!(out.contains("\"verdict\":\"FAILED\""), "{out}");
     assert!(out.contains("\"rounds\":1"), "{out}");
 }
+
+/// glibc's `pthread_mutex_destroy` returns EBUSY while another thread
+/// waits on the mutex in a condition wait (the waiter keeps a use of it).
+/// The oracle models it; the sequentializations return 0 there (a
+/// counterexample that needs the 0 does not replay: README).
+#[test]
+fn mutex_destroy_sees_condition_waiters() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("destroy_waiter.c");
+    let text = "#include <pthread.h>\n#include <assert.h>\n#include <errno.h>\n\
+        pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;\n\
+        pthread_cond_t c = PTHREAD_COND_INITIALIZER;\nint flag, go;\n\
+        void *f(void *a) { pthread_mutex_lock(&m); flag = 1;\n\
+        while (!go) pthread_cond_wait(&c, &m);\n\
+        pthread_mutex_unlock(&m); return 0; }\n\
+        int main(void) { pthread_t t; pthread_create(&t, 0, f, 0);\n\
+        if (flag) assert(pthread_mutex_destroy(&m) == EBUSY);\n\
+        return 0; }\n";
+    std::fs::write(&p, text).unwrap();
+    let prog = load(&p);
+    let x = oracle::prepare(&prog)
+        .unwrap()
+        .explore(&Bounds::default(), None)
+        .unwrap();
+    assert_eq!(
+        x.verdict,
+        Verdict::Safe,
+        "{:?}",
+        x.failures.first().map(|f| f.loc)
+    );
+    // And so a program that expects 0 there fails.
+    let q = dir.path().join("destroy_zero.c");
+    std::fs::write(&q, text.replace("== EBUSY", "== 0")).unwrap();
+    let prog = load(&q);
+    let x = oracle::prepare(&prog)
+        .unwrap()
+        .explore(&Bounds::default(), None)
+        .unwrap();
+    assert_eq!(x.verdict, Verdict::Unsafe);
+}

@@ -2,6 +2,7 @@
    Sequentially consistent semantics; the undefined cases of C are pinned
    as seqc's DESIGN.md says (see the __seqc_ helpers below). */
 #include <assert.h>
+extern char __VERIFIER_nondet_char(void);
 extern int __VERIFIER_nondet_int(void);
 extern unsigned int __VERIFIER_nondet_uint(void);
 extern void __VERIFIER_assume(int);
@@ -262,6 +263,16 @@ void *worker(void *arg)
 #line 21 "golden/lr/keys_memset_heap.c"
     __seqc_pool15_n = __seqc_pool15_n + 1u;
   }
+#line 21 "golden/lr/keys_memset_heap.c"
+  (*(struct S *)((char *)__seqc_mem[__seqc_r] + ((char *)local__p8 - (char *)&__seqc_mem0))).a = (int)__VERIFIER_nondet_int();
+#line 21 "golden/lr/keys_memset_heap.c"
+  (*(struct S *)((char *)__seqc_mem[__seqc_r] + ((char *)local__p8 - (char *)&__seqc_mem0))).name[0ul] = (char)__VERIFIER_nondet_char();
+#line 21 "golden/lr/keys_memset_heap.c"
+  (*(struct S *)((char *)__seqc_mem[__seqc_r] + ((char *)local__p8 - (char *)&__seqc_mem0))).name[1ul] = (char)__VERIFIER_nondet_char();
+#line 21 "golden/lr/keys_memset_heap.c"
+  (*(struct S *)((char *)__seqc_mem[__seqc_r] + ((char *)local__p8 - (char *)&__seqc_mem0))).name[2ul] = (char)__VERIFIER_nondet_char();
+#line 21 "golden/lr/keys_memset_heap.c"
+  (*(struct S *)((char *)__seqc_mem[__seqc_r] + ((char *)local__p8 - (char *)&__seqc_mem0))).name[3ul] = (char)__VERIFIER_nondet_char();
   __seqc_cs();
 #line 22 "golden/lr/keys_memset_heap.c"
   (*(struct S *)((char *)__seqc_mem[__seqc_r] + ((char *)(&*local__p8 + 0l) - (char *)&__seqc_mem0))) = (*(struct S *)((char *)__seqc_mem[__seqc_r] + ((char *)(&__seqc_mem0.g + 0l) - (char *)&__seqc_mem0)));

@@ -2,6 +2,7 @@
    Sequentially consistent semantics; the undefined cases of C are pinned
    as seqc's DESIGN.md says (see the __seqc_ helpers below). */
 #include <assert.h>
+extern int __VERIFIER_nondet_int(void);
 extern unsigned int __VERIFIER_nondet_uint(void);
 extern void __VERIFIER_assume(int);
 
@@ -188,6 +189,8 @@ static int __seqc_main(void)
 #line 23 "golden/lr/sync_objects.c"
     __seqc_pool19_n = __seqc_pool19_n + 1u;
   }
+#line 23 "golden/lr/sync_objects.c"
+  (*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)v__p7 - (char *)&__seqc_mem0))) = (int)__VERIFIER_nondet_int();
   __seqc_cs();
 #line 24 "golden/lr/sync_objects.c"
   if (0u > 2147483647u) { } else {

@@ -84,18 +84,26 @@ pub(super) fn confirm(
         // draws (an uninitialised read, drawn by the oracle where it is
         // first read, by a backend where it is declared): let the replay
         // choose them, from its own values and those the backend's trace
-        // shows (the 7 an uninitialised `int u` held, say).
-        let mut seen: Vec<i128> = trace
-            .iter()
-            .filter_map(|s| match &s.what {
-                crate::ir::trace::TraceWhat::Assign(_, v) => v.int,
-                crate::ir::trace::TraceWhat::Nondet(v) => Some(*v),
-                _ => None,
-            })
+        // shows (the 7 an uninitialised `int u` held, say): its draws
+        // first, then the values it assigned, small ones first (a trace
+        // also shows seqc's own bookkeeping).
+        let mut seen: Vec<i128> = Vec::new();
+        let mut assigned: Vec<i128> = Vec::new();
+        for s in trace {
+            match &s.what {
+                crate::ir::trace::TraceWhat::Nondet(v) => seen.push(*v),
+                crate::ir::trace::TraceWhat::Assign(_, v) => assigned.extend(v.int),
+                _ => {}
+            }
+        }
+        assigned.sort_unstable_by_key(|v| (v.unsigned_abs(), *v));
+        seen.extend(assigned);
+        let mut seen: Vec<i128> = seen
+            .into_iter()
             .filter(|v| !bounds.nondet.contains(v))
             .collect();
-        seen.sort_unstable();
-        seen.dedup();
+        let mut once = std::collections::HashSet::new();
+        seen.retain(|v| once.insert(*v));
         if !sched.nondet.is_empty() || !seen.is_empty() {
             sched.nondet.clear();
             let mut wider = bounds.clone();
@@ -227,6 +235,7 @@ pub(super) fn confirm(
                             "locks-exit:",
                             "valid-deref:",
                             "valid-free:",
+                            "valid-memtrack:",
                         ]
                         .iter()
                         .any(|p| e.what.starts_with(p))

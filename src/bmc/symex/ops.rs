@@ -3,6 +3,7 @@
 //! what traces record of an assignment.
 
 use super::*;
+use crate::ir::errno::EBUSY;
 
 impl<'p> Symex<'p> {
     pub(super) fn op(
@@ -70,13 +71,8 @@ impl<'p> Symex<'p> {
             }
             Op::RoundInit => {}
             Op::RoundCheck => self.round_check(&st, line),
-            Op::Free
-            | Op::Fence
-            | Op::AtomicBegin
-            | Op::AtomicEnd
-            | Op::MutexDestroy
-            | Op::CondDestroy => {
-                if matches!(op, Op::MutexDestroy | Op::CondDestroy) {
+            Op::Free | Op::Fence | Op::AtomicBegin | Op::AtomicEnd | Op::CondDestroy => {
+                if op == Op::CondDestroy {
                     result = Some((Val::S(term::bv(0, 32)), Ty::INT));
                 }
             }
@@ -178,7 +174,12 @@ impl<'p> Symex<'p> {
                     result = Some((self.nondet(&d.ty, loc)?, d.ty.clone()));
                 }
             }
-            Op::MutexInit | Op::MutexLock | Op::MutexUnlock | Op::MutexTryLock | Op::CondWait
+            Op::MutexInit
+            | Op::MutexLock
+            | Op::MutexUnlock
+            | Op::MutexTryLock
+            | Op::CondWait
+            | Op::MutexDestroy
                 if p.pthread.mutex_kinds =>
             {
                 // A sequentialization expands kinds; this model has none.
@@ -203,7 +204,11 @@ impl<'p> Symex<'p> {
                 }
                 result = Some((Val::S(term::bv(0, 32)), Ty::INT));
             }
-            Op::MutexLock | Op::MutexUnlock | Op::MutexTryLock | Op::CondWait => {
+            Op::MutexLock
+            | Op::MutexUnlock
+            | Op::MutexTryLock
+            | Op::CondWait
+            | Op::MutexDestroy => {
                 // A mutex holds 0 (free) or 1 (held); one thread only here.
                 let mi = if op == Op::CondWait { 1 } else { 0 };
                 let m = arg(self, &st, mi)?;
@@ -220,7 +225,12 @@ impl<'p> Symex<'p> {
                     Op::MutexTryLock => {
                         let nv = term::ite(&free, &term::bv(1, 32), &cur);
                         self.store(&mut st, fr, &m, &mt, k, nv, line)?;
-                        let r = term::ite(&free, &term::bv(0, 32), &term::bv(16, 32));
+                        let r = term::ite(&free, &term::bv(0, 32), &term::bv(EBUSY, 32));
+                        result = Some((Val::S(r), Ty::INT));
+                    }
+                    // glibc: EBUSY for a held mutex, which stays held.
+                    Op::MutexDestroy => {
+                        let r = term::ite(&free, &term::bv(0, 32), &term::bv(EBUSY, 32));
                         result = Some((Val::S(r), Ty::INT));
                     }
                     // Unlock; a wait releases and takes the lock again.

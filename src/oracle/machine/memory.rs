@@ -82,7 +82,8 @@ impl<'p> Machine<'p> {
             // Type punning: the value the bytes spell in this type.
             let bytes = self.bytes_at(obj, off, size, loc)?;
             let Some(bytes) = bytes.into_iter().collect::<Option<Vec<u8>>>() else {
-                return unsup("a read of partly indeterminate bytes", loc);
+                let bits = self.bits_at(obj, off, size, loc)?;
+                return self.read_partly(st, p, ty, bits, loc, ch);
             };
             return Ok(RVal::S(self.value_from_bytes(&bytes, ty, loc)?));
         }
@@ -100,8 +101,42 @@ impl<'p> Machine<'p> {
                 Ok(v)
             }
             CellV::Val(_) => unreachable!("stored values are read above"),
-            CellV::Bits(..) => unsup("a read of partly indeterminate bytes", loc),
+            CellV::Bits(v, m) => self.read_partly(st, p, ty, vec![(v, m)], loc, ch),
         }
+    }
+
+    /// A read of bytes some of whose bits are indeterminate (`bits`: per
+    /// byte its value and the mask of its determinate bits, the neighbours
+    /// of a bit-field written alone, say): those bits take a drawn value,
+    /// and keep it, as an indeterminate scalar does.
+    fn read_partly(
+        &self,
+        st: &mut State,
+        p: Value,
+        ty: &Ty,
+        bits: Vec<(u8, u8)>,
+        loc: Loc,
+        ch: &mut Chooser,
+    ) -> R<RVal> {
+        let fill_ty = match bits.len() {
+            1 => Ty::Int(IntKind::UChar),
+            2 => Ty::Int(IntKind::UShort),
+            4 => Ty::Int(IntKind::UInt),
+            8 => Ty::Int(IntKind::ULongLong),
+            _ => return unsup("a read of partly indeterminate bytes", loc),
+        };
+        let RVal::S(Value::Int(fill)) = self.nondet(&fill_ty, ch, loc)? else {
+            return unsup("a read of partly indeterminate bytes", loc);
+        };
+        let fill = fill.to_le_bytes();
+        let bytes: Vec<u8> = bits
+            .iter()
+            .zip(fill)
+            .map(|(&(v, m), f)| (v & m) | (f & !m))
+            .collect();
+        let v = RVal::S(self.value_from_bytes(&bytes, ty, loc)?);
+        self.write(st, p, ty, v.clone(), loc)?;
+        Ok(v)
     }
 
     /// The bits of `[off, off+n)` of `obj`: per byte its value and the

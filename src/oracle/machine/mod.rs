@@ -599,6 +599,36 @@ impl<'p> Machine<'p> {
         }
     }
 
+    /// Does a thread other than `me` wait on the mutex `m` in a condition
+    /// wait (it released it and has yet to take it again)? glibc's
+    /// `pthread_mutex_destroy` then returns EBUSY: the waiter keeps a use.
+    pub(super) fn waits_on(&self, st: &State, me: u32, m: Value) -> bool {
+        st.threads.iter().enumerate().any(|(t, th)| {
+            let t = t as u32;
+            let Some(f) = th.frames.last() else {
+                return false;
+            };
+            // A stopped thread is one the run no longer schedules: in
+            // the real run it still waits.
+            if t == me || matches!(th.status, Status::Finished(_)) {
+                return false;
+            }
+            let code = self.code.funcs[f.func.index()].as_ref().unwrap();
+            let Some((Mop::Relock(_, e, state), loc)) = code.ops.get(f.pc as usize) else {
+                return false;
+            };
+            // State 1: a recursive mutex stayed held (its owner shows it).
+            let released = matches!(
+                f.regs.get(*state as usize),
+                Some(Some(RVal::S(Value::Int(v)))) if v & !TIMED == 0
+            );
+            let mut ch = Chooser::new(&[]);
+            released
+                && matches!(self.eval_in(st, t, &f.regs, &f.locals, e, *loc, &mut ch),
+                    Ok(RVal::S(v)) if v == m)
+        })
+    }
+
     /// Is the thread's next action a scheduling point?
     pub fn next_visible(&self, st: &State, t: u32) -> bool {
         let th = &st.threads[t as usize];

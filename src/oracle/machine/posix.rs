@@ -980,9 +980,15 @@ impl<'p> Machine<'p> {
                 int(0)
             }
             Op::MutexDestroy => {
-                // glibc: EBUSY for a held mutex, which stays as it was.
-                let (owner, _, _) = self.mutex(st, s(0)?, loc)?;
-                int(if owner != 0 { EBUSY } else { 0 })
+                // glibc: EBUSY for a held mutex, or one a thread waits on
+                // in a condition wait; the mutex stays as it was.
+                let m = s(0)?;
+                let (owner, _, _) = self.mutex(st, m, loc)?;
+                int(if owner != 0 || self.waits_on(st, t, m) {
+                    EBUSY
+                } else {
+                    0
+                })
             }
             Op::CondInit
             | Op::CondDestroy

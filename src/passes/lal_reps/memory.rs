@@ -266,6 +266,46 @@ pub(super) fn fill(
     }
 }
 
+/// At most this many scalars of an uninitialised object get a value of
+/// their own (`havoc_writes`); the rest keep the pool's zero (*hides*).
+const HAVOC_LEAVES: usize = 64;
+
+/// Writes of any value into each arithmetic scalar of `slot` (an
+/// uninitialised local moved to a pool, which would otherwise read as the
+/// pool's zero). Pointers, pthread objects and unions keep zero, one of
+/// their possible contents (*hides*: a read of them is rarely defined).
+pub(super) fn havoc_writes(p: &Program, slot: Expr, ty: &Ty, loc: Loc, out: &mut Vec<Stmt>) {
+    if out.len() >= HAVOC_LEAVES {
+        return;
+    }
+    match ty.unqual() {
+        t if t.is_arith() => {
+            let v = Expr::new(ExprKind::Nondet, t.clone(), loc);
+            out.push(assign(slot, v, loc));
+        }
+        Ty::Array(el, Some(n)) => {
+            for i in 0..*n {
+                if out.len() >= HAVOC_LEAVES {
+                    return;
+                }
+                let e = index(slot.clone(), int(i as i128, Ty::ULONG, loc), loc);
+                havoc_writes(p, e, el, loc, out);
+            }
+        }
+        Ty::Comp(c) if p.comp(*c).kind == CompKind::Struct => {
+            for (fi, fd) in p.comp(*c).fields.iter().enumerate() {
+                let e = Expr::new(
+                    ExprKind::Member(Box::new(slot.clone()), fi as u32),
+                    fd.ty.clone(),
+                    loc,
+                );
+                havoc_writes(p, e, &fd.ty, loc, out);
+            }
+        }
+        _ => {}
+    }
+}
+
 /// Writes of an initialiser into `slot` (missing parts are zero, which a
 /// fresh pool slot already is).
 pub(super) fn init_writes(

@@ -79,7 +79,7 @@ mod ops;
 mod rewrite;
 
 use driver::{make_cs, make_driver};
-use memory::init_writes;
+use memory::{havoc_writes, init_writes};
 
 pub struct LrOptions {
     pub rounds: u32,
@@ -153,6 +153,22 @@ pub fn lal_reps(mut p: Program, o: &LrOptions) -> Result<(Program, LrInfo)> {
     if nslots > 4096 {
         return Err(err(&p, format!("{nslots} thread slots"), Loc::NONE));
     }
+    // Locals that hold pthread objects, before they become integers:
+    // declared without an initialiser they start as zero, not any value
+    // (a create or an init writes them before any defined use).
+    let pthread_locals: HashSet<(usize, LocalId)> = p
+        .functions
+        .iter()
+        .enumerate()
+        .flat_map(|(fi, f)| {
+            let p = &p;
+            f.locals
+                .iter()
+                .enumerate()
+                .filter(move |(_, l)| holds_pthread(p, &l.ty, 0))
+                .map(move |(i, _)| (fi, LocalId(i as u32)))
+        })
+        .collect();
     retype_program(&mut p);
     let nglobals_in = p.globals.len();
     let gloc = Loc::NONE;
@@ -283,6 +299,7 @@ pub fn lal_reps(mut p: Program, o: &LrOptions) -> Result<(Program, LrInfo)> {
         k,
         g,
         cs,
+        pthread_locals,
         sites: site_list.clone(),
         caps: caps.clone(),
         once,
@@ -562,6 +579,8 @@ impl PassErr {
 /// What every function's rewrite reads.
 struct Ctx {
     k: u32,
+    /// (function, local) pairs that held a pthread type before retyping.
+    pthread_locals: HashSet<(usize, LocalId)>,
     g: Globals,
     cs: FuncId,
     sites: Vec<Site>,
@@ -651,6 +670,8 @@ struct Rewriter<'c> {
     esc_ptr: HashMap<LocalId, LocalId>,
     ret_ty: Ty,
     atomic_fn: bool,
+    /// The function's index (`Ctx::pthread_locals`).
+    fi: usize,
 }
 
 impl std::ops::Deref for Rewriter<'_> {
@@ -724,6 +745,7 @@ impl Job {
             esc_ptr: HashMap::new(),
             ret_ty: f.sig.ret.clone(),
             atomic_fn: f.atomic,
+            fi: self.fi,
         };
         let mut pre = Vec::new();
         let mut esc: Vec<LocalId> = rw.escaping.iter().copied().collect();
@@ -922,5 +944,19 @@ impl threads::Method for Rewriter<'_> {
 
     fn after_call(&mut self, _p: &Program, _loc: Loc) -> Vec<Stmt> {
         vec![]
+    }
+}
+
+/// Does `ty` hold a pthread object (through arrays and struct fields)?
+fn holds_pthread(p: &Program, ty: &Ty, depth: u32) -> bool {
+    match ty.unqual() {
+        Ty::Pthread(_) => true,
+        Ty::Array(a, _) => holds_pthread(p, a, depth),
+        Ty::Comp(c) if depth < 8 => p
+            .comp(*c)
+            .fields
+            .iter()
+            .any(|f| holds_pthread(p, &f.ty, depth + 1)),
+        _ => false,
     }
 }

@@ -173,11 +173,24 @@ impl Rewriter<'_> {
                 let pv = self.esc_ptr[&v];
                 let ty = self.locals[v.index()].ty.clone();
                 out.extend(self.alloc_stmts(p, &ty, 1, pv, loc));
-                if let Some(mut init) = init {
-                    init.walk_exprs_mut(&mut |e| self.expr(p, e));
-                    let slot = deref(lv_local(pv, ty.clone().ptr(), loc), loc);
-                    let mut w = Vec::new();
-                    init_writes(p, slot, &ty, &init, loc, &mut w);
+                let slot = deref(lv_local(pv, ty.clone().ptr(), loc), loc);
+                let mut w = Vec::new();
+                match init {
+                    Some(mut init) => {
+                        init.walk_exprs_mut(&mut |e| self.expr(p, e));
+                        init_writes(p, slot, &ty, &init, loc, &mut w);
+                    }
+                    // Uninitialised: any value, as a local kept in a
+                    // register holds (DESIGN.md §2). The slot is fresh and
+                    // no other thread can see it yet: no switch point.
+                    None if !self.pthread_locals.contains(&(self.fi, v)) => {
+                        let mut h = Vec::new();
+                        havoc_writes(p, slot, &ty, loc, &mut h);
+                        out.extend(h);
+                    }
+                    None => {}
+                }
+                {
                     if !w.is_empty() {
                         // The initialising writes are shared: one step.
                         out.push(self.cs_call(loc));
