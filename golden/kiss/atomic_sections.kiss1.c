@@ -168,18 +168,21 @@ static int __seqc_main(void)
 #line 18 "golden/kiss/atomic_sections.c"
   __seqc_j5 = (unsigned int)__s3 - 1u;
 #line 18 "golden/kiss/atomic_sections.c"
-  if (__seqc_j5 >= 2u) {
+  if (__seqc_j5 == __seqc_tid) { } else {
 #line 18 "golden/kiss/atomic_sections.c"
-    __seqc_raise = 1;
+    if (__seqc_j5 >= 2u) {
 #line 18 "golden/kiss/atomic_sections.c"
-    return 0;
-  }
+      __seqc_raise = 1;
 #line 18 "golden/kiss/atomic_sections.c"
-  if (__seqc_done[__seqc_j5] != 1) {
+      return 0;
+    }
 #line 18 "golden/kiss/atomic_sections.c"
-    __seqc_raise = 1;
+    if (__seqc_done[__seqc_j5] != 1) {
 #line 18 "golden/kiss/atomic_sections.c"
-    return 0;
+      __seqc_raise = 1;
+#line 18 "golden/kiss/atomic_sections.c"
+      return 0;
+    }
   }
 #line 18 "golden/kiss/atomic_sections.c"
   return 0;

@@ -154,18 +154,21 @@ static int __seqc_main(void)
 #line 18 "golden/kiss/c11_atomics.c"
   __seqc_j3 = (unsigned int)__s1 - 1u;
 #line 18 "golden/kiss/c11_atomics.c"
-  if (__seqc_j3 >= 2u) {
+  if (__seqc_j3 == __seqc_tid) { } else {
 #line 18 "golden/kiss/c11_atomics.c"
-    __seqc_raise = 1;
+    if (__seqc_j3 >= 2u) {
 #line 18 "golden/kiss/c11_atomics.c"
-    return 0;
-  }
+      __seqc_raise = 1;
 #line 18 "golden/kiss/c11_atomics.c"
-  if (__seqc_done[__seqc_j3] != 1) {
+      return 0;
+    }
 #line 18 "golden/kiss/c11_atomics.c"
-    __seqc_raise = 1;
+    if (__seqc_done[__seqc_j3] != 1) {
 #line 18 "golden/kiss/c11_atomics.c"
-    return 0;
+      __seqc_raise = 1;
+#line 18 "golden/kiss/c11_atomics.c"
+      return 0;
+    }
   }
   __seqc_step();
   if (__seqc_raise != 0) {

@@ -200,18 +200,21 @@ static int __seqc_main(void)
     return 0;
   }
 #line 20 "golden/kiss/deadlock_join.c"
-  if (__seqc_j4 >= 2u) {
+  if (__seqc_j4 == __seqc_tid) { } else {
 #line 20 "golden/kiss/deadlock_join.c"
-    __seqc_raise = 1;
+    if (__seqc_j4 >= 2u) {
 #line 20 "golden/kiss/deadlock_join.c"
-    return 0;
-  }
+      __seqc_raise = 1;
 #line 20 "golden/kiss/deadlock_join.c"
-  if (__seqc_done[__seqc_j4] != 1) {
+      return 0;
+    }
 #line 20 "golden/kiss/deadlock_join.c"
-    __seqc_raise = 1;
+    if (__seqc_done[__seqc_j4] != 1) {
 #line 20 "golden/kiss/deadlock_join.c"
-    return 0;
+      __seqc_raise = 1;
+#line 20 "golden/kiss/deadlock_join.c"
+      return 0;
+    }
   }
   __seqc_step();
   if (__seqc_raise != 0) {

@@ -134,18 +134,21 @@ static int __seqc_main(void)
 #line 14 "golden/kiss/escaping_local.c"
   __seqc_j6 = (unsigned int)__s2 - 1u;
 #line 14 "golden/kiss/escaping_local.c"
-  if (__seqc_j6 >= 2u) {
+  if (__seqc_j6 == __seqc_tid) { } else {
 #line 14 "golden/kiss/escaping_local.c"
-    __seqc_raise = 1;
+    if (__seqc_j6 >= 2u) {
 #line 14 "golden/kiss/escaping_local.c"
-    return 0;
-  }
+      __seqc_raise = 1;
 #line 14 "golden/kiss/escaping_local.c"
-  if (__seqc_done[__seqc_j6] != 1) {
+      return 0;
+    }
 #line 14 "golden/kiss/escaping_local.c"
-    __seqc_raise = 1;
+    if (__seqc_done[__seqc_j6] != 1) {
 #line 14 "golden/kiss/escaping_local.c"
-    return 0;
+      __seqc_raise = 1;
+#line 14 "golden/kiss/escaping_local.c"
+      return 0;
+    }
   }
   __seqc_step();
   if (__seqc_raise != 0) {

@@ -304,21 +304,24 @@ static int __seqc_main(void)
 #line 37 "golden/kiss/keys_memset_heap.c"
   __seqc_j14 = (unsigned int)__s7 - 1u;
 #line 37 "golden/kiss/keys_memset_heap.c"
-  if (__seqc_j14 >= 2u) {
+  if (__seqc_j14 == __seqc_tid) { } else {
 #line 37 "golden/kiss/keys_memset_heap.c"
-    __seqc_raise = 1;
+    if (__seqc_j14 >= 2u) {
 #line 37 "golden/kiss/keys_memset_heap.c"
-    return 0;
+      __seqc_raise = 1;
+#line 37 "golden/kiss/keys_memset_heap.c"
+      return 0;
+    }
+#line 37 "golden/kiss/keys_memset_heap.c"
+    if (__seqc_done[__seqc_j14] != 1) {
+#line 37 "golden/kiss/keys_memset_heap.c"
+      __seqc_raise = 1;
+#line 37 "golden/kiss/keys_memset_heap.c"
+      return 0;
+    }
+#line 37 "golden/kiss/keys_memset_heap.c"
+    *&r = __seqc_ret[__seqc_j14];
   }
-#line 37 "golden/kiss/keys_memset_heap.c"
-  if (__seqc_done[__seqc_j14] != 1) {
-#line 37 "golden/kiss/keys_memset_heap.c"
-    __seqc_raise = 1;
-#line 37 "golden/kiss/keys_memset_heap.c"
-    return 0;
-  }
-#line 37 "golden/kiss/keys_memset_heap.c"
-  *&r = __seqc_ret[__seqc_j14];
   __seqc_step();
   if (__seqc_raise != 0) {
     return 0;

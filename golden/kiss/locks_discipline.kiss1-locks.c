@@ -382,18 +382,21 @@ static int __seqc_main(void)
 #line 28 "golden/kiss/locks_discipline.c"
   __seqc_j5 = (unsigned int)__s1 - 1u;
 #line 28 "golden/kiss/locks_discipline.c"
-  if (__seqc_j5 >= 2u) {
+  if (__seqc_j5 == __seqc_tid) { } else {
 #line 28 "golden/kiss/locks_discipline.c"
-    __seqc_raise = 1;
+    if (__seqc_j5 >= 2u) {
 #line 28 "golden/kiss/locks_discipline.c"
-    return 0;
-  }
+      __seqc_raise = 1;
 #line 28 "golden/kiss/locks_discipline.c"
-  if (__seqc_done[__seqc_j5] != 1) {
+      return 0;
+    }
 #line 28 "golden/kiss/locks_discipline.c"
-    __seqc_raise = 1;
+    if (__seqc_done[__seqc_j5] != 1) {
 #line 28 "golden/kiss/locks_discipline.c"
-    return 0;
+      __seqc_raise = 1;
+#line 28 "golden/kiss/locks_discipline.c"
+      return 0;
+    }
   }
   __seqc_step();
   if (__seqc_raise != 0) {

@@ -162,18 +162,21 @@ static int __seqc_main(void)
 #line 15 "golden/kiss/lost_update.c"
   __seqc_j6 = (unsigned int)__s1 - 1u;
 #line 15 "golden/kiss/lost_update.c"
-  if (__seqc_j6 >= 3u) {
+  if (__seqc_j6 == __seqc_tid) { } else {
 #line 15 "golden/kiss/lost_update.c"
-    __seqc_raise = 1;
+    if (__seqc_j6 >= 3u) {
 #line 15 "golden/kiss/lost_update.c"
-    return 0;
-  }
+      __seqc_raise = 1;
 #line 15 "golden/kiss/lost_update.c"
-  if (__seqc_done[__seqc_j6] != 1) {
+      return 0;
+    }
 #line 15 "golden/kiss/lost_update.c"
-    __seqc_raise = 1;
+    if (__seqc_done[__seqc_j6] != 1) {
 #line 15 "golden/kiss/lost_update.c"
-    return 0;
+      __seqc_raise = 1;
+#line 15 "golden/kiss/lost_update.c"
+      return 0;
+    }
   }
   __seqc_step();
   if (__seqc_raise != 0) {
@@ -190,18 +193,21 @@ static int __seqc_main(void)
 #line 15 "golden/kiss/lost_update.c"
   __seqc_j7 = (unsigned int)__s2 - 1u;
 #line 15 "golden/kiss/lost_update.c"
-  if (__seqc_j7 >= 3u) {
+  if (__seqc_j7 == __seqc_tid) { } else {
 #line 15 "golden/kiss/lost_update.c"
-    __seqc_raise = 1;
+    if (__seqc_j7 >= 3u) {
 #line 15 "golden/kiss/lost_update.c"
-    return 0;
-  }
+      __seqc_raise = 1;
 #line 15 "golden/kiss/lost_update.c"
-  if (__seqc_done[__seqc_j7] != 1) {
+      return 0;
+    }
 #line 15 "golden/kiss/lost_update.c"
-    __seqc_raise = 1;
+    if (__seqc_done[__seqc_j7] != 1) {
 #line 15 "golden/kiss/lost_update.c"
-    return 0;
+      __seqc_raise = 1;
+#line 15 "golden/kiss/lost_update.c"
+      return 0;
+    }
   }
   __seqc_step();
   if (__seqc_raise != 0) {

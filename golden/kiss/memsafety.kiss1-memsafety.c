@@ -362,18 +362,21 @@ static int __seqc_main(void)
 #line 26 "golden/kiss/memsafety.c"
   __seqc_j8 = (unsigned int)__s5 - 1u;
 #line 26 "golden/kiss/memsafety.c"
-  if (__seqc_j8 >= 2u) {
+  if (__seqc_j8 == __seqc_tid) { } else {
 #line 26 "golden/kiss/memsafety.c"
-    __seqc_raise = 1;
+    if (__seqc_j8 >= 2u) {
 #line 26 "golden/kiss/memsafety.c"
-    return 0;
-  }
+      __seqc_raise = 1;
 #line 26 "golden/kiss/memsafety.c"
-  if (__seqc_done[__seqc_j8] != 1) {
+      return 0;
+    }
 #line 26 "golden/kiss/memsafety.c"
-    __seqc_raise = 1;
+    if (__seqc_done[__seqc_j8] != 1) {
 #line 26 "golden/kiss/memsafety.c"
-    return 0;
+      __seqc_raise = 1;
+#line 26 "golden/kiss/memsafety.c"
+      return 0;
+    }
   }
 #line 27 "golden/kiss/memsafety.c"
   return 0;

@@ -182,18 +182,21 @@ static int __seqc_main(void)
 #line 16 "golden/kiss/mutex_counter.c"
         __seqc_j6 = (unsigned int)__s1 - 1u;
 #line 16 "golden/kiss/mutex_counter.c"
-        if (__seqc_j6 >= 4u) {
+        if (__seqc_j6 == __seqc_tid) { } else {
 #line 16 "golden/kiss/mutex_counter.c"
-          __seqc_raise = 1;
+          if (__seqc_j6 >= 4u) {
 #line 16 "golden/kiss/mutex_counter.c"
-          return 0;
-        }
+            __seqc_raise = 1;
 #line 16 "golden/kiss/mutex_counter.c"
-        if (__seqc_done[__seqc_j6] != 1) {
+            return 0;
+          }
 #line 16 "golden/kiss/mutex_counter.c"
-          __seqc_raise = 1;
+          if (__seqc_done[__seqc_j6] != 1) {
 #line 16 "golden/kiss/mutex_counter.c"
-          return 0;
+            __seqc_raise = 1;
+#line 16 "golden/kiss/mutex_counter.c"
+            return 0;
+          }
         }
       }
     }

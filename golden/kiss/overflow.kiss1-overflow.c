@@ -201,18 +201,21 @@ static int __seqc_main(void)
 #line 23 "golden/kiss/overflow.c"
   __seqc_j8 = (unsigned int)__s5 - 1u;
 #line 23 "golden/kiss/overflow.c"
-  if (__seqc_j8 >= 2u) {
+  if (__seqc_j8 == __seqc_tid) { } else {
 #line 23 "golden/kiss/overflow.c"
-    __seqc_raise = 1;
+    if (__seqc_j8 >= 2u) {
 #line 23 "golden/kiss/overflow.c"
-    return 0;
-  }
+      __seqc_raise = 1;
 #line 23 "golden/kiss/overflow.c"
-  if (__seqc_done[__seqc_j8] != 1) {
+      return 0;
+    }
 #line 23 "golden/kiss/overflow.c"
-    __seqc_raise = 1;
+    if (__seqc_done[__seqc_j8] != 1) {
 #line 23 "golden/kiss/overflow.c"
-    return 0;
+      __seqc_raise = 1;
+#line 23 "golden/kiss/overflow.c"
+      return 0;
+    }
   }
 #line 24 "golden/kiss/overflow.c"
   return v;

@@ -395,18 +395,21 @@ static int __seqc_main(void)
 #line 18 "golden/kiss/race_fields.c"
   __seqc_j9 = (unsigned int)__s1 - 1u;
 #line 18 "golden/kiss/race_fields.c"
-  if (__seqc_j9 >= 2u) {
+  if (__seqc_j9 == __seqc_tid) { } else {
 #line 18 "golden/kiss/race_fields.c"
-    __seqc_raise = 1;
+    if (__seqc_j9 >= 2u) {
 #line 18 "golden/kiss/race_fields.c"
-    return 0;
-  }
+      __seqc_raise = 1;
 #line 18 "golden/kiss/race_fields.c"
-  if (__seqc_done[__seqc_j9] != 1) {
+      return 0;
+    }
 #line 18 "golden/kiss/race_fields.c"
-    __seqc_raise = 1;
+    if (__seqc_done[__seqc_j9] != 1) {
 #line 18 "golden/kiss/race_fields.c"
-    return 0;
+      __seqc_raise = 1;
+#line 18 "golden/kiss/race_fields.c"
+      return 0;
+    }
   }
 #line 18 "golden/kiss/race_fields.c"
   if (!(v == 0 || v == 2)) {

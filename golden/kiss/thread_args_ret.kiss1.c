@@ -149,21 +149,24 @@ static int __seqc_main(void)
 #line 18 "golden/kiss/thread_args_ret.c"
   __seqc_j9 = (unsigned int)__s1 - 1u;
 #line 18 "golden/kiss/thread_args_ret.c"
-  if (__seqc_j9 >= 2u) {
+  if (__seqc_j9 == __seqc_tid) { } else {
 #line 18 "golden/kiss/thread_args_ret.c"
-    __seqc_raise = 1;
+    if (__seqc_j9 >= 2u) {
 #line 18 "golden/kiss/thread_args_ret.c"
-    return 0;
+      __seqc_raise = 1;
+#line 18 "golden/kiss/thread_args_ret.c"
+      return 0;
+    }
+#line 18 "golden/kiss/thread_args_ret.c"
+    if (__seqc_done[__seqc_j9] != 1) {
+#line 18 "golden/kiss/thread_args_ret.c"
+      __seqc_raise = 1;
+#line 18 "golden/kiss/thread_args_ret.c"
+      return 0;
+    }
+#line 18 "golden/kiss/thread_args_ret.c"
+    *&r = __seqc_ret[__seqc_j9];
   }
-#line 18 "golden/kiss/thread_args_ret.c"
-  if (__seqc_done[__seqc_j9] != 1) {
-#line 18 "golden/kiss/thread_args_ret.c"
-    __seqc_raise = 1;
-#line 18 "golden/kiss/thread_args_ret.c"
-    return 0;
-  }
-#line 18 "golden/kiss/thread_args_ret.c"
-  *&r = __seqc_ret[__seqc_j9];
   int __t4;
   __seqc_step();
   if (__seqc_raise != 0) {

@@ -109,18 +109,21 @@ static int __seqc_main(void)
 #line 16 "golden/kiss/thread_local.c"
   __seqc_j3 = (unsigned int)__s1 - 1u;
 #line 16 "golden/kiss/thread_local.c"
-  if (__seqc_j3 >= 2u) {
+  if (__seqc_j3 == __seqc_tid) { } else {
 #line 16 "golden/kiss/thread_local.c"
-    __seqc_raise = 1;
+    if (__seqc_j3 >= 2u) {
 #line 16 "golden/kiss/thread_local.c"
-    return 0;
-  }
+      __seqc_raise = 1;
 #line 16 "golden/kiss/thread_local.c"
-  if (__seqc_done[__seqc_j3] != 1) {
+      return 0;
+    }
 #line 16 "golden/kiss/thread_local.c"
-    __seqc_raise = 1;
+    if (__seqc_done[__seqc_j3] != 1) {
 #line 16 "golden/kiss/thread_local.c"
-    return 0;
+      __seqc_raise = 1;
+#line 16 "golden/kiss/thread_local.c"
+      return 0;
+    }
   }
 #line 16 "golden/kiss/thread_local.c"
   return (int)((unsigned int)tls[__seqc_tid] + (unsigned int)tls2[__seqc_tid]);

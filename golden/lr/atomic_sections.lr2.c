@@ -162,7 +162,7 @@ static int __seqc_main(void)
 #line 18 "golden/lr/atomic_sections.c"
   __seqc_j6 = (unsigned int)__s3 - 1u;
 #line 18 "golden/lr/atomic_sections.c"
-  if (__seqc_j6 >= 2u) {
+  if (__seqc_j6 == __seqc_tid) { } else if (__seqc_j6 >= 2u) {
 #line 18 "golden/lr/atomic_sections.c"
     __seqc_r = 3u;
 #line 18 "golden/lr/atomic_sections.c"

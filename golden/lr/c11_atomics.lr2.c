@@ -192,7 +192,7 @@ static int __seqc_main(void)
 #line 18 "golden/lr/c11_atomics.c"
   __seqc_j4 = (unsigned int)__s1 - 1u;
 #line 18 "golden/lr/c11_atomics.c"
-  if (__seqc_j4 >= 2u) {
+  if (__seqc_j4 == __seqc_tid) { } else if (__seqc_j4 >= 2u) {
 #line 18 "golden/lr/c11_atomics.c"
     __seqc_r = 3u;
 #line 18 "golden/lr/c11_atomics.c"

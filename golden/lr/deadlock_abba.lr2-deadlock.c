@@ -306,7 +306,7 @@ static int __seqc_main(void)
     __seqc_r = 3u;
   }
 #line 32 "golden/lr/deadlock_abba.c"
-  if (__seqc_j8 >= 3u) {
+  if (__seqc_j8 == __seqc_tid) { } else if (__seqc_j8 >= 3u) {
 #line 32 "golden/lr/deadlock_abba.c"
     __seqc_r = 3u;
 #line 32 "golden/lr/deadlock_abba.c"
@@ -343,7 +343,7 @@ static int __seqc_main(void)
     __seqc_r = 3u;
   }
 #line 33 "golden/lr/deadlock_abba.c"
-  if (__seqc_j10 >= 3u) {
+  if (__seqc_j10 == __seqc_tid) { } else if (__seqc_j10 >= 3u) {
 #line 33 "golden/lr/deadlock_abba.c"
     __seqc_r = 3u;
 #line 33 "golden/lr/deadlock_abba.c"

@@ -155,7 +155,7 @@ static int __seqc_main(void)
 #line 14 "golden/lr/escaping_local.c"
   __seqc_j8 = (unsigned int)__s2 - 1u;
 #line 14 "golden/lr/escaping_local.c"
-  if (__seqc_j8 >= 2u) {
+  if (__seqc_j8 == __seqc_tid) { } else if (__seqc_j8 >= 2u) {
 #line 14 "golden/lr/escaping_local.c"
     __seqc_r = 3u;
 #line 14 "golden/lr/escaping_local.c"

@@ -530,7 +530,7 @@ static int __seqc_main(void)
 #line 37 "golden/lr/keys_memset_heap.c"
   __seqc_j17 = (unsigned int)__s7 - 1u;
 #line 37 "golden/lr/keys_memset_heap.c"
-  if (__seqc_j17 >= 2u) {
+  if (__seqc_j17 == __seqc_tid) { } else if (__seqc_j17 >= 2u) {
 #line 37 "golden/lr/keys_memset_heap.c"
     __seqc_r = 4u;
 #line 37 "golden/lr/keys_memset_heap.c"

@@ -491,7 +491,7 @@ static int __seqc_main(void)
 #line 28 "golden/lr/locks_discipline.c"
   __seqc_j6 = (unsigned int)__s1 - 1u;
 #line 28 "golden/lr/locks_discipline.c"
-  if (__seqc_j6 >= 2u) {
+  if (__seqc_j6 == __seqc_tid) { } else if (__seqc_j6 >= 2u) {
 #line 28 "golden/lr/locks_discipline.c"
     __seqc_r = 3u;
 #line 28 "golden/lr/locks_discipline.c"

@@ -160,7 +160,7 @@ static int __seqc_main(void)
 #line 15 "golden/lr/lost_update.c"
   __seqc_j8 = (unsigned int)__s1 - 1u;
 #line 15 "golden/lr/lost_update.c"
-  if (__seqc_j8 >= 3u) {
+  if (__seqc_j8 == __seqc_tid) { } else if (__seqc_j8 >= 3u) {
 #line 15 "golden/lr/lost_update.c"
     __seqc_r = 3u;
 #line 15 "golden/lr/lost_update.c"
@@ -177,7 +177,7 @@ static int __seqc_main(void)
 #line 15 "golden/lr/lost_update.c"
   __seqc_j9 = (unsigned int)__s2 - 1u;
 #line 15 "golden/lr/lost_update.c"
-  if (__seqc_j9 >= 3u) {
+  if (__seqc_j9 == __seqc_tid) { } else if (__seqc_j9 >= 3u) {
 #line 15 "golden/lr/lost_update.c"
     __seqc_r = 3u;
 #line 15 "golden/lr/lost_update.c"

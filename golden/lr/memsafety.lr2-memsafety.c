@@ -382,7 +382,7 @@ static int __seqc_main(void)
 #line 26 "golden/lr/memsafety.c"
   __seqc_j10 = (unsigned int)__s5 - 1u;
 #line 26 "golden/lr/memsafety.c"
-  if (__seqc_j10 >= 2u) {
+  if (__seqc_j10 == __seqc_tid) { } else if (__seqc_j10 >= 2u) {
 #line 26 "golden/lr/memsafety.c"
     __seqc_r = 3u;
 #line 26 "golden/lr/memsafety.c"

@@ -187,7 +187,7 @@ static int __seqc_main(void)
 #line 16 "golden/lr/mutex_counter.c"
         __seqc_j7 = (unsigned int)__s1 - 1u;
 #line 16 "golden/lr/mutex_counter.c"
-        if (__seqc_j7 >= 4u) {
+        if (__seqc_j7 == __seqc_tid) { } else if (__seqc_j7 >= 4u) {
 #line 16 "golden/lr/mutex_counter.c"
           __seqc_r = 3u;
 #line 16 "golden/lr/mutex_counter.c"

@@ -235,7 +235,7 @@ static int __seqc_main(void)
 #line 23 "golden/lr/overflow.c"
   __seqc_j9 = (unsigned int)__s5 - 1u;
 #line 23 "golden/lr/overflow.c"
-  if (__seqc_j9 >= 2u) {
+  if (__seqc_j9 == __seqc_tid) { } else if (__seqc_j9 >= 2u) {
 #line 23 "golden/lr/overflow.c"
     __seqc_r = 3u;
 #line 23 "golden/lr/overflow.c"

@@ -120,7 +120,7 @@ static int __seqc_main(void)
 #line 13 "golden/lr/string_literals.c"
   __seqc_j6 = (unsigned int)__s1 - 1u;
 #line 13 "golden/lr/string_literals.c"
-  if (__seqc_j6 >= 2u) {
+  if (__seqc_j6 == __seqc_tid) { } else if (__seqc_j6 >= 2u) {
 #line 13 "golden/lr/string_literals.c"
     __seqc_r = 3u;
 #line 13 "golden/lr/string_literals.c"

@@ -332,7 +332,7 @@ static int __seqc_main(void)
 #line 35 "golden/lr/sync_objects.c"
   __seqc_j10 = (unsigned int)__s4 - 1u;
 #line 35 "golden/lr/sync_objects.c"
-  if (__seqc_j10 >= 2u) {
+  if (__seqc_j10 == __seqc_tid) { } else if (__seqc_j10 >= 2u) {
 #line 35 "golden/lr/sync_objects.c"
     __seqc_r = 3u;
 #line 35 "golden/lr/sync_objects.c"

@@ -194,7 +194,7 @@ static int __seqc_main(void)
 #line 18 "golden/lr/thread_args_ret.c"
   __seqc_j12 = (unsigned int)__s1 - 1u;
 #line 18 "golden/lr/thread_args_ret.c"
-  if (__seqc_j12 >= 2u) {
+  if (__seqc_j12 == __seqc_tid) { } else if (__seqc_j12 >= 2u) {
 #line 18 "golden/lr/thread_args_ret.c"
     __seqc_r = 3u;
 #line 18 "golden/lr/thread_args_ret.c"

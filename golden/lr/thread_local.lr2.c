@@ -116,7 +116,7 @@ static int __seqc_main(void)
 #line 16 "golden/lr/thread_local.c"
   __seqc_j4 = (unsigned int)__s1 - 1u;
 #line 16 "golden/lr/thread_local.c"
-  if (__seqc_j4 >= 2u) {
+  if (__seqc_j4 == __seqc_tid) { } else if (__seqc_j4 >= 2u) {
 #line 16 "golden/lr/thread_local.c"
     __seqc_r = 3u;
 #line 16 "golden/lr/thread_local.c"

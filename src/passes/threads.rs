@@ -873,14 +873,23 @@ pub(crate) fn expand(
                 out.extend(record_wait(m, p, &v, WAIT_JOIN, &none, tv.clone(), loc));
                 out.push(m.stop_if(p, v, loc));
             }
+            // A join of the thread itself: EDEADLK (glibc, after the
+            // detached test; POSIX: undefined).
+            let itself = cmp(BinOp::Eq, tv.clone(), glob(p, b.tid, loc), loc);
+            let mut deadlk = vec![];
+            set_dest(&mut deadlk, int(EDEADLK, Ty::INT, loc));
             match b.detached {
-                None => out.extend(m.unless(p, vec![bad, running], ok, loc)),
+                None => {
+                    let wait = m.unless(p, vec![bad, running], ok, loc);
+                    out.push(if_(itself, deadlk, wait, loc));
+                }
                 Some(d) => {
                     let wait = m.unless(p, vec![running], ok, loc);
                     let mut einval = vec![];
                     set_dest(&mut einval, int(EINVAL, Ty::INT, loc));
                     let detached = cmp(BinOp::Ne, idx(d), zero.clone(), loc);
-                    let body = vec![if_(detached, einval, wait, loc)];
+                    let not_self = vec![if_(itself, deadlk, wait, loc)];
+                    let body = vec![if_(detached, einval, not_self, loc)];
                     out.extend(m.unless(p, vec![bad], body, loc));
                 }
             }

@@ -747,6 +747,13 @@ impl<'p> Machine<'p> {
                     }
                     return Ok(int(EINVAL));
                 }
+                if id == me {
+                    // glibc (POSIX: undefined), after the detached test.
+                    if self.trace {
+                        say("join of the thread itself (EDEADLK)".into());
+                    }
+                    return Ok(int(EDEADLK));
+                }
                 if st.threads.get(id as usize).is_some_and(|th| th.exited) {
                     return Err(Fail(StepEnd::Blocked(
                         "pthread_join: main returned, which ended the program".into(),
