@@ -400,6 +400,17 @@ impl<'p> Prepared<'p> {
         // violation of a property asked for, reported when the expected
         // one cannot be reached (it would come after it, say).
         let mut other: Option<(Loc, Path)> = None;
+        // A failure at `loc` after `path`, rerun with the values actually
+        // taken, for the trace.
+        let failed_at = |loc: Loc, path: &Path| {
+            let (trace, names) = self.replay_trace(&mt, &init, path, sched);
+            ReplayOutcome::Confirmed {
+                loc,
+                trace,
+                names,
+                waits: Vec::new(),
+            }
+        };
         while let Some(n) = stack.pop() {
             explored += 1;
             if explored > b.max_states {
@@ -535,15 +546,7 @@ impl<'p> Prepared<'p> {
                         {
                             let mut path = n.path.clone();
                             path.push((t, used.clone(), taken, n.seg));
-                            // Rerun with the values actually taken, for
-                            // the trace.
-                            let (trace, names) = self.replay_trace(&mt, &init, &path, sched);
-                            return Ok(ReplayOutcome::Confirmed {
-                                loc,
-                                trace,
-                                names,
-                                waits: Vec::new(),
-                            });
+                            return Ok(failed_at(loc, &path));
                         }
                         if sched.any_failure
                             && other.is_none()
@@ -589,13 +592,7 @@ impl<'p> Prepared<'p> {
             }
         }
         if let Some((loc, path)) = other {
-            let (trace, names) = self.replay_trace(&mt, &init, &path, sched);
-            return Ok(ReplayOutcome::Confirmed {
-                loc,
-                trace,
-                names,
-                waits: Vec::new(),
-            });
+            return Ok(failed_at(loc, &path));
         }
         let why = match (ran_out, deepest.2.is_empty()) {
             (_, true) => "every segment ran and no assertion failed".to_string(),
