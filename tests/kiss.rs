@@ -344,3 +344,38 @@ fn race_generated_programs_against_the_oracle() {
         "kiss race generated: {n} two-thread programs, {racy} with a race (oracle), {reported} races reported (all real, all replayed), {found1} found with ts 1"
     );
 }
+
+/// A create site after a label is single-shot when every goto to the
+/// label comes before it (SV-COMP's `goto ERROR`), and not when a goto
+/// comes back to it: one slot, or `--threads` of them.
+#[test]
+fn single_shot_sites_and_gotos() {
+    let shots = |body: &str| {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("p.c");
+        let text = format!(
+            "#include <pthread.h>\nvoid *t(void *a) {{ return 0; }}\n\
+             int main(void) {{ pthread_t h; int i = 0; {body} return 0; }}\n"
+        );
+        std::fs::write(&path, text).unwrap();
+        let prog = seqc::driver::load(path.to_str().unwrap(), &Config::default()).unwrap();
+        let sites = seqc::ir::sites::thread_sites(&prog).unwrap();
+        seqc::ir::sites::single_shot(&prog, &sites)
+    };
+    let create = "pthread_create(&h, 0, t, 0);";
+    assert_eq!(shots(&format!("if (i) goto E; {create} E: i = 1;")), [true]);
+    assert_eq!(shots(&format!("{create} goto E; E: i = 1;")), [true]);
+    assert_eq!(
+        shots(&format!("A: {create} i++; if (i < 2) goto A;")),
+        [false]
+    );
+    assert_eq!(
+        shots(&format!("{create} A: i++; if (i < 2) goto A;")),
+        [false],
+        "a backward goto anywhere in the function counts"
+    );
+    assert_eq!(
+        shots(&format!("while (i < 2) {{ {create} i++; }}")),
+        [false]
+    );
+}

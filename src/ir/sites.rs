@@ -164,7 +164,7 @@ pub fn strip(e: &Expr) -> Option<FuncId> {
 /// bounded model checker inlines) follows the slot count.
 ///
 /// A site is single-shot when it is outside every loop of a function
-/// without labels (no backward `goto`) that itself runs at most once:
+/// without a backward `goto` that itself runs at most once:
 /// `main` (when nothing calls it), or a function whose only mention in
 /// the program is one direct call or one start-routine argument at a
 /// single-shot position. The analysis is a least fixpoint, so functions
@@ -192,14 +192,25 @@ pub fn single_shot(p: &Program, sites: &[Site]) -> Vec<bool> {
     let per_fn = crate::par::map(&p.functions, |_, f| {
         let mut named = Vec::new();
         let mut used: Vec<(FuncId, bool)> = Vec::new();
-        let mut messy = false;
         let mut pos = SitePos::new();
         let Some(b) = &f.body else {
-            return (named, used, messy, pos);
+            return (named, used, false, pos);
         };
         b.walk(&mut |s| s.each_expr(&mut |e| e.walk(&mut |x| mention(x, &mut named))));
+        // Statements in source order: a goto to a label at or before it
+        // may loop; a forward one (SV-COMP's `goto ERROR`) cannot.
+        let mut at = 0usize;
+        let mut labels: HashMap<LabelId, usize> = HashMap::new();
+        let mut gotos: Vec<(LabelId, usize)> = Vec::new();
         scan(b, false, &mut |s, in_loop| match &s.kind {
-            StmtKind::Goto(_) | StmtKind::Label(_) => messy = true,
+            StmtKind::Label(l) => {
+                at += 1;
+                labels.insert(*l, at);
+            }
+            StmtKind::Goto(l) => {
+                at += 1;
+                gotos.push((*l, at));
+            }
             StmtKind::Call { callee, .. } => {
                 if let ExprKind::Func(g) = callee.kind {
                     used.push((g, in_loop));
@@ -222,6 +233,9 @@ pub fn single_shot(p: &Program, sites: &[Site]) -> Vec<bool> {
             }
             _ => {}
         });
+        let messy = gotos
+            .iter()
+            .any(|(l, g)| labels.get(l).is_none_or(|at| at < g));
         (named, used, messy, pos)
     });
     // (position's function, inside a loop) per direct use of a function.
