@@ -252,6 +252,16 @@ fn refusals_name_the_construct() {
             "an unnamed or zero-width bit-field",
         ),
         (
+            "union W { int s; struct { unsigned t : 7; unsigned : 25; } w; };\nint main(void) { return sizeof(union W) == 4; }\n",
+            "1:18",
+            "an unnamed or zero-width bit-field",
+        ),
+        (
+            "struct S { char a : 4; unsigned : 4; char b : 4; };\nint main(void) { return __builtin_offsetof(struct S, b) == 1; }\n",
+            "1:1",
+            "an unnamed or zero-width bit-field",
+        ),
+        (
             "struct B { unsigned a : 30; unsigned b : 4 __attribute__((packed)); };\nint main(void) { struct B v = { 0, 15 }; return v.b; }\n",
             "1:1",
             "a packed bit-field",
@@ -292,6 +302,19 @@ fn refusals_name_the_construct() {
         );
         assert!(err.contains(what), "{src}: {err}");
     }
+}
+
+/// A layout no route follows is refused only where the program uses the
+/// type: old glibc's `<stdlib.h>` declares `union wait` with an unnamed
+/// bit-field, and preprocessed tasks carry it unused.
+#[test]
+fn unused_unfollowable_layouts_are_no_refusal() {
+    let src = "union wait { int w_status; struct { unsigned int t : 7; unsigned int : 25; } w; };\n\
+               typedef union { union wait *uptr; int *iptr; } wait_status;\n\
+               int main(void) { int x = 1; return x - 1; }\n";
+    let (_d, p) = temp_file("w.c", src.as_bytes());
+    let (code, err) = translate(&p);
+    assert_eq!(code, 0, "{err}");
 }
 
 #[test]

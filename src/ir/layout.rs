@@ -69,6 +69,46 @@ impl Program {
         })
     }
 
+    /// Adds the composites type `t` reaches (members first) to `order`,
+    /// skipping those already `seen`.
+    pub fn visit_comps(&self, t: &Ty, seen: &mut [bool], order: &mut Vec<super::CompId>) {
+        match t {
+            Ty::Ptr(t) | Ty::Array(t, _) | Ty::Atomic(t) => self.visit_comps(t, seen, order),
+            Ty::Func(s) => {
+                self.visit_comps(&s.ret, seen, order);
+                s.params
+                    .iter()
+                    .for_each(|x| self.visit_comps(x, seen, order));
+            }
+            Ty::Comp(c) if !seen[c.0 as usize] => {
+                seen[c.0 as usize] = true;
+                for f in &self.comp(*c).fields {
+                    self.visit_comps(&f.ty, seen, order);
+                }
+                order.push(*c);
+            }
+            _ => {}
+        }
+    }
+
+    /// The composites a function's signature, locals and expressions
+    /// reach, in first-use order, skipping those already `seen`.
+    pub fn comps_of(&self, f: &super::Function, seen: &mut [bool], order: &mut Vec<super::CompId>) {
+        self.visit_comps(&f.sig.ret, seen, order);
+        f.sig
+            .params
+            .iter()
+            .for_each(|x| self.visit_comps(x, seen, order));
+        for l in &f.locals {
+            self.visit_comps(&l.ty, seen, order);
+        }
+        if let Some(b) = &f.body {
+            b.walk(&mut |s| {
+                s.each_expr(&mut |e| e.walk(&mut |x| self.visit_comps(&x.ty, seen, order)));
+            });
+        }
+    }
+
     /// Byte offsets of the fields, total size and alignment. Bit-fields are
     /// packed into units of their declared type, as gcc does. A packed
     /// type or field has alignment 1 (and a packed bit-field may straddle

@@ -214,25 +214,6 @@ struct Emitter<'p> {
     indent: usize,
 }
 
-/// Adds the composites type `t` reaches (members first) to `order`.
-fn visit_comps(p: &Program, t: &Ty, seen: &mut [bool], order: &mut Vec<CompId>) {
-    match t {
-        Ty::Ptr(t) | Ty::Array(t, _) | Ty::Atomic(t) => visit_comps(p, t, seen, order),
-        Ty::Func(s) => {
-            visit_comps(p, &s.ret, seen, order);
-            s.params.iter().for_each(|x| visit_comps(p, x, seen, order));
-        }
-        Ty::Comp(c) if !seen[c.0 as usize] => {
-            seen[c.0 as usize] = true;
-            for f in &p.comp(*c).fields {
-                visit_comps(p, &f.ty, seen, order);
-            }
-            order.push(*c);
-        }
-        _ => {}
-    }
-}
-
 impl<'p> Emitter<'p> {
     fn new(p: &'p Program, opts: &'p COptions, addressed: &'p [bool]) -> Emitter<'p> {
         Emitter {
@@ -271,24 +252,6 @@ pub fn dump(p: &Program) -> String {
 
 impl<'p> Emitter<'p> {
     // ---- the program ----
-
-    /// The composites a function's signature, locals and expressions
-    /// reach, in first-use order, skipping those already `seen`.
-    fn comps_of(p: &Program, f: &Function, seen: &mut [bool], order: &mut Vec<CompId>) {
-        visit_comps(p, &f.sig.ret, seen, order);
-        f.sig
-            .params
-            .iter()
-            .for_each(|x| visit_comps(p, x, seen, order));
-        for l in &f.locals {
-            visit_comps(p, &l.ty, seen, order);
-        }
-        if let Some(b) = &f.body {
-            b.walk(&mut |s| {
-                s.each_expr(&mut |e| e.walk(&mut |x| visit_comps(p, &x.ty, seen, order)));
-            });
-        }
-    }
 
     /// Struct definitions in an order where by-value members come first.
     fn comp_defs(&mut self, used: &[CompId]) -> String {
@@ -407,7 +370,7 @@ impl<'p> Emitter<'p> {
         let mut seen = vec![false; p.comps.len()];
         let mut used = Vec::new();
         for g in &p.globals {
-            visit_comps(p, &g.ty, &mut seen, &mut used);
+            p.visit_comps(&g.ty, &mut seen, &mut used);
         }
         let mut from_bodies = body_comps.into_iter();
         for f in &p.functions {
@@ -421,7 +384,7 @@ impl<'p> Emitter<'p> {
                     }
                 }
             } else {
-                Self::comps_of(p, f, &mut seen, &mut used);
+                p.comps_of(f, &mut seen, &mut used);
             }
         }
         let mut out = String::new();
@@ -579,7 +542,7 @@ impl<'p> Emitter<'p> {
                     lines,
                 });
                 let mut order = Vec::new();
-                Self::comps_of(p, f, seen, &mut order);
+                p.comps_of(f, seen, &mut order);
                 comps.push(order);
             },
         );

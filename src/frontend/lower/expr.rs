@@ -192,6 +192,7 @@ impl<'a> Lowerer<'a> {
             }
             ast::Expression::AlignOf(a) => {
                 let ty = self.type_name(&a.node.0)?;
+                self.folded.push(ty.clone());
                 match self.prog.align_of(&ty) {
                     Some(n) => Ok(Expr::int(n as i128, Ty::ULONG, loc)),
                     None => self.error(e.span, "_Alignof of an incomplete type"),
@@ -223,6 +224,7 @@ impl<'a> Lowerer<'a> {
             }
             ast::Expression::OffsetOf(o) => {
                 let ty = self.type_name(&o.node.type_name)?;
+                self.folded.push(ty.clone());
                 let mut off = 0u64;
                 let mut cur = ty;
                 let mut path = vec![&o.node.designator.node.base.node.name];
@@ -279,6 +281,7 @@ impl<'a> Lowerer<'a> {
     }
 
     fn sizeof(&mut self, ty: &Ty, e: &Node<ast::Expression>) -> Result<Expr> {
+        self.folded.push(ty.clone());
         match self.prog.size_of(ty) {
             Some(n) if !matches!(ty, Ty::Void) => {
                 Ok(Expr::int(n as i128, Ty::ULONG, self.loc(e.span)))

@@ -138,6 +138,10 @@ pub(super) struct Lowerer<'a> {
     vla_ctx: VlaCtx,
     /// The run-time size of the object `declarator` just read.
     vla_size: Option<&'a Node<ast::Expression>>,
+    /// Types whose layout a constant was folded from (`sizeof`,
+    /// `_Alignof`, `offsetof`): they count as used even when no object
+    /// of theirs is left.
+    folded: Vec<Ty>,
 }
 
 pub(super) fn lower(
@@ -166,6 +170,7 @@ pub(super) fn lower(
         func_index: HashMap::default(),
         vla_ctx: VlaCtx::No,
         vla_size: None,
+        folded: Vec::new(),
     };
     for ext in &unit.0 {
         l.external(ext)?;
@@ -994,16 +999,12 @@ impl<'a> Lowerer<'a> {
 
     /// Drops header declarations the program never uses and renumbers.
     fn finish(self) -> Result<Program> {
-        let Lowerer { mut prog, map, .. } = self;
-        for c in 0..prog.comps.len() {
-            if map.is_system(prog.comps[c].loc.file) {
-                continue;
-            }
-            if let Err(why) = prog.bit_fields_exact(CompId(c as u32)) {
-                let (f, l, col) = map.loc_position(prog.comps[c].loc);
-                return Err(Diagnostic::unsupported(why).at(f, l, col));
-            }
-        }
+        let Lowerer {
+            mut prog,
+            map,
+            folded,
+            ..
+        } = self;
         let mut keep_f = vec![false; prog.functions.len()];
         let mut keep_g = vec![false; prog.globals.len()];
         let mut work_f: Vec<usize> = Vec::new();
@@ -1097,6 +1098,28 @@ impl<'a> Lowerer<'a> {
         // Keep composite types as they are (ids stable); the back ends print
         // only those the program reaches.
         out.comps = prog.comps;
+        // A layout no route can follow is refused where the program uses
+        // the type: old glibc's `union wait` (an unnamed bit-field) sits in
+        // many preprocessed tasks that never use it.
+        let mut seen = vec![false; out.comps.len()];
+        let mut used = Vec::new();
+        for t in out.globals.iter().map(|g| &g.ty).chain(&folded) {
+            out.visit_comps(t, &mut seen, &mut used);
+        }
+        for f in &out.functions {
+            out.comps_of(f, &mut seen, &mut used);
+        }
+        used.sort();
+        for c in used {
+            let loc = out.comp(c).loc;
+            if map.is_system(loc.file) {
+                continue;
+            }
+            if let Err(why) = out.bit_fields_exact(c) {
+                let (f, l, col) = map.loc_position(loc);
+                return Err(Diagnostic::unsupported(why).at(f, l, col));
+            }
+        }
         Ok(out)
     }
 }
