@@ -379,3 +379,49 @@ fn single_shot_sites_and_gotos() {
         [false]
     );
 }
+
+/// A site in counted loops makes at most the product of their trip
+/// counts; a goto into such a loop skips its counter's start, and an
+/// uncounted loop has no bound.
+#[test]
+fn site_counts_follow_counted_loops() {
+    let counts = |body: &str| {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("p.c");
+        let text = format!(
+            "#include <pthread.h>\nvoid *t(void *a) {{ return 0; }}\n\
+             int main(void) {{ pthread_t h; int k = 0; {body} return 0; }}\n"
+        );
+        std::fs::write(&path, text).unwrap();
+        let prog = seqc::driver::load(path.to_str().unwrap(), &Config::default()).unwrap();
+        let sites = seqc::ir::sites::thread_sites(&prog).unwrap();
+        seqc::ir::sites::site_counts(&prog, &sites)
+    };
+    let create = "pthread_create(&h, 0, t, 0);";
+    assert_eq!(counts(create), [Some(1)]);
+    assert_eq!(
+        counts(&format!("for (int i = 0; i < 2; i++) {create}")),
+        [Some(2)]
+    );
+    assert_eq!(
+        counts(&format!(
+            "for (int i = 0; i < 2; i++) for (int j = 0; j <= 2; j++) {create}"
+        )),
+        [Some(6)]
+    );
+    assert_eq!(
+        counts(&format!("while (k < 2) {{ {create} k++; }}")),
+        [None]
+    );
+    assert_eq!(
+        counts(&format!(
+            "int i = 5; if (k) goto L; for (i = 0; i < 1; i++) {{ L: {create} }}"
+        )),
+        [None],
+        "a goto into a counted loop skips its start"
+    );
+    assert_eq!(
+        counts(&format!("if (k) goto E; {create} {create} E: k = 1;")),
+        [Some(1), Some(1)]
+    );
+}

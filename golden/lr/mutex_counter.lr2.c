@@ -23,9 +23,9 @@ static struct __seqc_shared __seqc_guess[4];
 extern struct __seqc_shared __seqc_nondet_shared(void);
 struct __seqc_named {
   int count;
-  int __seqc_created[4];
-  int __seqc_done[4];
-  void *__seqc_ret[4];
+  int __seqc_created[3];
+  int __seqc_done[3];
+  void *__seqc_ret[3];
 };
 static struct __seqc_named __seqc_nmem0 = {  };
 static struct __seqc_named __seqc_nmem1;
@@ -41,15 +41,12 @@ static void __seqc_consistent(unsigned i)
   __VERIFIER_assume(__seqc_nmem[i]->__seqc_created[0] == __seqc_nguess[i + 1].__seqc_created[0]);
   __VERIFIER_assume(__seqc_nmem[i]->__seqc_created[1] == __seqc_nguess[i + 1].__seqc_created[1]);
   __VERIFIER_assume(__seqc_nmem[i]->__seqc_created[2] == __seqc_nguess[i + 1].__seqc_created[2]);
-  __VERIFIER_assume(__seqc_nmem[i]->__seqc_created[3] == __seqc_nguess[i + 1].__seqc_created[3]);
   __VERIFIER_assume(__seqc_nmem[i]->__seqc_done[0] == __seqc_nguess[i + 1].__seqc_done[0]);
   __VERIFIER_assume(__seqc_nmem[i]->__seqc_done[1] == __seqc_nguess[i + 1].__seqc_done[1]);
   __VERIFIER_assume(__seqc_nmem[i]->__seqc_done[2] == __seqc_nguess[i + 1].__seqc_done[2]);
-  __VERIFIER_assume(__seqc_nmem[i]->__seqc_done[3] == __seqc_nguess[i + 1].__seqc_done[3]);
   __VERIFIER_assume(__seqc_nmem[i]->__seqc_ret[0] == __seqc_nguess[i + 1].__seqc_ret[0]);
   __VERIFIER_assume(__seqc_nmem[i]->__seqc_ret[1] == __seqc_nguess[i + 1].__seqc_ret[1]);
   __VERIFIER_assume(__seqc_nmem[i]->__seqc_ret[2] == __seqc_nguess[i + 1].__seqc_ret[2]);
-  __VERIFIER_assume(__seqc_nmem[i]->__seqc_ret[3] == __seqc_nguess[i + 1].__seqc_ret[3]);
   __VERIFIER_assume(__seqc_mem[i]->__seqc_pool13[0][0] == __seqc_guess[i + 1].__seqc_pool13[0][0]);
   __VERIFIER_assume(__seqc_mem[i]->__seqc_pool13[0][1] == __seqc_guess[i + 1].__seqc_pool13[0][1]);
   __VERIFIER_assume(__seqc_mem[i]->__seqc_pool13[1][0] == __seqc_guess[i + 1].__seqc_pool13[1][0]);
@@ -67,10 +64,10 @@ static unsigned int __seqc_r;
 static unsigned int __seqc_tid;
 static int __seqc_error;
 static int __seqc_atomic;
-static void *__seqc_arg[4];
+static void *__seqc_arg[3];
 static unsigned int __seqc_site_n[1];
 static unsigned int __seqc_key_n;
-static void *__seqc_keys[32];
+static void *__seqc_keys[24];
 static unsigned int __seqc_pool13_n;
 
 
@@ -132,20 +129,20 @@ static int __seqc_main(void)
           return 0;
         }
 #line 16 "golden/lr/mutex_counter.c"
-        if (__seqc_site_n[0] < 3u) {
+        if (__seqc_site_n[0] < 2u) {
           __seqc_cs();
         }
 #line 16 "golden/lr/mutex_counter.c"
         unsigned int __seqc_t6;
 #line 16 "golden/lr/mutex_counter.c"
-        if (__seqc_site_n[0] >= 3u) {
+        if (__seqc_site_n[0] >= 2u) {
 #line 16 "golden/lr/mutex_counter.c"
-          if ((unsigned long)__seqc_site_n[0] - 3ul >= 1048576ul) {
+          if ((unsigned long)__seqc_site_n[0] - 2ul >= 1048576ul) {
 #line 16 "golden/lr/mutex_counter.c"
             __seqc_r = 3u;
           }
 #line 16 "golden/lr/mutex_counter.c"
-          (*(unsigned long *)((char *)__seqc_mem[__seqc_r] + ((char *)&(*t__p5)[i] - (char *)&__seqc_mem0))) = ((unsigned long)__seqc_site_n[0] - 3ul) * 1ul + 4ul + 1ul;
+          (*(unsigned long *)((char *)__seqc_mem[__seqc_r] + ((char *)&(*t__p5)[i] - (char *)&__seqc_mem0))) = ((unsigned long)__seqc_site_n[0] - 2ul) * 1ul + 3ul + 1ul;
 #line 16 "golden/lr/mutex_counter.c"
           __seqc_site_n[0] = __seqc_site_n[0] + 1u;
         } else {
@@ -187,7 +184,7 @@ static int __seqc_main(void)
 #line 16 "golden/lr/mutex_counter.c"
         __seqc_j7 = (unsigned int)__s1 - 1u;
 #line 16 "golden/lr/mutex_counter.c"
-        if (__seqc_j7 == __seqc_tid) { } else if (__seqc_j7 >= 4u) {
+        if (__seqc_j7 == __seqc_tid) { } else if (__seqc_j7 >= 3u) {
 #line 16 "golden/lr/mutex_counter.c"
           __seqc_r = 3u;
 #line 16 "golden/lr/mutex_counter.c"
@@ -272,23 +269,6 @@ int main(void)
     __seqc_cs();
     __seqc_nmem[__seqc_r]->__seqc_done[2u] = 1;
     __seqc_nmem[__seqc_r]->__seqc_ret[2u] = rv2;
-  }
-  if (__seqc_site_n[0u] > 2u) {
-    __seqc_tid = 3u;
-    __seqc_atomic = 0;
-    start = (unsigned int)__VERIFIER_nondet_uint();
-    if (start >= 2u) {
-      start = 3u;
-    }
-    __seqc_r = start;
-    if (__seqc_nmem[__seqc_r]->__seqc_created[3u] == 0) {
-      __seqc_r = 3u;
-    }
-    void *rv3;
-    rv3 = worker(__seqc_arg[3u]);
-    __seqc_cs();
-    __seqc_nmem[__seqc_r]->__seqc_done[3u] = 1;
-    __seqc_nmem[__seqc_r]->__seqc_ret[3u] = rv3;
   }
   for (unsigned __seqc_i = 0; __seqc_i + 1 < 3; __seqc_i++) __seqc_consistent(__seqc_i);
   assert(__seqc_error == 0);

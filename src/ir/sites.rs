@@ -159,17 +159,31 @@ pub fn strip(e: &Expr) -> Option<FuncId> {
 }
 
 /// Per site, in the order given: true when the site can make at most one
-/// thread in any execution. Such a site needs one thread slot, not
-/// `--threads`; KISS's nesting bound (and with it the size of what a
-/// bounded model checker inlines) follows the slot count.
-///
-/// A site is single-shot when it is outside every loop of a function
-/// without a backward `goto` that itself runs at most once:
-/// `main` (when nothing calls it), or a function whose only mention in
-/// the program is one direct call or one start-routine argument at a
-/// single-shot position. The analysis is a least fixpoint, so functions
-/// on a call cycle are never single-shot.
+/// thread in any execution (`site_counts`).
 pub fn single_shot(p: &Program, sites: &[Site]) -> Vec<bool> {
+    site_counts(p, sites)
+        .into_iter()
+        .map(|n| n == Some(1))
+        .collect()
+}
+
+/// Per site, in the order given: the most threads it can make in any
+/// execution (`None`: no bound known). A site needs that many thread
+/// slots when they are fewer than `--threads`; KISS's nesting bound (and
+/// with it the size of what a bounded model checker inlines) follows the
+/// slot count.
+///
+/// A site is counted in a function that runs at most once: `main` (when
+/// nothing calls it), or a function whose only mention in the program is
+/// one direct call or one start-routine argument outside loops of such a
+/// function. The analysis is a least fixpoint, so functions on a call
+/// cycle never run at most once. In it, a site makes one thread per
+/// create statement, times the trip count of each counted loop around it
+/// (`ir::loops`: `for (i = 0; i < 2; i++)`); any other loop leaves it
+/// unbounded. A backward `goto` may loop, and a goto into a loop skips
+/// its counter's start, so a function with either counts nothing; a
+/// forward goto (SV-COMP's `goto ERROR`) changes no count.
+pub fn site_counts(p: &Program, sites: &[Site]) -> Vec<Option<u64>> {
     let nf = p.functions.len();
     // Every mention of a function: a direct call, a start routine, or any
     // other use (a pointer that may be called any number of times).
@@ -186,26 +200,29 @@ pub fn single_shot(p: &Program, sites: &[Site]) -> Vec<bool> {
         }
     }
     // Per function (on threads when many): the functions it mentions,
-    // (used function, inside a loop) per direct use, whether it has
-    // labels, and its create sites with their count and loop position.
-    type SitePos = HashMap<Loc, (u32, bool)>;
+    // (used function, inside a loop) per direct use, whether its gotos
+    // may loop, and its create sites with the threads each makes per run
+    // of the function.
+    type SiteCount = HashMap<Loc, Option<u64>>;
     let per_fn = crate::par::map(&p.functions, |_, f| {
         let mut named = Vec::new();
         let mut used: Vec<(FuncId, bool)> = Vec::new();
-        let mut pos = SitePos::new();
+        let mut pos = SiteCount::new();
         let Some(b) = &f.body else {
             return (named, used, false, pos);
         };
         b.walk(&mut |s| s.each_expr(&mut |e| e.walk(&mut |x| mention(x, &mut named))));
         // Statements in source order: a goto to a label at or before it
-        // may loop; a forward one (SV-COMP's `goto ERROR`) cannot.
+        // may loop; a forward one cannot, unless it enters a loop.
         let mut at = 0usize;
         let mut labels: HashMap<LabelId, usize> = HashMap::new();
         let mut gotos: Vec<(LabelId, usize)> = Vec::new();
-        scan(b, false, &mut |s, in_loop| match &s.kind {
+        let mut label_in_loop = false;
+        scan(b, Some(1), false, &mut |s, times, in_loop| match &s.kind {
             StmtKind::Label(l) => {
                 at += 1;
                 labels.insert(*l, at);
+                label_in_loop |= in_loop;
             }
             StmtKind::Goto(l) => {
                 at += 1;
@@ -213,7 +230,7 @@ pub fn single_shot(p: &Program, sites: &[Site]) -> Vec<bool> {
             }
             StmtKind::Call { callee, .. } => {
                 if let ExprKind::Func(g) = callee.kind {
-                    used.push((g, in_loop));
+                    used.push((g, times != Some(1)));
                 }
             }
             StmtKind::Op {
@@ -224,24 +241,25 @@ pub fn single_shot(p: &Program, sites: &[Site]) -> Vec<bool> {
                 let create = *op == Op::ThreadCreate;
                 let start = args.get(if create { 2 } else { 1 });
                 if let Some(g) = start.and_then(strip) {
-                    used.push((g, in_loop));
+                    used.push((g, times != Some(1)));
                 }
                 if create {
-                    let e = pos.entry(s.loc).or_insert((0, in_loop));
-                    e.0 += 1;
+                    let e = pos.entry(s.loc).or_insert(Some(0));
+                    *e = e.zip(times).map(|(a, b)| a.saturating_add(b));
                 }
             }
             _ => {}
         });
-        let messy = gotos
-            .iter()
-            .any(|(l, g)| labels.get(l).is_none_or(|at| at < g));
+        let messy = label_in_loop
+            || gotos
+                .iter()
+                .any(|(l, g)| labels.get(l).is_none_or(|at| at < g));
         (named, used, messy, pos)
     });
     // (position's function, inside a loop) per direct use of a function.
     let mut uses: Vec<Vec<(FuncId, bool)>> = vec![Vec::new(); nf];
     let mut messy = vec![false; nf];
-    let mut site_pos: HashMap<(FuncId, Loc), (u32, bool)> = HashMap::new();
+    let mut site_count: HashMap<(FuncId, Loc), Option<u64>> = HashMap::new();
     for f in global_mentions {
         mentions[f.index()] += 1;
     }
@@ -254,7 +272,7 @@ pub fn single_shot(p: &Program, sites: &[Site]) -> Vec<bool> {
             uses[g.index()].push((me, in_loop));
         }
         messy[fi] = m;
-        site_pos.extend(pos.into_iter().map(|(l, v)| ((me, l), v)));
+        site_count.extend(pos.into_iter().map(|(l, v)| ((me, l), v)));
     }
     let mut once = vec![false; nf];
     if let Some(m) = p.func_by_name("main") {
@@ -280,34 +298,48 @@ pub fn single_shot(p: &Program, sites: &[Site]) -> Vec<bool> {
         .iter()
         .map(|s| {
             let f = s.in_func.index();
-            once[f] && !messy[f] && matches!(site_pos.get(&(s.in_func, s.loc)), Some(&(1, false)))
+            if !once[f] || messy[f] {
+                return None;
+            }
+            site_count.get(&(s.in_func, s.loc)).copied().flatten()
         })
         .collect()
 }
 
-/// Thread slots per site, in the order given: one for a single-shot site,
-/// `threads` for any other.
+/// Thread slots per site, in the order given: as many as the site can
+/// make (`site_counts`), at most `threads`.
 pub fn slot_caps(p: &Program, sites: &[Site], threads: u32) -> Vec<u32> {
-    single_shot(p, sites)
+    site_counts(p, sites)
         .into_iter()
-        .map(|once| if once { 1 } else { threads })
+        .map(|n| n.map_or(threads, |n| n.min(threads as u64) as u32))
         .collect()
 }
 
-/// Calls `f` on every statement with whether it sits inside a loop.
-fn scan(b: &Block, in_loop: bool, f: &mut impl FnMut(&Stmt, bool)) {
+/// Calls `f` on every statement with how many times it runs per run of
+/// its function (the trip counts of the counted loops around it
+/// multiplied, `None` inside any other loop) and whether it sits inside
+/// a loop.
+fn scan(
+    b: &Block,
+    times: Option<u64>,
+    in_loop: bool,
+    f: &mut impl FnMut(&Stmt, Option<u64>, bool),
+) {
     for s in &b.0 {
-        f(s, in_loop);
+        f(s, times, in_loop);
         match &s.kind {
             StmtKind::If(_, a, c) => {
-                scan(a, in_loop, f);
-                scan(c, in_loop, f);
+                scan(a, times, in_loop, f);
+                scan(c, times, in_loop, f);
             }
-            StmtKind::Loop { body, latch, .. } => {
-                scan(body, true, f);
-                scan(latch, true, f);
+            StmtKind::Loop {
+                body, latch, trips, ..
+            } => {
+                let inner = times.zip(*trips).map(|(t, n)| t.saturating_mul(n as u64));
+                scan(body, inner, true, f);
+                scan(latch, inner, true, f);
             }
-            StmtKind::Switch(_, a) | StmtKind::Block(a) => scan(a, in_loop, f),
+            StmtKind::Switch(_, a) | StmtKind::Block(a) => scan(a, times, in_loop, f),
             _ => {}
         }
     }
