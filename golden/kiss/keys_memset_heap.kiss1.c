@@ -4,7 +4,7 @@
    No path nests __seqc_run more than 1 deep: with CBMC,
    --unwindset __seqc_run:0 keeps the unfolding to that. */
 #include <assert.h>
-void *memcpy(void *, const void *, __SIZE_TYPE__);
+void *memmove(void *, const void *, __SIZE_TYPE__);
 void *memset(void *, int, __SIZE_TYPE__);
 #include <stdlib.h>
 extern int __VERIFIER_nondet_int(void);
@@ -87,7 +87,7 @@ void *worker(void *arg)
     return (void *)0;
   }
 #line 22 "golden/kiss/keys_memset_heap.c"
-  memcpy(&local, &g, 8ul);
+  memmove(&local, &g, 8ul);
   __seqc_step();
   if (__seqc_raise != 0) {
     return (void *)0;

@@ -107,7 +107,7 @@ pub fn emit(p: &Program, opts: &COptions) -> String {
         .iter()
         .map(|h| match *h {
             "memset" => "void *memset(void *, int, __SIZE_TYPE__);\n".to_string(),
-            "memcpy" => "void *memcpy(void *, const void *, __SIZE_TYPE__);\n".to_string(),
+            "memmove" => "void *memmove(void *, const void *, __SIZE_TYPE__);\n".to_string(),
             POSIX_SOURCE => "#define _POSIX_C_SOURCE 200809L\n".to_string(),
             h => format!("#include <{h}>\n"),
         })

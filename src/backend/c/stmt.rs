@@ -439,10 +439,16 @@ impl<'p> Emitter<'p> {
             }
             Op::Memset | Op::Memcpy => {
                 // A declaration, not string.h: the library models appended
-                // to the output define strlen and friends themselves.
-                self.includes
-                    .insert(if op == Op::Memset { "memset" } else { "memcpy" });
-                let c = self.call_text(op.c_name(), args);
+                // to the output define strlen and friends themselves. A
+                // copy is memmove, whose meaning memcpy's allows: the input
+                // may have said either, and ranges that overlap copy right.
+                let name = if op == Op::Memset {
+                    "memset"
+                } else {
+                    "memmove"
+                };
+                self.includes.insert(name);
+                let c = self.call_text(name, args);
                 self.with_dest(dest, c)
             }
             _ => {

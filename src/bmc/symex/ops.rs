@@ -127,6 +127,18 @@ impl<'p> Symex<'p> {
                     return Err((format!("{} of {count} elements", op.c_name()), loc));
                 }
                 let key = regions::is_leaf(&ty).then(|| regions::deref_key(p, &ty));
+                // memmove's meaning, which memcpy's allows: every element is
+                // read before any is written, so ranges that overlap copy
+                // right.
+                let mut read = Vec::new();
+                if op == Op::Memcpy {
+                    let s = arg(self, &st, 1)?;
+                    for i in 0..count {
+                        let sa = self.offset(&s, i * esz);
+                        read.push(self.read(&st, &Place::Mem(sa, key.clone()), &ty, line)?);
+                    }
+                }
+                let mut read = read.into_iter();
                 for i in 0..count {
                     let da = self.offset(&d, i * esz);
                     let v = if op == Op::Memset {
@@ -156,9 +168,7 @@ impl<'p> Symex<'p> {
                             Val::A(vals)
                         }
                     } else {
-                        let s = arg(self, &st, 1)?;
-                        let sa = self.offset(&s, i * esz);
-                        self.read(&st, &Place::Mem(sa, key.clone()), &ty, line)?
+                        read.next().expect("one value read per element")
                     };
                     self.write(&mut st, fr, &Place::Mem(da, key.clone()), &ty, v, line)?;
                 }

@@ -177,19 +177,42 @@ impl Rewriter<'_> {
             out.push(if_(c, vec![self.stop(p, loc)], vec![], loc));
         }
         let mut budget = 4096usize;
+        // memmove's meaning, which memcpy's allows: every element is read
+        // before any is written, so ranges that overlap copy right.
+        let held: Vec<LocalId> = match byte {
+            None if count > 1 => (0..count)
+                .map(|_| self.temp("__seqc_mv", ety.clone()))
+                .collect(),
+            _ => Vec::new(),
+        };
+        let inside = |i: u64| {
+            cmp(
+                BinOp::Lt,
+                int((i * esz) as i128, ul.clone(), loc),
+                nw.clone(),
+                loc,
+            )
+        };
+        out.extend(held.iter().map(|&t| st(StmtKind::Decl(t, None), loc)));
+        for (i, &t) in held.iter().enumerate() {
+            let mut v = vec![assign(
+                lv_local(t, ety.clone(), loc),
+                at(&sp, i as u64),
+                loc,
+            )];
+            if guard {
+                v = vec![if_(inside(i as u64), v, vec![], loc)];
+            }
+            out.extend(v);
+        }
         for i in 0..count {
-            let mut v = match byte {
-                Some(b) => fill(p, at(&dp, i), b, &mut budget, loc)?,
-                None => vec![assign(at(&dp, i), at(&sp, i), loc)],
+            let mut v = match (byte, held.get(i as usize)) {
+                (Some(b), _) => fill(p, at(&dp, i), b, &mut budget, loc)?,
+                (None, Some(&t)) => vec![assign(at(&dp, i), lv_local(t, ety.clone(), loc), loc)],
+                (None, None) => vec![assign(at(&dp, i), at(&sp, i), loc)],
             };
             if guard {
-                let inside = cmp(
-                    BinOp::Lt,
-                    int((i * esz) as i128, ul.clone(), loc),
-                    nw.clone(),
-                    loc,
-                );
-                v = vec![if_(inside, v, vec![], loc)];
+                v = vec![if_(inside(i), v, vec![], loc)];
             }
             out.extend(v);
         }
