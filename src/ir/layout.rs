@@ -14,6 +14,22 @@ impl Program {
         self.size_align(t).map(|(_, a)| a)
     }
 
+    /// GNU C's `__alignof__(t)`: the alignment gcc prefers for an object
+    /// of type `t`, which on i386 is 8 for `double` and `long long` (and
+    /// arrays of them) where `_Alignof` and struct members use 4.
+    pub fn preferred_align_of(&self, t: &Ty) -> Option<u64> {
+        use super::{FloatKind, IntKind};
+        match t {
+            Ty::Array(e, _) => self.preferred_align_of(e),
+            Ty::Int(IntKind::LongLong | IntKind::ULongLong) | Ty::Float(FloatKind::Double)
+                if self.data_model == DataModel::Ilp32 =>
+            {
+                Some(8)
+            }
+            _ => self.align_of(t),
+        }
+    }
+
     fn size_align(&self, t: &Ty) -> Option<(u64, u64)> {
         let dm = self.data_model;
         Some(match t {
@@ -65,7 +81,19 @@ impl Program {
                 };
                 (s, a)
             }
-            Ty::Atomic(t) => self.size_align(t)?,
+            Ty::Atomic(t) => {
+                // gcc aligns an atomic type of a power-of-two size up to
+                // 16 to its size (`_Atomic long long` on i386: 8, not 4).
+                let (s, a) = self.size_align(t)?;
+                (
+                    s,
+                    if matches!(s, 1 | 2 | 4 | 8 | 16) {
+                        a.max(s)
+                    } else {
+                        a
+                    },
+                )
+            }
         })
     }
 

@@ -333,8 +333,11 @@ impl<'p> Emitter<'p> {
                     crate::ir::regions::elem_scalar(&f.ty).unqual(),
                     Ty::Int(IntKind::LongLong | IntKind::ULongLong) | Ty::Float(FloatKind::Double)
                 );
+                // An atomic one is 8-aligned in both (gcc aligns atomics
+                // to their size).
                 if ilp32
                     && eight
+                    && e.p.align_of(&f.ty) == Some(4)
                     && f.bit_width.is_none()
                     && !f.packed
                     && !def.packed

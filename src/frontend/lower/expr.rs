@@ -193,7 +193,15 @@ impl<'a> Lowerer<'a> {
             ast::Expression::AlignOf(a) => {
                 let ty = self.type_name(&a.node.0)?;
                 self.folded.push(ty.clone());
-                match self.prog.align_of(&ty) {
+                // `__alignof__` (GNU) asks for the preferred alignment,
+                // `_Alignof` for the one the ABI requires.
+                let gnu = self.src[e.span.start..].starts_with("__alignof");
+                let align = if gnu {
+                    self.prog.preferred_align_of(&ty)
+                } else {
+                    self.prog.align_of(&ty)
+                };
+                match align {
                     Some(n) => Ok(Expr::int(n as i128, Ty::ULONG, loc)),
                     None => self.error(e.span, "_Alignof of an incomplete type"),
                 }
