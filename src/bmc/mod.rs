@@ -185,6 +185,13 @@ pub fn encode(p: &Program, opts: &Options) -> Result<Encoding, EncodeError> {
                 (_, Some(k)) if !opts.int && !byte_classes.contains(&k) => {
                     byte_classes.insert(k);
                 }
+                (_, Some(_)) if opts.int => {
+                    let (m, loc) = e;
+                    return Err(err((
+                        format!("{m} in integer mode (--int); the bit-vector mode encodes it"),
+                        loc,
+                    )));
+                }
                 _ => return Err(err(e)),
             },
         }

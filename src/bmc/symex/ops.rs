@@ -170,7 +170,20 @@ impl<'p> Symex<'p> {
                     } else {
                         read.next().expect("one value read per element")
                     };
-                    self.write(&mut st, fr, &Place::Mem(da, key.clone()), &ty, v, line)?;
+                    self.write(
+                        &mut st,
+                        fr,
+                        &Place::Mem(da.clone(), key.clone()),
+                        &ty,
+                        v,
+                        line,
+                    )?;
+                    if op == Op::Memset {
+                        let c = arg(self, &st, 1)?;
+                        if let T::V(c, _) = c {
+                            self.memset_padding(&mut st, fr, &ty, &da, (c & 0xff) as i128, line)?;
+                        }
+                    }
                 }
                 result = Some((Val::S(d), Ty::Void.ptr()));
             }
@@ -362,6 +375,53 @@ impl<'p> Symex<'p> {
             self.record_assign(&st, fr, loc, name, &d.ty, &v);
         }
         Ok(Some(st))
+    }
+
+    /// memset's bytes in the padding of a struct at `da`, where the
+    /// program reads the struct's bytes through a character pointer (the
+    /// character region and the struct's fields are one byte class):
+    /// a read of a padding byte must see them. Elsewhere padding is read
+    /// by nothing, and no region is made for it.
+    fn memset_padding(
+        &mut self,
+        st: &mut State,
+        fr: &Frame,
+        ty: &Ty,
+        da: &T,
+        byte: i128,
+        line: u32,
+    ) -> R<()> {
+        let p = self.p;
+        if !matches!(ty.unqual(), Ty::Comp(_)) {
+            return Ok(());
+        }
+        let size = p.size_of(ty).unwrap_or(0);
+        let leaves = self.leaf_list(ty, None);
+        let Some((_, _, first)) = leaves.first() else {
+            return Ok(());
+        };
+        let mut covered = vec![false; size as usize];
+        for (off, lt, _) in &leaves {
+            let w = regions::leaf_width(p.data_model, lt).unwrap_or(8) as u64 / 8;
+            for b in *off..(*off + w).min(size) {
+                covered[b as usize] = true;
+            }
+        }
+        let class = self.regions.class_name(p, first);
+        for ct in [IntKind::Char, IntKind::UChar, IntKind::SChar] {
+            let cty = Ty::Int(ct);
+            let k = regions::deref_key(p, &cty);
+            if self.regions.class_name(p, &k) != class {
+                continue;
+            }
+            for (b, _) in covered.iter().enumerate().filter(|(_, c)| !**c) {
+                let a = self.offset(da, b as u64);
+                let v = Val::S(term::bv(byte, 8));
+                self.write(st, fr, &Place::Mem(a, Some(k.clone())), &cty, v, line)?;
+            }
+            break;
+        }
+        Ok(())
     }
 
     pub(super) fn record_assign(
