@@ -137,7 +137,11 @@ void *t(void *a)
 #line 17 "golden/lr/c11_atomics.c"
   __seqc_old9 = (*(_Atomic int *)((char *)__seqc_mem[__seqc_r] + ((char *)&__seqc_mem0.counter - (char *)&__seqc_mem0)));
 #line 17 "golden/lr/c11_atomics.c"
-  if (__seqc_old9 == (*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)&*exp__p5 - (char *)&__seqc_mem0)))) {
+  int __seqc_eq10;
+#line 17 "golden/lr/c11_atomics.c"
+  __seqc_eq10 = __seqc_old9 == (*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)&*exp__p5 - (char *)&__seqc_mem0)));
+#line 17 "golden/lr/c11_atomics.c"
+  if (__seqc_eq10) {
 #line 17 "golden/lr/c11_atomics.c"
     (*(_Atomic int *)((char *)__seqc_mem[__seqc_r] + ((char *)&__seqc_mem0.counter - (char *)&__seqc_mem0))) = (_Atomic int)7;
   } else {

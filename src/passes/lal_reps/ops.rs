@@ -5,6 +5,16 @@
 use super::*;
 
 impl Rewriter<'_> {
+    /// A temporary that holds `e`'s value now, for a result read after
+    /// stores that may change what `e` reads.
+    fn held(&mut self, out: &mut Vec<Stmt>, e: Expr, loc: Loc) -> Expr {
+        let t = self.temp("__seqc_eq", e.ty.clone());
+        out.push(st(StmtKind::Decl(t, None), loc));
+        let v = lv_local(t, e.ty.clone(), loc);
+        out.push(assign(v.clone(), e, loc));
+        v
+    }
+
     /// For a `pthread_create`: "its site is below the thread bound".
     pub(super) fn unscheduled_test(&self, p: &Program, s: &Stmt) -> Option<Expr> {
         threads::below_bound(p, s, &self.sites, &self.caps, &self.once, self.g.site_n)
@@ -189,13 +199,18 @@ impl Rewriter<'_> {
                     }
                     Op::AtomicCasVal | Op::AtomicCasBool => {
                         let eq = cmp(BinOp::Eq, ov.clone(), cast(arg(1), vt.clone(), loc), loc);
+                        let eq = self.held(out, eq, loc);
                         out.push(if_(eq.clone(), vec![assign(m, arg(2), loc)], vec![], loc));
                         set_dest(out, if op == Op::AtomicCasVal { ov } else { eq });
                     }
                     _ => {
-                        // C11 compare_exchange(p, expected_ptr, desired).
+                        // C11 compare_exchange(p, expected_ptr, desired). The
+                        // comparison is kept before the stores: read again
+                        // after a failure wrote `*expected`, it was always
+                        // true.
                         let ex = deref(arg(1), loc);
                         let eq = cmp(BinOp::Eq, ov.clone(), ex.clone(), loc);
+                        let eq = self.held(out, eq, loc);
                         out.push(if_(
                             eq.clone(),
                             vec![assign(m, arg(2), loc)],
