@@ -287,6 +287,11 @@ fn refusals_name_the_construct() {
             "an attribute between 'struct' or 'union' and its tag",
         ),
         (
+            "int x, y = 1, o;\nint main(void) { __atomic_exchange(&x, &y, &o, 5); return 0; }\n",
+            "2:18",
+            "__atomic_exchange",
+        ),
+        (
             "int *p;\nint main(void) { __atomic_fetch_add(&p, 16, 5); return 0; }\n",
             "2:18",
             "'__atomic_fetch_add' on a pointer",

@@ -61,6 +61,12 @@ const UNSUPPORTED: &[&str] = &[
     "__builtin_va_start",
     "__builtin_va_end",
     "__builtin_va_arg",
+    // GNU C's generic atomics pass values through pointers; the `_n`
+    // forms are modelled.
+    "__atomic_load",
+    "__atomic_store",
+    "__atomic_exchange",
+    "__atomic_compare_exchange",
 ];
 
 /// Semaphores, read-write locks and spinlocks (`WordOp`): the operation,
