@@ -345,23 +345,34 @@ fn race_generated_programs_against_the_oracle() {
     );
 }
 
+/// The per-site thread counts of a `main` whose body, after `pthread_t h;
+/// int i = 0, k = 0;`, is `body` (`ir::sites::site_counts`).
+fn site_counts_of(body: &str) -> Vec<Option<u64>> {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("p.c");
+    let text = format!(
+        "#include <pthread.h>\nvoid *t(void *a) {{ return 0; }}\n\
+         int main(void) {{ pthread_t h; int i = 0, k = 0; {body} return 0; }}\n"
+    );
+    std::fs::write(&path, text).unwrap();
+    let prog = seqc::driver::load(path.to_str().unwrap(), &Config::default()).unwrap();
+    let sites = seqc::ir::sites::thread_sites(&prog).unwrap();
+    let counts = seqc::ir::sites::site_counts(&prog, &sites);
+    let once = seqc::ir::sites::single_shot(&prog, &sites);
+    assert_eq!(
+        once,
+        counts.iter().map(|c| *c == Some(1)).collect::<Vec<_>>()
+    );
+    counts
+}
+
 /// A create site after a label is single-shot when every goto to the
 /// label comes before it (SV-COMP's `goto ERROR`), and not when a goto
 /// comes back to it: one slot, or `--threads` of them.
 #[test]
 fn single_shot_sites_and_gotos() {
-    let shots = |body: &str| {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("p.c");
-        let text = format!(
-            "#include <pthread.h>\nvoid *t(void *a) {{ return 0; }}\n\
-             int main(void) {{ pthread_t h; int i = 0; {body} return 0; }}\n"
-        );
-        std::fs::write(&path, text).unwrap();
-        let prog = seqc::driver::load(path.to_str().unwrap(), &Config::default()).unwrap();
-        let sites = seqc::ir::sites::thread_sites(&prog).unwrap();
-        seqc::ir::sites::single_shot(&prog, &sites)
-    };
+    let shots =
+        |body: &str| -> Vec<bool> { site_counts_of(body).iter().map(|c| *c == Some(1)).collect() };
     let create = "pthread_create(&h, 0, t, 0);";
     assert_eq!(shots(&format!("if (i) goto E; {create} E: i = 1;")), [true]);
     assert_eq!(shots(&format!("{create} goto E; E: i = 1;")), [true]);
@@ -385,18 +396,7 @@ fn single_shot_sites_and_gotos() {
 /// uncounted loop has no bound.
 #[test]
 fn site_counts_follow_counted_loops() {
-    let counts = |body: &str| {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("p.c");
-        let text = format!(
-            "#include <pthread.h>\nvoid *t(void *a) {{ return 0; }}\n\
-             int main(void) {{ pthread_t h; int k = 0; {body} return 0; }}\n"
-        );
-        std::fs::write(&path, text).unwrap();
-        let prog = seqc::driver::load(path.to_str().unwrap(), &Config::default()).unwrap();
-        let sites = seqc::ir::sites::thread_sites(&prog).unwrap();
-        seqc::ir::sites::site_counts(&prog, &sites)
-    };
+    let counts = site_counts_of;
     let create = "pthread_create(&h, 0, t, 0);";
     assert_eq!(counts(create), [Some(1)]);
     assert_eq!(
@@ -415,7 +415,7 @@ fn site_counts_follow_counted_loops() {
     );
     assert_eq!(
         counts(&format!(
-            "int i = 5; if (k) goto L; for (i = 0; i < 1; i++) {{ L: {create} }}"
+            "i = 5; if (k) goto L; for (i = 0; i < 1; i++) {{ L: {create} }}"
         )),
         [None],
         "a goto into a counted loop skips its start"
