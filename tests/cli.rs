@@ -322,6 +322,24 @@ fn unused_unfollowable_layouts_are_no_refusal() {
     assert_eq!(code, 0, "{err}");
 }
 
+/// i386's <stddef.h> declares max_align_t with a `__float128` member;
+/// ILP32 programs that include it translate (a syntax error before).
+#[test]
+fn ilp32_stddef_translates() {
+    let src = "#include <stddef.h>\nint main(void) { size_t n = sizeof(int); return n != 4; }\n";
+    let (_d, p) = temp_file("s.c", src.as_bytes());
+    let out = seqc()
+        .args(["translate", "--method", "none", "--data-model", "ILP32", &p])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 #[test]
 fn later_features_say_not_supported_yet() {
     let (_d, p) = temp_file("ok.c", b"int main(void) { return 0; }\n");

@@ -212,6 +212,10 @@ pub fn preprocess(path: &str, opts: &PpOptions) -> Result<String> {
         cmd.arg("-ftrack-macro-expansion=0");
         if opts.data_model == DataModel::Ilp32 {
             cmd.arg("-m32");
+            // i386's <stddef.h> puts a `__float128` member in max_align_t,
+            // a type the parser does not know; long double stands for it
+            // (refused by name wherever a program uses one).
+            cmd.arg("-D__float128=long double");
         }
         // Joined forms only: a value never becomes an argument of its own
         // (`-I @file` would read a response file).
