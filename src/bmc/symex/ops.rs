@@ -127,62 +127,51 @@ impl<'p> Symex<'p> {
                     return Err((format!("{} of {count} elements", op.c_name()), loc));
                 }
                 let key = regions::is_leaf(&ty).then(|| regions::deref_key(p, &ty));
-                // memmove's meaning, which memcpy's allows: every element is
-                // read before any is written, so ranges that overlap copy
-                // right.
-                let mut read = Vec::new();
-                if op == Op::Memcpy {
+                // What each element gets. memmove's meaning, which memcpy's
+                // allows: every element is read before any is written, so
+                // ranges that overlap copy right.
+                let mut values = Vec::new();
+                let mut byte = None;
+                if count > 0 && op == Op::Memset {
+                    let T::V(c, _) = arg(self, &st, 1)? else {
+                        return Err(("memset with a non-constant byte".into(), loc));
+                    };
+                    let b = (c & 0xff) as i128;
+                    let mut vals = Vec::new();
+                    for (_, lt, _) in self.leaf_list(&ty, key.as_ref()) {
+                        let w = regions::leaf_width(p.data_model, &lt).unwrap_or(8);
+                        let mut x: i128 = 0;
+                        for _ in 0..w / 8 {
+                            x = (x << 8) | b;
+                        }
+                        if matches!(lt.unqual(), Ty::Bool) && b > 1 {
+                            return Err((
+                                "memset of a _Bool with a byte other than 0 or 1".into(),
+                                loc,
+                            ));
+                        }
+                        vals.push(term::bv(x, w));
+                    }
+                    let v = if regions::is_leaf(&ty) {
+                        Val::S(vals.pop().unwrap())
+                    } else {
+                        Val::A(vals)
+                    };
+                    values = vec![v; count as usize];
+                    byte = Some(b);
+                } else if op == Op::Memcpy {
                     let s = arg(self, &st, 1)?;
                     for i in 0..count {
                         let sa = self.offset(&s, i * esz);
-                        read.push(self.read(&st, &Place::Mem(sa, key.clone()), &ty, line)?);
+                        values.push(self.read(&st, &Place::Mem(sa, key.clone()), &ty, line)?);
                     }
                 }
-                let mut read = read.into_iter();
-                for i in 0..count {
-                    let da = self.offset(&d, i * esz);
-                    let v = if op == Op::Memset {
-                        let c = arg(self, &st, 1)?;
-                        let T::V(c, _) = c else {
-                            return Err(("memset with a non-constant byte".into(), loc));
-                        };
-                        let byte = (c & 0xff) as i128;
-                        let mut vals = Vec::new();
-                        for (_, lt, _) in self.leaf_list(&ty, key.as_ref()) {
-                            let w = regions::leaf_width(p.data_model, &lt).unwrap_or(8);
-                            let mut x: i128 = 0;
-                            for _ in 0..w / 8 {
-                                x = (x << 8) | byte;
-                            }
-                            if matches!(lt.unqual(), Ty::Bool) && byte > 1 {
-                                return Err((
-                                    "memset of a _Bool with a byte other than 0 or 1".into(),
-                                    loc,
-                                ));
-                            }
-                            vals.push(term::bv(x, w));
-                        }
-                        if regions::is_leaf(&ty) {
-                            Val::S(vals.pop().unwrap())
-                        } else {
-                            Val::A(vals)
-                        }
-                    } else {
-                        read.next().expect("one value read per element")
-                    };
-                    self.write(
-                        &mut st,
-                        fr,
-                        &Place::Mem(da.clone(), key.clone()),
-                        &ty,
-                        v,
-                        line,
-                    )?;
-                    if op == Op::Memset {
-                        let c = arg(self, &st, 1)?;
-                        if let T::V(c, _) = c {
-                            self.memset_padding(&mut st, fr, &ty, &da, (c & 0xff) as i128, line)?;
-                        }
+                for (i, v) in values.into_iter().enumerate() {
+                    let da = self.offset(&d, i as u64 * esz);
+                    let place = Place::Mem(da.clone(), key.clone());
+                    self.write(&mut st, fr, &place, &ty, v, line)?;
+                    if let Some(b) = byte {
+                        self.memset_padding(&mut st, fr, &ty, &da, b, line)?;
                     }
                 }
                 result = Some((Val::S(d), Ty::Void.ptr()));
