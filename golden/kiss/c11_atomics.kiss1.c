@@ -4,6 +4,7 @@
    No path nests __seqc_run more than 1 deep: with CBMC,
    --unwindset __seqc_run:0 keeps the unfolding to that. */
 #include <assert.h>
+#include <stdlib.h>
 extern int __VERIFIER_nondet_int(void);
 extern unsigned int __VERIFIER_nondet_uint(void);
 extern void __VERIFIER_assume(int);
@@ -79,13 +80,13 @@ void *t(void *a)
 #line 17 "golden/kiss/c11_atomics.c"
   int old = __t2;
 #line 17 "golden/kiss/c11_atomics.c"
-  int exp = 6;
+  int exp = 6; int *__seqc_c_exp = (int *)malloc(sizeof(int)); *__seqc_c_exp = exp;
   __seqc_step();
   if (__seqc_raise != 0) {
     return (void *)0;
   }
 #line 17 "golden/kiss/c11_atomics.c"
-  __atomic_compare_exchange_n(&counter, &exp, 7, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+  __atomic_compare_exchange_n(&counter, &(*__seqc_c_exp), 7, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
 #line 17 "golden/kiss/c11_atomics.c"
   return (void *)(long)old;
 }

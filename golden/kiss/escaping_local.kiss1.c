@@ -3,7 +3,7 @@
    as seqc's DESIGN.md says (see the __seqc_ helpers below).
    No path nests __seqc_run more than 1 deep: with CBMC,
    --unwindset __seqc_run:0 keeps the unfolding to that. */
-
+#include <stdlib.h>
 extern int __VERIFIER_nondet_int(void);
 extern unsigned int __VERIFIER_nondet_uint(void);
 extern void __VERIFIER_assume(int);
@@ -56,7 +56,7 @@ void *t(void *a)
 static int __seqc_main(void)
 {
 #line 14 "golden/kiss/escaping_local.c"
-  int shared = 0;
+  int shared = 0; int *__seqc_c_shared = (int *)malloc(sizeof(int)); *__seqc_c_shared = shared;
 #line 14 "golden/kiss/escaping_local.c"
   int private = 1;
 #line 14 "golden/kiss/escaping_local.c"
@@ -89,7 +89,7 @@ static int __seqc_main(void)
 #line 14 "golden/kiss/escaping_local.c"
       __seqc_ts0_site = 0u;
 #line 14 "golden/kiss/escaping_local.c"
-      __seqc_ts0_arg = (void *)&shared;
+      __seqc_ts0_arg = (void *)&(*__seqc_c_shared);
 #line 14 "golden/kiss/escaping_local.c"
       __seqc_ts0_id = __seqc_t5;
     }
@@ -103,7 +103,7 @@ static int __seqc_main(void)
 #line 14 "golden/kiss/escaping_local.c"
       return 0;
     }
-    __seqc_run(0u, (void *)&shared, __seqc_t5);
+    __seqc_run(0u, (void *)&(*__seqc_c_shared), __seqc_t5);
   }
 #line 14 "golden/kiss/escaping_local.c"
   private = (int)((unsigned int)private + 1u);
@@ -112,13 +112,13 @@ static int __seqc_main(void)
     return 0;
   }
 #line 14 "golden/kiss/escaping_local.c"
-  int __s1 = shared;
+  int __s1 = (*__seqc_c_shared);
   __seqc_step();
   if (__seqc_raise != 0) {
     return 0;
   }
 #line 14 "golden/kiss/escaping_local.c"
-  shared = (int)((unsigned int)__s1 + (unsigned int)private);
+  (*__seqc_c_shared) = (int)((unsigned int)__s1 + (unsigned int)private);
   __seqc_step();
   if (__seqc_raise != 0) {
     return 0;
@@ -155,7 +155,7 @@ static int __seqc_main(void)
     return 0;
   }
 #line 14 "golden/kiss/escaping_local.c"
-  return shared;
+  return (*__seqc_c_shared);
 }
 
 static void __seqc_step(void)

@@ -81,13 +81,13 @@ unsigned long strlen(char *s)
 void *worker(void *arg)
 {
 #line 21 "golden/kiss/keys_memset_heap.c"
-  struct S local;
+  struct S local; struct S *__seqc_c_local = (struct S *)malloc(sizeof(struct S)); *__seqc_c_local = local;
   __seqc_step();
   if (__seqc_raise != 0) {
     return (void *)0;
   }
 #line 22 "golden/kiss/keys_memset_heap.c"
-  memmove(&local, &g, 8ul);
+  memmove(&(*__seqc_c_local), &g, 8ul);
   __seqc_step();
   if (__seqc_raise != 0) {
     return (void *)0;
@@ -109,7 +109,7 @@ void *worker(void *arg)
   __seqc_keys[__seqc_tid * 8u + (unsigned int)__s1 % 8u] = arg;
   unsigned long __t1;
 #line 24 "golden/kiss/keys_memset_heap.c"
-  __t1 = strlen(local.name);
+  __t1 = strlen((*__seqc_c_local).name);
   if (__seqc_raise != 0) {
     return (void *)0;
   }
@@ -288,7 +288,7 @@ static int __seqc_main(void)
   }
 #line 35 "golden/kiss/keys_memset_heap.c"
   memset(&g, 0, 8ul);
-  void *r;
+  void *r; void **__seqc_c_r = (void **)malloc(sizeof(void *)); *__seqc_c_r = r;
   __seqc_step();
   if (__seqc_raise != 0) {
     return 0;
@@ -320,14 +320,14 @@ static int __seqc_main(void)
       return 0;
     }
 #line 37 "golden/kiss/keys_memset_heap.c"
-    *&r = __seqc_ret[__seqc_j14];
+    *&(*__seqc_c_r) = __seqc_ret[__seqc_j14];
   }
   __seqc_step();
   if (__seqc_raise != 0) {
     return 0;
   }
 #line 38 "golden/kiss/keys_memset_heap.c"
-  assert(r == (void *)&g);
+  assert((*__seqc_c_r) == (void *)&g);
   __seqc_step();
   if (__seqc_raise != 0) {
     return 0;

@@ -4,6 +4,7 @@
    No path nests __seqc_run more than 1 deep: with CBMC,
    --unwindset __seqc_run:0 keeps the unfolding to that. */
 #include <assert.h>
+#include <stdlib.h>
 extern int __VERIFIER_nondet_int(void);
 extern unsigned int __VERIFIER_nondet_uint(void);
 extern void __VERIFIER_assume(int);
@@ -224,9 +225,9 @@ void __VERIFIER_atomic_bump(void)
 static int __seqc_main(void)
 {
 #line 18 "golden/kiss/race_fields.c"
-  struct pair pr = { 0, 0 };
+  struct pair pr = { 0, 0 }; struct pair *__seqc_c_pr = (struct pair *)malloc(sizeof(struct pair)); *__seqc_c_pr = pr;
 #line 18 "golden/kiss/race_fields.c"
-  unsigned long x;
+  unsigned long x; unsigned long *__seqc_c_x = (unsigned long *)malloc(sizeof(unsigned long)); *__seqc_c_x = x;
   __seqc_step();
   if (__seqc_raise != 0) {
     return 0;
@@ -247,7 +248,7 @@ static int __seqc_main(void)
 #line 18 "golden/kiss/race_fields.c"
   __seqc_site_n[0] = __seqc_site_n[0] + 1u;
 #line 18 "golden/kiss/race_fields.c"
-  x = (unsigned long)__seqc_t4 + 1ul;
+  (*__seqc_c_x) = (unsigned long)__seqc_t4 + 1ul;
 #line 18 "golden/kiss/race_fields.c"
   if (__seqc_ts_n < 1u) {
 #line 18 "golden/kiss/race_fields.c"
@@ -255,7 +256,7 @@ static int __seqc_main(void)
 #line 18 "golden/kiss/race_fields.c"
       __seqc_ts0_site = 0u;
 #line 18 "golden/kiss/race_fields.c"
-      __seqc_ts0_arg = (void *)&pr;
+      __seqc_ts0_arg = (void *)&(*__seqc_c_pr);
 #line 18 "golden/kiss/race_fields.c"
       __seqc_ts0_id = __seqc_t4;
     }
@@ -269,7 +270,7 @@ static int __seqc_main(void)
 #line 18 "golden/kiss/race_fields.c"
       return 0;
     }
-    __seqc_run(0u, (void *)&pr, __seqc_t4);
+    __seqc_run(0u, (void *)&(*__seqc_c_pr), __seqc_t4);
   }
   __seqc_step();
   if (__seqc_raise != 0) {
@@ -307,10 +308,10 @@ static int __seqc_main(void)
 #line 18 "golden/kiss/race_fields.c"
       if (__seqc_race_acc != 0) {
 #line 18 "golden/kiss/race_fields.c"
-        assert(!((void *)&pr.a == __seqc_race_addr));
+        assert(!((void *)&(*__seqc_c_pr).a == __seqc_race_addr));
       } else {
 #line 18 "golden/kiss/race_fields.c"
-        __seqc_race_addr = (void *)&pr.a;
+        __seqc_race_addr = (void *)&(*__seqc_c_pr).a;
 #line 18 "golden/kiss/race_fields.c"
         __seqc_race_acc = 2;
 #line 18 "golden/kiss/race_fields.c"
@@ -323,7 +324,7 @@ static int __seqc_main(void)
     }
   }
 #line 18 "golden/kiss/race_fields.c"
-  pr.a = 3;
+  (*__seqc_c_pr).a = 3;
   __seqc_step();
   if (__seqc_raise != 0) {
     return 0;
@@ -341,10 +342,10 @@ static int __seqc_main(void)
 #line 18 "golden/kiss/race_fields.c"
       if (__seqc_race_acc != 0) {
 #line 18 "golden/kiss/race_fields.c"
-        assert(!((void *)&pr.b == __seqc_race_addr && __seqc_race_acc == 2));
+        assert(!((void *)&(*__seqc_c_pr).b == __seqc_race_addr && __seqc_race_acc == 2));
       } else {
 #line 18 "golden/kiss/race_fields.c"
-        __seqc_race_addr = (void *)&pr.b;
+        __seqc_race_addr = (void *)&(*__seqc_c_pr).b;
 #line 18 "golden/kiss/race_fields.c"
         __seqc_race_acc = 1;
 #line 18 "golden/kiss/race_fields.c"
@@ -357,7 +358,7 @@ static int __seqc_main(void)
     }
   }
 #line 18 "golden/kiss/race_fields.c"
-  int v = pr.b;
+  int v = (*__seqc_c_pr).b;
   __seqc_step();
   if (__seqc_raise != 0) {
     return 0;
@@ -369,10 +370,10 @@ static int __seqc_main(void)
 #line 18 "golden/kiss/race_fields.c"
       if (__seqc_race_acc != 0) {
 #line 18 "golden/kiss/race_fields.c"
-        assert(!((void *)&x == __seqc_race_addr && __seqc_race_acc == 2));
+        assert(!((void *)&(*__seqc_c_x) == __seqc_race_addr && __seqc_race_acc == 2));
       } else {
 #line 18 "golden/kiss/race_fields.c"
-        __seqc_race_addr = (void *)&x;
+        __seqc_race_addr = (void *)&(*__seqc_c_x);
 #line 18 "golden/kiss/race_fields.c"
         __seqc_race_acc = 1;
 #line 18 "golden/kiss/race_fields.c"
@@ -385,7 +386,7 @@ static int __seqc_main(void)
     }
   }
 #line 18 "golden/kiss/race_fields.c"
-  unsigned long __s1 = x;
+  unsigned long __s1 = (*__seqc_c_x);
   __seqc_step();
   if (__seqc_raise != 0) {
     return 0;

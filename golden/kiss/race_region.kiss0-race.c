@@ -4,6 +4,7 @@
    No path nests __seqc_run more than 1 deep: with CBMC,
    --unwindset __seqc_run:0 keeps the unfolding to that. */
 #include <assert.h>
+#include <stdlib.h>
 extern int __VERIFIER_nondet_int(void);
 extern void __VERIFIER_assume(int);
 
@@ -199,9 +200,9 @@ void __VERIFIER_atomic_bump(void)
 static int __seqc_main(void)
 {
 #line 18 "golden/kiss/race_region.c"
-  struct pair pr = { 0, 0 };
+  struct pair pr = { 0, 0 }; struct pair *__seqc_c_pr = (struct pair *)malloc(sizeof(struct pair)); *__seqc_c_pr = pr;
 #line 18 "golden/kiss/race_region.c"
-  unsigned long x;
+  unsigned long x; unsigned long *__seqc_c_x = (unsigned long *)malloc(sizeof(unsigned long)); *__seqc_c_x = x;
   __seqc_step();
   if (__seqc_raise != 0) {
     return 0;
@@ -222,7 +223,7 @@ static int __seqc_main(void)
 #line 18 "golden/kiss/race_region.c"
   __seqc_site_n[0] = __seqc_site_n[0] + 1u;
 #line 18 "golden/kiss/race_region.c"
-  x = (unsigned long)__seqc_t4 + 1ul;
+  (*__seqc_c_x) = (unsigned long)__seqc_t4 + 1ul;
 #line 18 "golden/kiss/race_region.c"
   if (__seqc_ts_n < 0u) {
 #line 18 "golden/kiss/race_region.c"
@@ -235,7 +236,7 @@ static int __seqc_main(void)
 #line 18 "golden/kiss/race_region.c"
       return 0;
     }
-    __seqc_run(0u, (void *)&pr, __seqc_t4);
+    __seqc_run(0u, (void *)&(*__seqc_c_pr), __seqc_t4);
   }
   __seqc_step();
   if (__seqc_raise != 0) {
@@ -273,7 +274,7 @@ static int __seqc_main(void)
 #line 18 "golden/kiss/race_region.c"
       if (__seqc_race_acc != 0) {
 #line 18 "golden/kiss/race_region.c"
-        assert(!((void *)&pr.a == __seqc_race_addr));
+        assert(!((void *)&(*__seqc_c_pr).a == __seqc_race_addr));
       }
 #line 18 "golden/kiss/race_region.c"
       __seqc_raise = 1;
@@ -282,7 +283,7 @@ static int __seqc_main(void)
     }
   }
 #line 18 "golden/kiss/race_region.c"
-  pr.a = 3;
+  (*__seqc_c_pr).a = 3;
   __seqc_step();
   if (__seqc_raise != 0) {
     return 0;
@@ -300,7 +301,7 @@ static int __seqc_main(void)
 #line 18 "golden/kiss/race_region.c"
       if (__seqc_race_acc != 0) {
 #line 18 "golden/kiss/race_region.c"
-        assert(!((void *)&pr.b == __seqc_race_addr && __seqc_race_acc == 2));
+        assert(!((void *)&(*__seqc_c_pr).b == __seqc_race_addr && __seqc_race_acc == 2));
       }
 #line 18 "golden/kiss/race_region.c"
       __seqc_raise = 1;
@@ -309,7 +310,7 @@ static int __seqc_main(void)
     }
   }
 #line 18 "golden/kiss/race_region.c"
-  int v = pr.b;
+  int v = (*__seqc_c_pr).b;
   __seqc_step();
   if (__seqc_raise != 0) {
     return 0;
@@ -321,7 +322,7 @@ static int __seqc_main(void)
 #line 18 "golden/kiss/race_region.c"
       if (__seqc_race_acc != 0) {
 #line 18 "golden/kiss/race_region.c"
-        assert(!((void *)&x == __seqc_race_addr && __seqc_race_acc == 2));
+        assert(!((void *)&(*__seqc_c_x) == __seqc_race_addr && __seqc_race_acc == 2));
       }
 #line 18 "golden/kiss/race_region.c"
       __seqc_raise = 1;
@@ -330,7 +331,7 @@ static int __seqc_main(void)
     }
   }
 #line 18 "golden/kiss/race_region.c"
-  unsigned long __s1 = x;
+  unsigned long __s1 = (*__seqc_c_x);
   __seqc_step();
   if (__seqc_raise != 0) {
     return 0;

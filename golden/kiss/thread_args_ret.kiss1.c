@@ -4,6 +4,7 @@
    No path nests __seqc_run more than 1 deep: with CBMC,
    --unwindset __seqc_run:0 keeps the unfolding to that. */
 #include <assert.h>
+#include <stdlib.h>
 extern int __VERIFIER_nondet_int(void);
 extern unsigned int __VERIFIER_nondet_uint(void);
 extern void __VERIFIER_assume(int);
@@ -87,9 +88,9 @@ static int __seqc_main(void)
 #line 18 "golden/kiss/thread_args_ret.c"
   unsigned long t;
 #line 18 "golden/kiss/thread_args_ret.c"
-  struct arg a = { 21, 0 };
+  struct arg a = { 21, 0 }; struct arg *__seqc_c_a = (struct arg *)malloc(sizeof(struct arg)); *__seqc_c_a = a;
 #line 18 "golden/kiss/thread_args_ret.c"
-  void *r;
+  void *r; void **__seqc_c_r = (void **)malloc(sizeof(void *)); *__seqc_c_r = r;
   __seqc_step();
   if (__seqc_raise != 0) {
     return 0;
@@ -118,7 +119,7 @@ static int __seqc_main(void)
 #line 18 "golden/kiss/thread_args_ret.c"
       __seqc_ts0_site = 0u;
 #line 18 "golden/kiss/thread_args_ret.c"
-      __seqc_ts0_arg = (void *)&a;
+      __seqc_ts0_arg = (void *)&(*__seqc_c_a);
 #line 18 "golden/kiss/thread_args_ret.c"
       __seqc_ts0_id = __seqc_t8;
     }
@@ -132,7 +133,7 @@ static int __seqc_main(void)
 #line 18 "golden/kiss/thread_args_ret.c"
       return 0;
     }
-    __seqc_run(0u, (void *)&a, __seqc_t8);
+    __seqc_run(0u, (void *)&(*__seqc_c_a), __seqc_t8);
   }
   __seqc_step();
   if (__seqc_raise != 0) {
@@ -165,14 +166,14 @@ static int __seqc_main(void)
       return 0;
     }
 #line 18 "golden/kiss/thread_args_ret.c"
-    *&r = __seqc_ret[__seqc_j9];
+    *&(*__seqc_c_r) = __seqc_ret[__seqc_j9];
   }
   int __t4;
   __seqc_step();
   if (__seqc_raise != 0) {
     return 0;
   }
-  if ((long)r == 42l) {
+  if ((long)(*__seqc_c_r) == 42l) {
     unsigned long __t1;
 #line 18 "golden/kiss/thread_args_ret.c"
     __t1 = (unsigned long)__seqc_tid + 1ul;

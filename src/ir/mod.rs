@@ -954,6 +954,11 @@ pub struct Program {
     /// Set by `passes::memtrack` when its check sees only some leaks (or
     /// none): why. A safe answer then claims nothing about valid-memtrack.
     pub memtrack_partial: Option<String>,
+    /// Set by KISS: a thread that stops leaves its frames, yet it is only
+    /// blocked, so another thread may still use a local whose address
+    /// escaped. Such an object must outlive its frame: the SMT route's
+    /// objects do; the C back end puts these locals on the heap.
+    pub kept_frames: bool,
 }
 
 /// glibc's error numbers the pthread model returns.
@@ -1008,6 +1013,7 @@ impl Program {
             frame_limits: Vec::new(),
             heap_gap: 0,
             memtrack_partial: None,
+            kept_frames: false,
         }
     }
 

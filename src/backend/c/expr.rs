@@ -224,6 +224,11 @@ impl<'p> Emitter<'p> {
                 self.put(&c_string(b));
                 P_PRIMARY
             }
+            Local(v) if self.cells.contains(v) => {
+                let n = c_ident(&self.func.unwrap().local(*v).name);
+                self.put(&format!("(*__seqc_c_{n})"));
+                P_PRIMARY
+            }
             Local(v) => {
                 self.put(&c_ident(&self.func.unwrap().local(*v).name));
                 P_PRIMARY

@@ -209,6 +209,9 @@ struct Emitter<'p> {
     addr_mode: bool,
     /// Per global: its address is taken somewhere (`ir::access`).
     addressed: &'p [bool],
+    /// The current function's locals that live on the heap
+    /// (`Program::kept_frames`): each name stands for `*__seqc_c_NAME`.
+    cells: std::collections::HashSet<LocalId>,
     /// The statement text being written, and its indentation.
     out: String,
     indent: usize,
@@ -229,6 +232,7 @@ impl<'p> Emitter<'p> {
             counted: 0,
             func: None,
             addr_mode: false,
+            cells: Default::default(),
             out: String::new(),
             indent: 0,
         }
@@ -591,10 +595,29 @@ impl<'p> Emitter<'p> {
         };
         let head = self.declare(&sig.ret, &format!("{}({ps})", c_ident(&f.name)));
         let _ = write!(out, "\n{}{s}{head}\n", self.mark(f.loc));
-        // Write the body straight into `out`.
+        self.cells = if self.p.kept_frames && !self.opts.ir_mode {
+            crate::ir::access::escaping_in(body)
+        } else {
+            Default::default()
+        };
+        // Write the body straight into `out`: first the heap cells of
+        // parameters whose address escapes (in order), then the body.
+        let mut cell_params: Vec<LocalId> = f.params.clone();
+        cell_params.retain(|v| self.cells.contains(v));
         std::mem::swap(&mut self.out, out);
         self.indent = 0;
-        self.braced(body);
+        if cell_params.is_empty() {
+            self.braced(body);
+        } else {
+            self.nested(|e| {
+                for v in cell_params {
+                    let t = e.cell_copy(v);
+                    e.line(f.loc, &t);
+                    e.newline();
+                }
+                e.stmts(&body.0);
+            });
+        }
         std::mem::swap(&mut self.out, out);
         out.push('\n');
     }

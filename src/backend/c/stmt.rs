@@ -106,19 +106,46 @@ impl<'p> Emitter<'p> {
         }
     }
 
+    /// A new heap cell for local `v` (`Program::kept_frames`), holding
+    /// the value of the plain `v` just declared: a fresh object per
+    /// declaration, as C makes one per entry into its block, and garbage
+    /// where `v` has no value yet.
+    pub(super) fn cell_copy(&mut self, v: LocalId) -> String {
+        let local = self.func.unwrap().local(v);
+        let name = c_ident(&local.name);
+        let ty = local.ty.clone();
+        let ptr = Ty::Ptr(Box::new(ty.clone()));
+        let cell = self.declare(&ptr, &format!("__seqc_c_{name}"));
+        let cast = self.type_name(&ptr);
+        let size = self.type_name(&ty);
+        self.includes.insert("stdlib.h");
+        let copy = if matches!(ty, Ty::Array(..)) {
+            self.includes.insert("memmove");
+            format!("memmove(__seqc_c_{name}, {name}, sizeof({size}));")
+        } else {
+            format!("*__seqc_c_{name} = {name};")
+        };
+        format!("{cell} = ({cast})malloc(sizeof({size})); {copy}")
+    }
+
     pub(super) fn stmt(&mut self, s: &Stmt) {
         let loc = s.loc;
         match &s.kind {
             StmtKind::Decl(v, init) => {
                 let local = self.func.unwrap().local(*v);
                 let d = self.declare(&local.ty, &c_ident(&local.name));
-                match init {
+                let mut t = match init {
                     Some(i) => {
                         let i = self.init(i, &local.ty);
-                        self.line(loc, &format!("{d} = {i};"))
+                        format!("{d} = {i};")
                     }
-                    None => self.line(loc, &format!("{d};")),
+                    None => format!("{d};"),
+                };
+                if self.cells.contains(v) {
+                    t.push(' ');
+                    t.push_str(&self.cell_copy(*v));
                 }
+                self.line(loc, &t)
             }
             StmtKind::Assign(a, b) => {
                 self.line_start(loc);

@@ -39,9 +39,11 @@
 //! interleave otherwise are missed.
 //!
 //! Memory needs no copies: globals, heap and locals are the input's own.
-//! A local whose address escapes stays in its frame; when its thread
-//! stops, the frame is left but its object keeps its last value in both
-//! back ends, as the blocked thread's stack would.
+//! A local whose address escapes must outlive its frame: when its thread
+//! stops, the frame is left, yet another thread may still use the object
+//! (the stopped thread is only blocked). The SMT route's objects keep
+//! their last value; the C back end puts such locals on the heap
+//! (`Program::kept_frames`), as C's dead objects hold no value.
 
 //!
 //! Race mode (`--property race[=R]`, KISS §5). Before each shared access
@@ -488,6 +490,7 @@ pub fn kiss(mut p: Program, o: &KissOptions) -> Result<(Program, KissInfo)> {
     }
     make_driver(&mut p, &g, user_main, sched_f, at_end, last);
     p.thread_id = Some(g.tid);
+    p.kept_frames = true;
     // Each thread but main runs at most once, so at most that many runs nest.
     if max > 0 || !site_list.is_empty() {
         p.frame_limits = vec![(run_f, (nslots - 1).max(1) as u32)];
