@@ -81,7 +81,7 @@ unsigned long strlen(char *s)
 void *worker(void *arg)
 {
 #line 21 "golden/kiss/keys_memset_heap.c"
-  struct S local; struct S *__seqc_c_local = (struct S *)malloc(sizeof(struct S)); *__seqc_c_local = local;
+  struct S local; struct S *__seqc_c_local = (struct S *)malloc(sizeof(struct S));
   __seqc_step();
   if (__seqc_raise != 0) {
     return (void *)0;
@@ -288,7 +288,7 @@ static int __seqc_main(void)
   }
 #line 35 "golden/kiss/keys_memset_heap.c"
   memset(&g, 0, 8ul);
-  void *r; void **__seqc_c_r = (void **)malloc(sizeof(void *)); *__seqc_c_r = r;
+  void *r; void **__seqc_c_r = (void **)malloc(sizeof(void *));
   __seqc_step();
   if (__seqc_raise != 0) {
     return 0;

@@ -227,7 +227,7 @@ static int __seqc_main(void)
 #line 18 "golden/kiss/race_fields.c"
   struct pair pr = { 0, 0 }; struct pair *__seqc_c_pr = (struct pair *)malloc(sizeof(struct pair)); *__seqc_c_pr = pr;
 #line 18 "golden/kiss/race_fields.c"
-  unsigned long x; unsigned long *__seqc_c_x = (unsigned long *)malloc(sizeof(unsigned long)); *__seqc_c_x = x;
+  unsigned long x; unsigned long *__seqc_c_x = (unsigned long *)malloc(sizeof(unsigned long));
   __seqc_step();
   if (__seqc_raise != 0) {
     return 0;

@@ -90,7 +90,7 @@ static int __seqc_main(void)
 #line 18 "golden/kiss/thread_args_ret.c"
   struct arg a = { 21, 0 }; struct arg *__seqc_c_a = (struct arg *)malloc(sizeof(struct arg)); *__seqc_c_a = a;
 #line 18 "golden/kiss/thread_args_ret.c"
-  void *r; void **__seqc_c_r = (void **)malloc(sizeof(void *)); *__seqc_c_r = r;
+  void *r; void **__seqc_c_r = (void **)malloc(sizeof(void *));
   __seqc_step();
   if (__seqc_raise != 0) {
     return 0;

@@ -611,7 +611,7 @@ impl<'p> Emitter<'p> {
         } else {
             self.nested(|e| {
                 for v in cell_params {
-                    let t = e.cell_copy(v);
+                    let t = e.cell_copy(v, true);
                     e.line(f.loc, &t);
                     e.newline();
                 }

@@ -107,10 +107,11 @@ impl<'p> Emitter<'p> {
     }
 
     /// A new heap cell for local `v` (`Program::kept_frames`), holding
-    /// the value of the plain `v` just declared: a fresh object per
-    /// declaration, as C makes one per entry into its block, and garbage
-    /// where `v` has no value yet.
-    pub(super) fn cell_copy(&mut self, v: LocalId) -> String {
+    /// the value of the plain `v` just declared (when it has one; a new
+    /// heap object holds any value, as an uninitialised local does): a
+    /// fresh object per declaration, as C makes one per entry into its
+    /// block.
+    pub(super) fn cell_copy(&mut self, v: LocalId, has_value: bool) -> String {
         let local = self.func.unwrap().local(v);
         let name = c_ident(&local.name);
         let ty = local.ty.clone();
@@ -119,13 +120,20 @@ impl<'p> Emitter<'p> {
         let cast = self.type_name(&ptr);
         let size = self.type_name(&ty);
         self.includes.insert("stdlib.h");
-        let copy = if matches!(ty, Ty::Array(..)) {
+        let copy = if !has_value {
+            String::new()
+        } else if matches!(ty, Ty::Array(..)) {
             self.includes.insert("memmove");
             format!("memmove(__seqc_c_{name}, {name}, sizeof({size}));")
         } else {
             format!("*__seqc_c_{name} = {name};")
         };
-        format!("{cell} = ({cast})malloc(sizeof({size})); {copy}")
+        let alloc = format!("{cell} = ({cast})malloc(sizeof({size}));");
+        if copy.is_empty() {
+            alloc
+        } else {
+            format!("{alloc} {copy}")
+        }
     }
 
     pub(super) fn stmt(&mut self, s: &Stmt) {
@@ -143,7 +151,7 @@ impl<'p> Emitter<'p> {
                 };
                 if self.cells.contains(v) {
                     t.push(' ');
-                    t.push_str(&self.cell_copy(*v));
+                    t.push_str(&self.cell_copy(*v, init.is_some()));
                 }
                 self.line(loc, &t)
             }
