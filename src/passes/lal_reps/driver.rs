@@ -19,35 +19,43 @@ pub(super) fn make_cs(p: &mut Program, g: &Globals, k: u32) -> FuncId {
         Ty::INT,
         loc,
     );
-    let body = vec![if_(
-        cmp(BinOp::Eq, glob(p, g.atomic, loc), int(0, Ty::INT, loc), loc),
-        vec![
-            st(
-                StmtKind::Assign(tv.clone(), Expr::new(ExprKind::Nondet, Ty::UINT, loc)),
-                loc,
-            ),
-            if_(
-                bin(
-                    BinOp::LogAnd,
-                    cmp(BinOp::Ge, tv.clone(), r.clone(), loc),
-                    cmp(BinOp::Le, tv.clone(), int(k as i128, Ty::UINT, loc), loc),
-                    Ty::INT,
+    // Without a thread to switch to (k = 1: no creation site), a switch
+    // could only stop main for good, which shows no run that main's own
+    // steps do not: no switch at all, and the checker folds the round
+    // away (a sequential program costs about what `--method none` does).
+    let body = if k == 1 {
+        vec![]
+    } else {
+        vec![if_(
+            cmp(BinOp::Eq, glob(p, g.atomic, loc), int(0, Ty::INT, loc), loc),
+            vec![
+                st(
+                    StmtKind::Assign(tv.clone(), Expr::new(ExprKind::Nondet, Ty::UINT, loc)),
                     loc,
                 ),
-                vec![assign(r.clone(), tv, loc)],
-                vec![],
-                loc,
-            ),
-            if_(
-                not_main_final,
-                vec![assign(r, int(k as i128, Ty::UINT, loc), loc)],
-                vec![],
-                loc,
-            ),
-        ],
-        vec![],
-        loc,
-    )];
+                if_(
+                    bin(
+                        BinOp::LogAnd,
+                        cmp(BinOp::Ge, tv.clone(), r.clone(), loc),
+                        cmp(BinOp::Le, tv.clone(), int(k as i128, Ty::UINT, loc), loc),
+                        Ty::INT,
+                        loc,
+                    ),
+                    vec![assign(r.clone(), tv, loc)],
+                    vec![],
+                    loc,
+                ),
+                if_(
+                    not_main_final,
+                    vec![assign(r, int(k as i128, Ty::UINT, loc), loc)],
+                    vec![],
+                    loc,
+                ),
+            ],
+            vec![],
+            loc,
+        )]
+    };
     p.functions.push(Function {
         name: CS.into(),
         sig: FnSig {
