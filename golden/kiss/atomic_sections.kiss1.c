@@ -102,7 +102,7 @@ static int __seqc_main(void)
 #line 18 "golden/kiss/atomic_sections.c"
   if (__seqc_site_n[0] >= 1u) {
 #line 18 "golden/kiss/atomic_sections.c"
-    __seqc_raise = 1;
+    __seqc_raise = (int)(1u + (unsigned int)(__seqc_atomic != 0));
 #line 18 "golden/kiss/atomic_sections.c"
     return 0;
   }
@@ -133,7 +133,7 @@ static int __seqc_main(void)
 #line 18 "golden/kiss/atomic_sections.c"
     if (__seqc_atomic != 0) {
 #line 18 "golden/kiss/atomic_sections.c"
-      __seqc_raise = 1;
+      __seqc_raise = (int)(1u + (unsigned int)(__seqc_atomic != 0));
 #line 18 "golden/kiss/atomic_sections.c"
       return 0;
     }
@@ -172,14 +172,14 @@ static int __seqc_main(void)
 #line 18 "golden/kiss/atomic_sections.c"
     if (__seqc_j5 >= 2u) {
 #line 18 "golden/kiss/atomic_sections.c"
-      __seqc_raise = 1;
+      __seqc_raise = (int)(1u + (unsigned int)(__seqc_atomic != 0));
 #line 18 "golden/kiss/atomic_sections.c"
       return 0;
     }
 #line 18 "golden/kiss/atomic_sections.c"
     if (__seqc_done[__seqc_j5] != 1) {
 #line 18 "golden/kiss/atomic_sections.c"
-      __seqc_raise = 1;
+      __seqc_raise = (int)(1u + (unsigned int)(__seqc_atomic != 0));
 #line 18 "golden/kiss/atomic_sections.c"
       return 0;
     }
@@ -229,6 +229,7 @@ static void __seqc_run(unsigned int site, void *arg, unsigned int id)
       __seqc_ret[id] = rv4;
     }
   }
+  __VERIFIER_assume(__seqc_raise != 2);
   if (__seqc_raise == 0) {
     __seqc_done[id] = 1;
   }
@@ -242,6 +243,7 @@ int main(void)
 {
   __seqc_nthr = 1u;
   __seqc_main();
+  __VERIFIER_assume(__seqc_raise != 2);
   __VERIFIER_assume(!(!(__seqc_raise != 0) && __seqc_atomic != 0));
   __seqc_raise = 0;
   __seqc_atomic = 0;

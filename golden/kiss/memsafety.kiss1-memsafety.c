@@ -170,7 +170,7 @@ static int __seqc_main(void)
 #line 21 "golden/kiss/memsafety.c"
   if (!(__seqcm_heap_n < 1u)) {
 #line 21 "golden/kiss/memsafety.c"
-    __seqc_raise = 1;
+    __seqc_raise = (int)(1u + (unsigned int)(__seqc_atomic != 0));
 #line 21 "golden/kiss/memsafety.c"
     return 0;
   }
@@ -254,7 +254,7 @@ static int __seqc_main(void)
 #line 24 "golden/kiss/memsafety.c"
   if (__seqc_site_n[0] >= 1u) {
 #line 24 "golden/kiss/memsafety.c"
-    __seqc_raise = 1;
+    __seqc_raise = (int)(1u + (unsigned int)(__seqc_atomic != 0));
 #line 24 "golden/kiss/memsafety.c"
     return 0;
   }
@@ -285,7 +285,7 @@ static int __seqc_main(void)
 #line 24 "golden/kiss/memsafety.c"
     if (__seqc_atomic != 0) {
 #line 24 "golden/kiss/memsafety.c"
-      __seqc_raise = 1;
+      __seqc_raise = (int)(1u + (unsigned int)(__seqc_atomic != 0));
 #line 24 "golden/kiss/memsafety.c"
       return 0;
     }
@@ -366,14 +366,14 @@ static int __seqc_main(void)
 #line 26 "golden/kiss/memsafety.c"
     if (__seqc_j8 >= 2u) {
 #line 26 "golden/kiss/memsafety.c"
-      __seqc_raise = 1;
+      __seqc_raise = (int)(1u + (unsigned int)(__seqc_atomic != 0));
 #line 26 "golden/kiss/memsafety.c"
       return 0;
     }
 #line 26 "golden/kiss/memsafety.c"
     if (__seqc_done[__seqc_j8] != 1) {
 #line 26 "golden/kiss/memsafety.c"
-      __seqc_raise = 1;
+      __seqc_raise = (int)(1u + (unsigned int)(__seqc_atomic != 0));
 #line 26 "golden/kiss/memsafety.c"
       return 0;
     }
@@ -423,6 +423,7 @@ static void __seqc_run(unsigned int site, void *arg, unsigned int id)
       __seqc_ret[id] = rv4;
     }
   }
+  __VERIFIER_assume(__seqc_raise != 2);
   if (__seqc_raise == 0) {
     __seqc_done[id] = 1;
   }
@@ -436,6 +437,7 @@ int main(void)
 {
   __seqc_nthr = 1u;
   __seqc_main();
+  __VERIFIER_assume(__seqc_raise != 2);
   __VERIFIER_assume(!(!(__seqc_raise != 0) && __seqc_atomic != 0));
   __seqc_raise = 0;
   __seqc_atomic = 0;

@@ -119,7 +119,7 @@ static int __seqc_main(void)
 #line 21 "golden/kiss/overflow.c"
   if (__seqc_site_n[0] >= 1u) {
 #line 21 "golden/kiss/overflow.c"
-    __seqc_raise = 1;
+    __seqc_raise = (int)(1u + (unsigned int)(__seqc_atomic != 0));
 #line 21 "golden/kiss/overflow.c"
     return 0;
   }
@@ -150,7 +150,7 @@ static int __seqc_main(void)
 #line 21 "golden/kiss/overflow.c"
     if (__seqc_atomic != 0) {
 #line 21 "golden/kiss/overflow.c"
-      __seqc_raise = 1;
+      __seqc_raise = (int)(1u + (unsigned int)(__seqc_atomic != 0));
 #line 21 "golden/kiss/overflow.c"
       return 0;
     }
@@ -205,14 +205,14 @@ static int __seqc_main(void)
 #line 23 "golden/kiss/overflow.c"
     if (__seqc_j8 >= 2u) {
 #line 23 "golden/kiss/overflow.c"
-      __seqc_raise = 1;
+      __seqc_raise = (int)(1u + (unsigned int)(__seqc_atomic != 0));
 #line 23 "golden/kiss/overflow.c"
       return 0;
     }
 #line 23 "golden/kiss/overflow.c"
     if (__seqc_done[__seqc_j8] != 1) {
 #line 23 "golden/kiss/overflow.c"
-      __seqc_raise = 1;
+      __seqc_raise = (int)(1u + (unsigned int)(__seqc_atomic != 0));
 #line 23 "golden/kiss/overflow.c"
       return 0;
     }
@@ -262,6 +262,7 @@ static void __seqc_run(unsigned int site, void *arg, unsigned int id)
       __seqc_ret[id] = rv4;
     }
   }
+  __VERIFIER_assume(__seqc_raise != 2);
   if (__seqc_raise == 0) {
     __seqc_done[id] = 1;
   }
@@ -275,6 +276,7 @@ int main(void)
 {
   __seqc_nthr = 1u;
   __seqc_main();
+  __VERIFIER_assume(__seqc_raise != 2);
   __VERIFIER_assume(!(!(__seqc_raise != 0) && __seqc_atomic != 0));
   __seqc_raise = 0;
   __seqc_atomic = 0;

@@ -58,7 +58,7 @@ void *t(void *arg)
 #line 16 "golden/kiss/race_fields.c"
   if (*&m != 0) {
 #line 16 "golden/kiss/race_fields.c"
-    __seqc_raise = 1;
+    __seqc_raise = (int)(1u + (unsigned int)(__seqc_atomic != 0));
 #line 16 "golden/kiss/race_fields.c"
     return (void *)0;
   }
@@ -85,7 +85,7 @@ void *t(void *arg)
         __seqc_race_site = 1u;
       }
 #line 16 "golden/kiss/race_fields.c"
-      __seqc_raise = 1;
+      __seqc_raise = (int)(1u + (unsigned int)(__seqc_atomic != 0));
 #line 16 "golden/kiss/race_fields.c"
       return (void *)0;
     }
@@ -113,7 +113,7 @@ void *t(void *arg)
         __seqc_race_site = 2u;
       }
 #line 16 "golden/kiss/race_fields.c"
-      __seqc_raise = 1;
+      __seqc_raise = (int)(1u + (unsigned int)(__seqc_atomic != 0));
 #line 16 "golden/kiss/race_fields.c"
       return (void *)0;
     }
@@ -141,7 +141,7 @@ void *t(void *arg)
         __seqc_race_site = 3u;
       }
 #line 16 "golden/kiss/race_fields.c"
-      __seqc_raise = 1;
+      __seqc_raise = (int)(1u + (unsigned int)(__seqc_atomic != 0));
 #line 16 "golden/kiss/race_fields.c"
       return (void *)0;
     }
@@ -169,7 +169,7 @@ void *t(void *arg)
         __seqc_race_site = 4u;
       }
 #line 16 "golden/kiss/race_fields.c"
-      __seqc_raise = 1;
+      __seqc_raise = (int)(1u + (unsigned int)(__seqc_atomic != 0));
 #line 16 "golden/kiss/race_fields.c"
       return (void *)0;
     }
@@ -203,7 +203,7 @@ void *t(void *arg)
         __seqc_race_site = 5u;
       }
 #line 16 "golden/kiss/race_fields.c"
-      __seqc_raise = 1;
+      __seqc_raise = (int)(1u + (unsigned int)(__seqc_atomic != 0));
 #line 16 "golden/kiss/race_fields.c"
       return (void *)0;
     }
@@ -235,7 +235,7 @@ static int __seqc_main(void)
 #line 18 "golden/kiss/race_fields.c"
   if (__seqc_site_n[0] >= 1u) {
 #line 18 "golden/kiss/race_fields.c"
-    __seqc_raise = 1;
+    __seqc_raise = (int)(1u + (unsigned int)(__seqc_atomic != 0));
 #line 18 "golden/kiss/race_fields.c"
     return 0;
   }
@@ -266,7 +266,7 @@ static int __seqc_main(void)
 #line 18 "golden/kiss/race_fields.c"
     if (__seqc_atomic != 0) {
 #line 18 "golden/kiss/race_fields.c"
-      __seqc_raise = 1;
+      __seqc_raise = (int)(1u + (unsigned int)(__seqc_atomic != 0));
 #line 18 "golden/kiss/race_fields.c"
       return 0;
     }
@@ -291,7 +291,7 @@ static int __seqc_main(void)
 #line 18 "golden/kiss/race_fields.c"
   if (*&m != 0) {
 #line 18 "golden/kiss/race_fields.c"
-    __seqc_raise = 1;
+    __seqc_raise = (int)(1u + (unsigned int)(__seqc_atomic != 0));
 #line 18 "golden/kiss/race_fields.c"
     return 0;
   }
@@ -318,7 +318,7 @@ static int __seqc_main(void)
         __seqc_race_site = 6u;
       }
 #line 18 "golden/kiss/race_fields.c"
-      __seqc_raise = 1;
+      __seqc_raise = (int)(1u + (unsigned int)(__seqc_atomic != 0));
 #line 18 "golden/kiss/race_fields.c"
       return 0;
     }
@@ -352,7 +352,7 @@ static int __seqc_main(void)
         __seqc_race_site = 7u;
       }
 #line 18 "golden/kiss/race_fields.c"
-      __seqc_raise = 1;
+      __seqc_raise = (int)(1u + (unsigned int)(__seqc_atomic != 0));
 #line 18 "golden/kiss/race_fields.c"
       return 0;
     }
@@ -380,7 +380,7 @@ static int __seqc_main(void)
         __seqc_race_site = 8u;
       }
 #line 18 "golden/kiss/race_fields.c"
-      __seqc_raise = 1;
+      __seqc_raise = (int)(1u + (unsigned int)(__seqc_atomic != 0));
 #line 18 "golden/kiss/race_fields.c"
       return 0;
     }
@@ -400,14 +400,14 @@ static int __seqc_main(void)
 #line 18 "golden/kiss/race_fields.c"
     if (__seqc_j9 >= 2u) {
 #line 18 "golden/kiss/race_fields.c"
-      __seqc_raise = 1;
+      __seqc_raise = (int)(1u + (unsigned int)(__seqc_atomic != 0));
 #line 18 "golden/kiss/race_fields.c"
       return 0;
     }
 #line 18 "golden/kiss/race_fields.c"
     if (__seqc_done[__seqc_j9] != 1) {
 #line 18 "golden/kiss/race_fields.c"
-      __seqc_raise = 1;
+      __seqc_raise = (int)(1u + (unsigned int)(__seqc_atomic != 0));
 #line 18 "golden/kiss/race_fields.c"
       return 0;
     }
@@ -415,7 +415,7 @@ static int __seqc_main(void)
 #line 18 "golden/kiss/race_fields.c"
   if (!(v == 0 || v == 2)) {
 #line 18 "golden/kiss/race_fields.c"
-    __seqc_raise = 1;
+    __seqc_raise = (int)(1u + (unsigned int)(__seqc_atomic != 0));
 #line 18 "golden/kiss/race_fields.c"
     return 0;
   }
@@ -464,6 +464,7 @@ static void __seqc_run(unsigned int site, void *arg, unsigned int id)
       __seqc_ret[id] = rv4;
     }
   }
+  __VERIFIER_assume(__seqc_raise != 2);
   if (__seqc_raise == 0) {
     __seqc_done[id] = 1;
   }
@@ -485,6 +486,7 @@ int main(void)
 {
   __seqc_nthr = 1u;
   __seqc_main();
+  __VERIFIER_assume(__seqc_raise != 2);
   __VERIFIER_assume(!(!(__seqc_raise != 0) && __seqc_atomic != 0));
   __seqc_raise = 0;
   __seqc_atomic = 0;

@@ -54,7 +54,7 @@ void *t(void *arg)
 #line 16 "golden/kiss/race_region.c"
   if (*&m != 0) {
 #line 16 "golden/kiss/race_region.c"
-    __seqc_raise = 1;
+    __seqc_raise = (int)(1u + (unsigned int)(__seqc_atomic != 0));
 #line 16 "golden/kiss/race_region.c"
     return (void *)0;
   }
@@ -74,7 +74,7 @@ void *t(void *arg)
         assert(!((void *)&p->a == __seqc_race_addr && __seqc_race_acc == 2));
       }
 #line 16 "golden/kiss/race_region.c"
-      __seqc_raise = 1;
+      __seqc_raise = (int)(1u + (unsigned int)(__seqc_atomic != 0));
 #line 16 "golden/kiss/race_region.c"
       return (void *)0;
     }
@@ -95,7 +95,7 @@ void *t(void *arg)
         assert(!((void *)&p->a == __seqc_race_addr));
       }
 #line 16 "golden/kiss/race_region.c"
-      __seqc_raise = 1;
+      __seqc_raise = (int)(1u + (unsigned int)(__seqc_atomic != 0));
 #line 16 "golden/kiss/race_region.c"
       return (void *)0;
     }
@@ -123,7 +123,7 @@ void *t(void *arg)
         __seqc_race_site = 3u;
       }
 #line 16 "golden/kiss/race_region.c"
-      __seqc_raise = 1;
+      __seqc_raise = (int)(1u + (unsigned int)(__seqc_atomic != 0));
 #line 16 "golden/kiss/race_region.c"
       return (void *)0;
     }
@@ -151,7 +151,7 @@ void *t(void *arg)
         __seqc_race_site = 4u;
       }
 #line 16 "golden/kiss/race_region.c"
-      __seqc_raise = 1;
+      __seqc_raise = (int)(1u + (unsigned int)(__seqc_atomic != 0));
 #line 16 "golden/kiss/race_region.c"
       return (void *)0;
     }
@@ -178,7 +178,7 @@ void *t(void *arg)
         assert(!((void *)&p->b == __seqc_race_addr));
       }
 #line 16 "golden/kiss/race_region.c"
-      __seqc_raise = 1;
+      __seqc_raise = (int)(1u + (unsigned int)(__seqc_atomic != 0));
 #line 16 "golden/kiss/race_region.c"
       return (void *)0;
     }
@@ -210,7 +210,7 @@ static int __seqc_main(void)
 #line 18 "golden/kiss/race_region.c"
   if (__seqc_site_n[0] >= 1u) {
 #line 18 "golden/kiss/race_region.c"
-    __seqc_raise = 1;
+    __seqc_raise = (int)(1u + (unsigned int)(__seqc_atomic != 0));
 #line 18 "golden/kiss/race_region.c"
     return 0;
   }
@@ -232,7 +232,7 @@ static int __seqc_main(void)
 #line 18 "golden/kiss/race_region.c"
     if (__seqc_atomic != 0) {
 #line 18 "golden/kiss/race_region.c"
-      __seqc_raise = 1;
+      __seqc_raise = (int)(1u + (unsigned int)(__seqc_atomic != 0));
 #line 18 "golden/kiss/race_region.c"
       return 0;
     }
@@ -257,7 +257,7 @@ static int __seqc_main(void)
 #line 18 "golden/kiss/race_region.c"
   if (*&m != 0) {
 #line 18 "golden/kiss/race_region.c"
-    __seqc_raise = 1;
+    __seqc_raise = (int)(1u + (unsigned int)(__seqc_atomic != 0));
 #line 18 "golden/kiss/race_region.c"
     return 0;
   }
@@ -277,7 +277,7 @@ static int __seqc_main(void)
         assert(!((void *)&(*__seqc_c_pr).a == __seqc_race_addr));
       }
 #line 18 "golden/kiss/race_region.c"
-      __seqc_raise = 1;
+      __seqc_raise = (int)(1u + (unsigned int)(__seqc_atomic != 0));
 #line 18 "golden/kiss/race_region.c"
       return 0;
     }
@@ -304,7 +304,7 @@ static int __seqc_main(void)
         assert(!((void *)&(*__seqc_c_pr).b == __seqc_race_addr && __seqc_race_acc == 2));
       }
 #line 18 "golden/kiss/race_region.c"
-      __seqc_raise = 1;
+      __seqc_raise = (int)(1u + (unsigned int)(__seqc_atomic != 0));
 #line 18 "golden/kiss/race_region.c"
       return 0;
     }
@@ -325,7 +325,7 @@ static int __seqc_main(void)
         assert(!((void *)&(*__seqc_c_x) == __seqc_race_addr && __seqc_race_acc == 2));
       }
 #line 18 "golden/kiss/race_region.c"
-      __seqc_raise = 1;
+      __seqc_raise = (int)(1u + (unsigned int)(__seqc_atomic != 0));
 #line 18 "golden/kiss/race_region.c"
       return 0;
     }
@@ -345,14 +345,14 @@ static int __seqc_main(void)
 #line 18 "golden/kiss/race_region.c"
     if (__seqc_j9 >= 2u) {
 #line 18 "golden/kiss/race_region.c"
-      __seqc_raise = 1;
+      __seqc_raise = (int)(1u + (unsigned int)(__seqc_atomic != 0));
 #line 18 "golden/kiss/race_region.c"
       return 0;
     }
 #line 18 "golden/kiss/race_region.c"
     if (__seqc_done[__seqc_j9] != 1) {
 #line 18 "golden/kiss/race_region.c"
-      __seqc_raise = 1;
+      __seqc_raise = (int)(1u + (unsigned int)(__seqc_atomic != 0));
 #line 18 "golden/kiss/race_region.c"
       return 0;
     }
@@ -360,7 +360,7 @@ static int __seqc_main(void)
 #line 18 "golden/kiss/race_region.c"
   if (!(v == 0 || v == 2)) {
 #line 18 "golden/kiss/race_region.c"
-    __seqc_raise = 1;
+    __seqc_raise = (int)(1u + (unsigned int)(__seqc_atomic != 0));
 #line 18 "golden/kiss/race_region.c"
     return 0;
   }
@@ -400,6 +400,7 @@ static void __seqc_run(unsigned int site, void *arg, unsigned int id)
       __seqc_ret[id] = rv4;
     }
   }
+  __VERIFIER_assume(__seqc_raise != 2);
   if (__seqc_raise == 0) {
     __seqc_done[id] = 1;
   }
@@ -421,6 +422,7 @@ int main(void)
 {
   __seqc_nthr = 1u;
   __seqc_main();
+  __VERIFIER_assume(__seqc_raise != 2);
   __VERIFIER_assume(!(!(__seqc_raise != 0) && __seqc_atomic != 0));
   __seqc_raise = 0;
   __seqc_atomic = 0;

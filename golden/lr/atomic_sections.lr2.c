@@ -105,8 +105,11 @@ static int __seqc_main(void)
   unsigned long *t__p4;
 #line 18 "golden/lr/atomic_sections.c"
   if (__seqc_pool13_n >= 6u) {
+    {
+      __VERIFIER_assume(!(__seqc_r < 3u && __seqc_atomic != 0));
 #line 18 "golden/lr/atomic_sections.c"
-    __seqc_r = 3u;
+      __seqc_r = 3u;
+    }
 #line 18 "golden/lr/atomic_sections.c"
     t__p4 = &__seqc_mem0.__seqc_pool13[0u];
   } else {
@@ -120,8 +123,11 @@ static int __seqc_main(void)
   unsigned int __seqc_t5;
 #line 18 "golden/lr/atomic_sections.c"
   if (__seqc_site_n[0] >= 1u) {
+    {
+      __VERIFIER_assume(!(__seqc_r < 3u && __seqc_atomic != 0));
 #line 18 "golden/lr/atomic_sections.c"
-    __seqc_r = 3u;
+      __seqc_r = 3u;
+    }
   } else {
 #line 18 "golden/lr/atomic_sections.c"
     __seqc_t5 = __seqc_site_n[0] + 1u;
@@ -163,12 +169,18 @@ static int __seqc_main(void)
   __seqc_j6 = (unsigned int)__s3 - 1u;
 #line 18 "golden/lr/atomic_sections.c"
   if (__seqc_j6 == __seqc_tid) { } else if (__seqc_j6 >= 2u) {
+    {
+      __VERIFIER_assume(!(__seqc_r < 3u && __seqc_atomic != 0));
 #line 18 "golden/lr/atomic_sections.c"
-    __seqc_r = 3u;
+      __seqc_r = 3u;
+    }
 #line 18 "golden/lr/atomic_sections.c"
   } else if (__seqc_nmem[__seqc_r]->__seqc_done[__seqc_j6] != 1) {
+    {
+      __VERIFIER_assume(!(__seqc_r < 3u && __seqc_atomic != 0));
 #line 18 "golden/lr/atomic_sections.c"
-    __seqc_r = 3u;
+      __seqc_r = 3u;
+    }
   }
 #line 18 "golden/lr/atomic_sections.c"
   return 0;

@@ -224,16 +224,22 @@ static int __seqc_main(void)
   __seqc_cs();
 #line 21 "golden/lr/memsafety.c"
   if (!(__seqc_nmem[__seqc_r]->__seqcm_heap_n < 1u)) {
+    {
+      __VERIFIER_assume(!(__seqc_r < 3u && __seqc_atomic != 0));
 #line 21 "golden/lr/memsafety.c"
-    __seqc_r = 3u;
+      __seqc_r = 3u;
+    }
   }
   __seqc_cs();
 #line 21 "golden/lr/memsafety.c"
   unsigned char *__seqc_obj8;
 #line 21 "golden/lr/memsafety.c"
   if (__seqc_pool18_n >= 1u) {
+    {
+      __VERIFIER_assume(!(__seqc_r < 3u && __seqc_atomic != 0));
 #line 21 "golden/lr/memsafety.c"
-    __seqc_r = 3u;
+      __seqc_r = 3u;
+    }
 #line 21 "golden/lr/memsafety.c"
     __seqc_obj8 = &__seqc_mem0.__seqc_pool18[0u];
   } else {
@@ -293,8 +299,11 @@ static int __seqc_main(void)
 #line 22 "golden/lr/memsafety.c"
   __seqc_atomic = 0;
   if (__seqc_pool20_n >= 1u) {
+    {
+      __VERIFIER_assume(!(__seqc_r < 3u && __seqc_atomic != 0));
 #line 23 "golden/lr/memsafety.c"
-    __seqc_r = 3u;
+      __seqc_r = 3u;
+    }
 #line 23 "golden/lr/memsafety.c"
     t__p7 = &__seqc_mem0.__seqc_pool20[0u];
   } else {
@@ -308,8 +317,11 @@ static int __seqc_main(void)
   unsigned int __seqc_t9;
 #line 24 "golden/lr/memsafety.c"
   if (__seqc_site_n[0] >= 1u) {
+    {
+      __VERIFIER_assume(!(__seqc_r < 3u && __seqc_atomic != 0));
 #line 24 "golden/lr/memsafety.c"
-    __seqc_r = 3u;
+      __seqc_r = 3u;
+    }
   } else {
 #line 24 "golden/lr/memsafety.c"
     __seqc_t9 = __seqc_site_n[0] + 1u;
@@ -383,12 +395,18 @@ static int __seqc_main(void)
   __seqc_j10 = (unsigned int)__s5 - 1u;
 #line 26 "golden/lr/memsafety.c"
   if (__seqc_j10 == __seqc_tid) { } else if (__seqc_j10 >= 2u) {
+    {
+      __VERIFIER_assume(!(__seqc_r < 3u && __seqc_atomic != 0));
 #line 26 "golden/lr/memsafety.c"
-    __seqc_r = 3u;
+      __seqc_r = 3u;
+    }
 #line 26 "golden/lr/memsafety.c"
   } else if (__seqc_nmem[__seqc_r]->__seqc_done[__seqc_j10] != 1) {
+    {
+      __VERIFIER_assume(!(__seqc_r < 3u && __seqc_atomic != 0));
 #line 26 "golden/lr/memsafety.c"
-    __seqc_r = 3u;
+      __seqc_r = 3u;
+    }
   }
 #line 27 "golden/lr/memsafety.c"
   return 0;

@@ -154,8 +154,11 @@ static int __seqc_main(void)
   unsigned long *a__p7;
 #line 20 "golden/lr/overflow.c"
   if (__seqc_pool13_n >= 6u) {
+    {
+      __VERIFIER_assume(!(__seqc_r < 3u && __seqc_atomic != 0));
 #line 20 "golden/lr/overflow.c"
-    __seqc_r = 3u;
+      __seqc_r = 3u;
+    }
 #line 20 "golden/lr/overflow.c"
     a__p7 = &__seqc_mem0.__seqc_pool13[0u];
   } else {
@@ -169,8 +172,11 @@ static int __seqc_main(void)
   unsigned int __seqc_t8;
 #line 21 "golden/lr/overflow.c"
   if (__seqc_site_n[0] >= 1u) {
+    {
+      __VERIFIER_assume(!(__seqc_r < 3u && __seqc_atomic != 0));
 #line 21 "golden/lr/overflow.c"
-    __seqc_r = 3u;
+      __seqc_r = 3u;
+    }
   } else {
 #line 21 "golden/lr/overflow.c"
     __seqc_t8 = __seqc_site_n[0] + 1u;
@@ -236,12 +242,18 @@ static int __seqc_main(void)
   __seqc_j9 = (unsigned int)__s5 - 1u;
 #line 23 "golden/lr/overflow.c"
   if (__seqc_j9 == __seqc_tid) { } else if (__seqc_j9 >= 2u) {
+    {
+      __VERIFIER_assume(!(__seqc_r < 3u && __seqc_atomic != 0));
 #line 23 "golden/lr/overflow.c"
-    __seqc_r = 3u;
+      __seqc_r = 3u;
+    }
 #line 23 "golden/lr/overflow.c"
   } else if (__seqc_nmem[__seqc_r]->__seqc_done[__seqc_j9] != 1) {
+    {
+      __VERIFIER_assume(!(__seqc_r < 3u && __seqc_atomic != 0));
 #line 23 "golden/lr/overflow.c"
-    __seqc_r = 3u;
+      __seqc_r = 3u;
+    }
   }
 #line 24 "golden/lr/overflow.c"
   return v;

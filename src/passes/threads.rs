@@ -80,8 +80,6 @@ pub(crate) struct Book {
     pub dtors: Option<FuncId>,
     /// Mutexes carry owner, count and kind.
     pub mutex_kinds: bool,
-    /// The program has atomic sections or functions.
-    pub atomic_code: bool,
     /// `--property deadlock`: what each thread waits on.
     pub wait: Option<WaitBook>,
     /// `--property locks` / `locks-exit`.
@@ -1144,10 +1142,7 @@ pub(crate) fn expand(
             {
                 out.extend(c);
             }
-            if b.atomic_code {
-                let alive = m.alive(p, loc);
-                out.push(end_inside_atomic(p, &b, alive, loc));
-            }
+            // Inside atomic code the stop ends the run (`stop_and_leave`).
             out.extend(m.stop_and_leave(p, loc));
         }
         _ => return false,

@@ -32,6 +32,17 @@ impl<'p> Machine<'p> {
             .filter(|fr| fr.func == f)
             .count() as u32;
         if depth >= self.b.unwind.max(1) {
+            if self.in_atomic(&st.threads[t as usize]) {
+                let why = format!("recursion bound {} for '{}'", self.b.unwind, func.name);
+                // No event: a frame push has no trace of its own.
+                self.end_program(
+                    st,
+                    &format!("{why}, inside atomic code"),
+                    loc,
+                    &mut Vec::new(),
+                );
+                return Ok(());
+            }
             st.threads[t as usize].status = Status::Stopped(format!(
                 "recursion bound {} for '{}'",
                 self.b.unwind, func.name
@@ -74,6 +85,12 @@ impl<'p> Machine<'p> {
     }
 
     pub(super) fn stop(&self, st: &mut State, t: u32, why: String, loc: Loc, ev: &mut Vec<Event>) {
+        // A thread blocked or cut inside atomic code keeps every other
+        // thread out for good: the program can take no step after it.
+        if self.in_atomic(&st.threads[t as usize]) {
+            self.end_program(st, &format!("{why}, inside atomic code"), loc, ev);
+            return;
+        }
         if self.trace {
             ev.push(Event {
                 loc,

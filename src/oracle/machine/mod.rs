@@ -25,7 +25,8 @@
 //! live thread, a `pthread_once` in progress) is not enabled. Anything that
 //! blocks later in a step (inside an atomic section), a failed `assume`, a
 //! bound cut, `exit` and `abort` stop that thread for good; the other
-//! threads go on (DESIGN.md §3 rule 4).
+//! threads go on (DESIGN.md §3 rule 4). Inside atomic code no other
+//! thread could run again, so the program ends there instead.
 
 use super::compile::{Bits, Code, E, Mop, Reg};
 use crate::ir::*;

@@ -157,7 +157,11 @@ pub const TID: &str = "__seqc_tid";
 
 #[derive(Clone, Copy)]
 struct Globals {
+    /// RAISE: 0 running, 1 stopped, 2 stopped inside atomic code (with
+    /// `atomic_code` only): no other thread could run after that, so the
+    /// run is dropped where the stop lands (`scheduler::dropped`).
     raise: GlobalId,
+    atomic_code: bool,
     tid: GlobalId,
     atomic: GlobalId,
     /// The next thread id (creation order; main is 0).
@@ -238,6 +242,7 @@ pub fn kiss(mut p: Program, o: &KissOptions) -> Result<(Program, KissInfo)> {
     let nsites = site_list.len() as u64;
     let g = Globals {
         raise: add(&mut p, RAISE, Ty::INT),
+        atomic_code: threads::has_atomic_code(&p),
         tid: add(&mut p, TID, Ty::UINT),
         atomic: add(&mut p, "__seqc_atomic", Ty::INT),
         nthr: add(&mut p, "__seqc_nthr", Ty::UINT),
@@ -629,7 +634,6 @@ impl threads::Method for Rewriter {
             key_dtor: g.key_dtor,
             dtors: self.dtors,
             mutex_kinds: self.mutex_kinds,
-            atomic_code: self.atomic_code,
             wait: g.wait,
             locks: self.locks,
             held: g.held,

@@ -41,13 +41,25 @@ impl Rewriter {
         return_any(ty, loc, |t| self.temp("__seqc_any", t))
     }
 
-    /// RAISE: the running thread stops for good.
+    /// RAISE: the running thread stops for good (blocked or cut). Inside
+    /// atomic code no other thread could run after it, so such a run is
+    /// dropped instead (the state it leaves is half an atomic step).
     pub(super) fn raise(&mut self, p: &Program, loc: Loc) -> Vec<Stmt> {
-        let mut v = vec![assign(
-            glob(p, self.g.raise, loc),
-            int(1, Ty::INT, loc),
-            loc,
-        )];
+        // 2 inside atomic code (`Globals::raise`). The drop is an assume
+        // outside CBMC's atomic sections: a path that ends inside one
+        // makes CBMC fail ("atomic sections differ across branches").
+        let value = if self.atomic_code {
+            let inside = cmp(
+                BinOp::Ne,
+                glob(p, self.g.atomic, loc),
+                int(0, Ty::INT, loc),
+                loc,
+            );
+            bin(BinOp::Add, int(1, Ty::INT, loc), inside, Ty::INT, loc)
+        } else {
+            int(1, Ty::INT, loc)
+        };
+        let mut v = vec![assign(glob(p, self.g.raise, loc), value, loc)];
         v.extend(self.leave(loc));
         v
     }

@@ -181,6 +181,17 @@ pub(super) fn make_schedule(p: &Program, g: &Globals, max: u32, run: FuncId) -> 
 /// `void __seqc_run(unsigned site, void *arg, unsigned id)`: thread `id`
 /// runs the start routine of `site` to its end or until it stops; a
 /// normal return is recorded for joins.
+/// `assume(RAISE != 2)`: where a thread that stopped inside atomic code
+/// has left its code, the run ends; nothing ran in between (every caller
+/// returns at once).
+fn dropped(p: &Program, g: &Globals, loc: Loc) -> Stmt {
+    let two = int(2, Ty::INT, loc);
+    st(
+        StmtKind::Assume(cmp(BinOp::Ne, glob(p, g.raise, loc), two, loc)),
+        loc,
+    )
+}
+
 pub(super) fn make_run(
     p: &Program,
     g: &Globals,
@@ -302,6 +313,9 @@ pub(super) fn make_run(
         chain = vec![if_(is_f, then, chain, loc)];
     }
     body.extend(chain);
+    if g.atomic_code {
+        body.push(dropped(p, g, loc));
+    }
     if let Some(d) = dtors {
         // The thread returned: its key destructors run first.
         body.push(if_(
@@ -364,10 +378,13 @@ pub(super) fn make_driver(
             cast(e, t.clone(), loc)
         })
         .collect();
-    let b = vec![
+    let mut b = vec![
         assign(glob(p, g.nthr, loc), int(1, Ty::UINT, loc), loc),
         call(user_main, mf.sig.clone(), margs, None, loc),
     ];
+    if g.atomic_code {
+        b.push(dropped(p, g, loc));
+    }
     // Main's return is exit: inside an atomic section the run ends.
     let b: Vec<Stmt> = b
         .into_iter()

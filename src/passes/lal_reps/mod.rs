@@ -686,7 +686,22 @@ impl Ctx {
         glob(p, self.g.round, loc)
     }
 
+    /// The running thread stops for good: it is blocked or cut. Inside
+    /// atomic code no other thread could run after it, so such a run is
+    /// dropped instead (the state it leaves is half an atomic step).
     fn stop(&self, p: &Program, loc: Loc) -> Stmt {
+        let set = self.stop_failed(p, loc);
+        if !self.atomic_code {
+            return set;
+        }
+        let alive = Some(self.alive(p, loc));
+        let end = threads::end_inside_atomic(p, &book(self), alive, loc);
+        st(StmtKind::Block(Block(vec![end, set])), loc.generated())
+    }
+
+    /// The running thread stops after a failed assertion (recorded): the
+    /// run is a real one up to the failure, inside atomic code too.
+    fn stop_failed(&self, p: &Program, loc: Loc) -> Stmt {
         assign(self.round(p, loc), int(self.k as i128, Ty::UINT, loc), loc)
     }
 
@@ -893,7 +908,6 @@ fn book(cx: &Ctx) -> Book {
         key_dtor: g.key_dtor,
         dtors: cx.dtors,
         mutex_kinds: cx.mutex_kinds,
-        atomic_code: cx.atomic_code,
         wait: g.wait,
         locks: cx.locks,
         held: g.held,

@@ -19,7 +19,12 @@ impl Rewriter<'_> {
             vec![],
             loc,
         );
-        let fails = if_(not(c, loc), vec![set, self.stop(p, loc)], vec![], loc);
+        let fails = if_(
+            not(c, loc),
+            vec![set, self.stop_failed(p, loc)],
+            vec![],
+            loc,
+        );
         if_(self.alive(p, loc), vec![fails], vec![], loc)
     }
 
