@@ -309,6 +309,42 @@ fn refusals_name_the_construct() {
     }
 }
 
+/// The sequentializations keep one copy of a thread-local variable per
+/// thread, indexed by the running thread, so a pointer to it would reach
+/// the copy of whichever thread dereferences it: its address is refused by
+/// both methods (Lal-Reps once answered SUCCESSFUL on a reviewer's program
+/// whose thread writes main's copy through the pointer).
+#[test]
+fn thread_local_addresses_are_refused() {
+    let cases: &[(&str, &str)] = &[
+        (
+            "#include <pthread.h>\n__thread int tl = 3;\nvoid *t(void *a) { *(int *)a = 8; return 0; }\nint main(void) { pthread_t h; pthread_create(&h, 0, t, &tl); pthread_join(h, 0); return tl; }\n",
+            "4:56",
+        ),
+        (
+            "#include <pthread.h>\n_Thread_local int tla[2];\nint *p;\nvoid *t(void *a) { p = &tla[1]; return 0; }\nint main(void) { pthread_t h; pthread_create(&h, 0, t, 0); pthread_join(h, 0); return 0; }\n",
+            "4:24",
+        ),
+    ];
+    for (src, at) in cases {
+        let (_d, p) = temp_file("r.c", src.as_bytes());
+        for m in ["lal-reps", "kiss"] {
+            let out = seqc()
+                .args(["translate", "--method", m, &p])
+                .output()
+                .unwrap();
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{m} {src}: {err}");
+            assert!(
+                err.contains(&format!(
+                    "r.c:{at}: error: unsupported: the address of a thread-local variable (with --method {m})"
+                )),
+                "{m} {src}: {err}"
+            );
+        }
+    }
+}
+
 /// A layout no route follows is refused only where the program uses the
 /// type: old glibc's `<stdlib.h>` declares `union wait` with an unnamed
 /// bit-field, and preprocessed tasks carry it unused.

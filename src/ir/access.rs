@@ -279,7 +279,7 @@ pub fn addressed_globals(p: &Program) -> Vec<bool> {
 
 /// The global an lvalue lives in, if it is not reached through a pointer
 /// (the C printer's address mode descends the same way).
-fn base_global(e: &Expr) -> Option<GlobalId> {
+pub fn base_global(e: &Expr) -> Option<GlobalId> {
     match &e.kind {
         ExprKind::Global(g) => Some(*g),
         ExprKind::Member(b, _) | ExprKind::Index(b, _) => base_global(b),

@@ -1942,3 +1942,19 @@ pub fn start_sig() -> FnSig {
 pub fn start_ty() -> Ty {
     Ty::Func(Box::new(start_sig()))
 }
+
+/// Where `e` takes the address of (a part of) a thread-local global, if
+/// it does: the sequentializations keep one copy per thread indexed by
+/// the running thread, so a pointer made in one thread would reach the
+/// copy of whichever thread dereferences it. Refused by name.
+pub(crate) fn tls_address(e: &Expr, tls: &std::collections::HashSet<GlobalId>) -> Option<Loc> {
+    let mut at = None;
+    e.walk(&mut |x| {
+        if let ExprKind::AddrOf(a) | ExprKind::Decay(a) = &x.kind
+            && crate::ir::access::base_global(a).is_some_and(|g| tls.contains(&g))
+        {
+            at.get_or_insert(x.loc);
+        }
+    });
+    at
+}

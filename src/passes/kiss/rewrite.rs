@@ -92,15 +92,7 @@ impl Rewriter {
     pub(super) fn expr(&mut self, p: &Program, e: &mut Expr) {
         let tls = &self.tls;
         let tid = self.g.tid;
-        let mut bad: Option<Loc> = None;
-        e.walk_mut(&mut |x: &mut Expr| {
-            if let ExprKind::AddrOf(a) | ExprKind::Decay(a) = &x.kind
-                && matches!(a.kind, ExprKind::Global(g) if tls.contains(&g))
-            {
-                bad = Some(x.loc);
-            }
-        });
-        if let Some(l) = bad {
+        if let Some(l) = threads::tls_address(e, tls) {
             self.fail("the address of a thread-local variable", l);
             return;
         }

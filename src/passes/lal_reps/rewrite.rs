@@ -64,11 +64,14 @@ impl Rewriter<'_> {
     /// Rewrites an expression: escaping locals through their pool
     /// pointer, thread-local globals by thread, strings as globals.
     pub(super) fn expr(&mut self, p: &Program, e: &mut Expr) {
+        if let Some(l) = threads::tls_address(e, &self.tls) {
+            self.fail("the address of a thread-local variable", l);
+            return;
+        }
         let esc = &self.esc_ptr;
         let tls = &self.tls;
         let strings = &self.strings;
         let tid = self.g.tid;
-        let mut bad: Option<Loc> = None;
         rewrite_expr(e, &mut |x: &mut Expr| match &x.kind {
             ExprKind::Local(v) if esc.contains_key(v) => {
                 let pv = esc[v];
@@ -92,19 +95,8 @@ impl Rewriter<'_> {
                     x.kind = ExprKind::Global(g);
                 }
             }
-            ExprKind::AddrOf(a) | ExprKind::Decay(a) => {
-                if let ExprKind::Index(b, i) = &a.kind
-                    && matches!(b.kind, ExprKind::Global(g) if tls.contains(&g))
-                    && matches!(i.kind, ExprKind::Global(t) if t == tid)
-                {
-                    bad = Some(x.loc);
-                }
-            }
             _ => {}
         });
-        if let Some(l) = bad {
-            self.fail("the address of a thread-local variable", l);
-        }
     }
 
     pub(super) fn block(&mut self, p: &Program, b: Block, _in_atomic: bool) -> Block {
