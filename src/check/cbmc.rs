@@ -88,7 +88,19 @@ pub(super) fn check_cbmc(
             // a pointer read from the sink round's unconstrained copy.
             args.extend(["--property", "main.assertion.1"]);
         }
-        let out = run(&exe, &args, &dir, opts.timeout, cancel)?;
+        let mut out = run(&exe, &args, &dir, opts.timeout, cancel)?;
+        // CBMC numbers objects in the top 8 bits of a pointer by default;
+        // past 256 objects it gives up. With 64-bit pointers 16 bits leave
+        // every object 48 bits of offsets; with 32-bit ones fewer offset
+        // bits could wrap a large object's pointers, so the failure stands.
+        if p.data_model == DataModel::Lp64
+            && !out.timed_out
+            && !out.cancelled
+            && out.stdout.contains("too many addressed objects")
+        {
+            args.extend(["--object-bits", "16"]);
+            out = run(&exe, &args, &dir, opts.timeout, cancel)?;
+        }
         if out.cancelled {
             return Ok((
                 Outcome::Unknown("cbmc stopped: another back end answered first".into()),
