@@ -39,6 +39,8 @@ static void *__seqc_keys[16];
 #line 17 "golden/kiss/c11_atomics.c"
 void *t(void *a)
 {
+#line 17 "golden/kiss/c11_atomics.c"
+  int *__seqc_c_exp = (int *)malloc(sizeof(int));
   __seqc_step();
   if (__seqc_raise != 0) {
     return (void *)0;
@@ -80,7 +82,7 @@ void *t(void *a)
 #line 17 "golden/kiss/c11_atomics.c"
   int old = __t2;
 #line 17 "golden/kiss/c11_atomics.c"
-  int exp = 6; int *__seqc_c_exp = (int *)malloc(sizeof(int)); *__seqc_c_exp = exp;
+  int exp = 6; __seqc_c_exp = (int *)malloc(sizeof(int)); *__seqc_c_exp = exp;
   __seqc_step();
   if (__seqc_raise != 0) {
     return (void *)0;

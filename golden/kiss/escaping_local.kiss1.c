@@ -56,7 +56,9 @@ void *t(void *a)
 static int __seqc_main(void)
 {
 #line 14 "golden/kiss/escaping_local.c"
-  int shared = 0; int *__seqc_c_shared = (int *)malloc(sizeof(int)); *__seqc_c_shared = shared;
+  int *__seqc_c_shared = (int *)malloc(sizeof(int));
+#line 14 "golden/kiss/escaping_local.c"
+  int shared = 0; __seqc_c_shared = (int *)malloc(sizeof(int)); *__seqc_c_shared = shared;
 #line 14 "golden/kiss/escaping_local.c"
   int private = 1;
 #line 14 "golden/kiss/escaping_local.c"

@@ -80,8 +80,9 @@ unsigned long strlen(char *s)
 #line 20 "golden/kiss/keys_memset_heap.c"
 void *worker(void *arg)
 {
-#line 21 "golden/kiss/keys_memset_heap.c"
-  struct S local; struct S *__seqc_c_local = (struct S *)malloc(sizeof(struct S));
+#line 20 "golden/kiss/keys_memset_heap.c"
+  struct S *__seqc_c_local = (struct S *)malloc(sizeof(struct S));
+  struct S local; __seqc_c_local = (struct S *)malloc(sizeof(struct S));
   __seqc_step();
   if (__seqc_raise != 0) {
     return (void *)0;
@@ -158,6 +159,8 @@ void *worker(void *arg)
 #line 27 "golden/kiss/keys_memset_heap.c"
 static int __seqc_main(void)
 {
+#line 27 "golden/kiss/keys_memset_heap.c"
+  void **__seqc_c_r = (void **)malloc(sizeof(void *));
   __seqc_step();
   if (__seqc_raise != 0) {
     return 0;
@@ -288,7 +291,7 @@ static int __seqc_main(void)
   }
 #line 35 "golden/kiss/keys_memset_heap.c"
   memset(&g, 0, 8ul);
-  void *r; void **__seqc_c_r = (void **)malloc(sizeof(void *));
+  void *r; __seqc_c_r = (void **)malloc(sizeof(void *));
   __seqc_step();
   if (__seqc_raise != 0) {
     return 0;

@@ -200,9 +200,13 @@ void __VERIFIER_atomic_bump(void)
 static int __seqc_main(void)
 {
 #line 18 "golden/kiss/race_region.c"
-  struct pair pr = { 0, 0 }; struct pair *__seqc_c_pr = (struct pair *)malloc(sizeof(struct pair)); *__seqc_c_pr = pr;
+  struct pair *__seqc_c_pr = (struct pair *)malloc(sizeof(struct pair));
 #line 18 "golden/kiss/race_region.c"
-  unsigned long x; unsigned long *__seqc_c_x = (unsigned long *)malloc(sizeof(unsigned long));
+  unsigned long *__seqc_c_x = (unsigned long *)malloc(sizeof(unsigned long));
+#line 18 "golden/kiss/race_region.c"
+  struct pair pr = { 0, 0 }; __seqc_c_pr = (struct pair *)malloc(sizeof(struct pair)); *__seqc_c_pr = pr;
+#line 18 "golden/kiss/race_region.c"
+  unsigned long x; __seqc_c_x = (unsigned long *)malloc(sizeof(unsigned long));
   __seqc_step();
   if (__seqc_raise != 0) {
     return 0;

@@ -86,11 +86,15 @@ void *work(void *p)
 static int __seqc_main(void)
 {
 #line 18 "golden/kiss/thread_args_ret.c"
+  struct arg *__seqc_c_a = (struct arg *)malloc(sizeof(struct arg));
+#line 18 "golden/kiss/thread_args_ret.c"
+  void **__seqc_c_r = (void **)malloc(sizeof(void *));
+#line 18 "golden/kiss/thread_args_ret.c"
   unsigned long t;
 #line 18 "golden/kiss/thread_args_ret.c"
-  struct arg a = { 21, 0 }; struct arg *__seqc_c_a = (struct arg *)malloc(sizeof(struct arg)); *__seqc_c_a = a;
+  struct arg a = { 21, 0 }; __seqc_c_a = (struct arg *)malloc(sizeof(struct arg)); *__seqc_c_a = a;
 #line 18 "golden/kiss/thread_args_ret.c"
-  void *r; void **__seqc_c_r = (void **)malloc(sizeof(void *));
+  void *r; __seqc_c_r = (void **)malloc(sizeof(void *));
   __seqc_step();
   if (__seqc_raise != 0) {
     return 0;

@@ -475,8 +475,12 @@ pub(crate) trait Method {
     /// `ok` unless one of `conds` holds (tested in order), in which case
     /// the thread stops instead.
     fn unless(&mut self, p: &Program, conds: Vec<Expr>, ok: Vec<Stmt>, loc: Loc) -> Vec<Stmt>;
-    /// The thread stops for good and leaves the function.
+    /// The thread stops for good and leaves the function (blocked or
+    /// cut: inside atomic code the run ends there).
     fn stop_and_leave(&mut self, p: &Program, loc: Loc) -> Vec<Stmt>;
+    /// The thread ends (`pthread_exit`) and leaves the function: inside
+    /// atomic code too, the others go on (the section ends with it).
+    fn end_and_leave(&mut self, p: &Program, loc: Loc) -> Vec<Stmt>;
     /// A point where other threads may run before this one goes on.
     fn switch_point(&mut self, p: &Program, loc: Loc) -> Vec<Stmt>;
     /// After a call of code that may stop the running thread.
@@ -937,7 +941,7 @@ pub(crate) fn expand(
             let idx = |a: GlobalId| index(glob(p, a, loc), tv.clone(), loc);
             out.push(assign(idx(b.done), one, loc));
             out.push(assign(idx(b.ret), cast(arg(0), Ty::Void.ptr(), loc), loc));
-            out.extend(m.stop_and_leave(p, loc));
+            out.extend(m.end_and_leave(p, loc));
         }
         Op::ThreadSelf => set_dest(out, thread_id(&glob(p, b.tid, loc), loc)),
         Op::ThreadEqual => set_dest(out, cmp(BinOp::Eq, arg(0), arg(1), loc)),

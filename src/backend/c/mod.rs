@@ -600,18 +600,19 @@ impl<'p> Emitter<'p> {
         } else {
             Default::default()
         };
-        // Write the body straight into `out`: first the heap cells of
-        // parameters whose address escapes (in order), then the body.
-        let mut cell_params: Vec<LocalId> = f.params.clone();
-        cell_params.retain(|v| self.cells.contains(v));
+        // Write the body straight into `out`: first the heap cells, in
+        // local order: a parameter's holds its value, another local's is
+        // the one a `goto` past its declaration finds. Then the body.
+        let mut cells: Vec<LocalId> = self.cells.iter().copied().collect();
+        cells.sort();
         std::mem::swap(&mut self.out, out);
         self.indent = 0;
-        if cell_params.is_empty() {
+        if cells.is_empty() {
             self.braced(body);
         } else {
             self.nested(|e| {
-                for v in cell_params {
-                    let t = e.cell_copy(v, true);
+                for v in cells {
+                    let t = e.cell_copy(v, f.params.contains(&v), true);
                     e.line(f.loc, &t);
                     e.newline();
                 }

@@ -107,16 +107,22 @@ impl<'p> Emitter<'p> {
     }
 
     /// A new heap cell for local `v` (`Program::kept_frames`), holding
-    /// the value of the plain `v` just declared (when it has one; a new
-    /// heap object holds any value, as an uninitialised local does): a
-    /// fresh object per declaration, as C makes one per entry into its
-    /// block.
-    pub(super) fn cell_copy(&mut self, v: LocalId, has_value: bool) -> String {
+    /// the value of the plain `v` (when it has one; a new heap object
+    /// holds any value, as an uninitialised local does): a fresh object
+    /// per declaration, as C makes one per entry into its block. `declare`:
+    /// the cell pointer is declared here (a parameter's, or each local's
+    /// first cell at the function's entry, which a `goto` past the
+    /// declaration finds); else it is assigned.
+    pub(super) fn cell_copy(&mut self, v: LocalId, has_value: bool, declare: bool) -> String {
         let local = self.func.unwrap().local(v);
         let name = c_ident(&local.name);
         let ty = local.ty.clone();
         let ptr = Ty::Ptr(Box::new(ty.clone()));
-        let cell = self.declare(&ptr, &format!("__seqc_c_{name}"));
+        let cell = if declare {
+            self.declare(&ptr, &format!("__seqc_c_{name}"))
+        } else {
+            format!("__seqc_c_{name}")
+        };
         let cast = self.type_name(&ptr);
         let size = self.type_name(&ty);
         self.includes.insert("stdlib.h");
@@ -151,7 +157,7 @@ impl<'p> Emitter<'p> {
                 };
                 if self.cells.contains(v) {
                     t.push(' ');
-                    t.push_str(&self.cell_copy(*v, init.is_some()));
+                    t.push_str(&self.cell_copy(*v, init.is_some(), false));
                 }
                 self.line(loc, &t)
             }

@@ -671,6 +671,10 @@ impl threads::Method for Rewriter {
         self.raise(p, loc)
     }
 
+    fn end_and_leave(&mut self, p: &Program, loc: Loc) -> Vec<Stmt> {
+        self.raise_with(p, loc, false)
+    }
+
     fn switch_point(&mut self, p: &Program, loc: Loc) -> Vec<Stmt> {
         self.step(p, loc)
     }

@@ -45,10 +45,16 @@ impl Rewriter {
     /// atomic code no other thread could run after it, so such a run is
     /// dropped instead (the state it leaves is half an atomic step).
     pub(super) fn raise(&mut self, p: &Program, loc: Loc) -> Vec<Stmt> {
+        self.raise_with(p, loc, true)
+    }
+
+    /// RAISE; `drop`: inside atomic code the run ends (`raise`), else the
+    /// thread ends and the others go on (`pthread_exit`).
+    pub(super) fn raise_with(&mut self, p: &Program, loc: Loc, drop: bool) -> Vec<Stmt> {
         // 2 inside atomic code (`Globals::raise`). The drop is an assume
         // outside CBMC's atomic sections: a path that ends inside one
         // makes CBMC fail ("atomic sections differ across branches").
-        let value = if self.atomic_code {
+        let value = if drop && self.atomic_code {
             let inside = cmp(
                 BinOp::Ne,
                 glob(p, self.g.atomic, loc),

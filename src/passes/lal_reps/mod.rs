@@ -690,7 +690,7 @@ impl Ctx {
     /// atomic code no other thread could run after it, so such a run is
     /// dropped instead (the state it leaves is half an atomic step).
     fn stop(&self, p: &Program, loc: Loc) -> Stmt {
-        let set = self.stop_failed(p, loc);
+        let set = self.stop_here(p, loc);
         if !self.atomic_code {
             return set;
         }
@@ -699,9 +699,10 @@ impl Ctx {
         st(StmtKind::Block(Block(vec![end, set])), loc.generated())
     }
 
-    /// The running thread stops after a failed assertion (recorded): the
-    /// run is a real one up to the failure, inside atomic code too.
-    fn stop_failed(&self, p: &Program, loc: Loc) -> Stmt {
+    /// The running thread stops after a failed assertion (recorded) or
+    /// ends (`pthread_exit`): the run is a real one up to here, inside
+    /// atomic code too.
+    fn stop_here(&self, p: &Program, loc: Loc) -> Stmt {
         assign(self.round(p, loc), int(self.k as i128, Ty::UINT, loc), loc)
     }
 
@@ -949,7 +950,13 @@ impl threads::Method for Rewriter<'_> {
     }
 
     fn stop_and_leave(&mut self, p: &Program, loc: Loc) -> Vec<Stmt> {
-        self.stop_and_return(p, loc)
+        let stop = self.stop(p, loc);
+        self.and_return(stop, loc)
+    }
+
+    fn end_and_leave(&mut self, p: &Program, loc: Loc) -> Vec<Stmt> {
+        let stop = self.stop_here(p, loc);
+        self.and_return(stop, loc)
     }
 
     fn switch_point(&mut self, _p: &Program, loc: Loc) -> Vec<Stmt> {

@@ -19,12 +19,7 @@ impl Rewriter<'_> {
             vec![],
             loc,
         );
-        let fails = if_(
-            not(c, loc),
-            vec![set, self.stop_failed(p, loc)],
-            vec![],
-            loc,
-        );
+        let fails = if_(not(c, loc), vec![set, self.stop_here(p, loc)], vec![], loc);
         if_(self.alive(p, loc), vec![fails], vec![], loc)
     }
 
@@ -48,9 +43,9 @@ impl Rewriter<'_> {
         LocalId(self.locals.len() as u32 - 1)
     }
 
-    /// Stop and leave the function (a cut, exit or abort).
-    pub(super) fn stop_and_return(&mut self, p: &Program, loc: Loc) -> Vec<Stmt> {
-        let mut v = vec![self.stop(p, loc)];
+    /// `stop` (`Ctx::stop` or `stop_here`), then leave the function.
+    pub(super) fn and_return(&mut self, stop: Stmt, loc: Loc) -> Vec<Stmt> {
+        let mut v = vec![stop];
         if self.ret_ty.is_void() {
             v.push(st(StmtKind::Return(None), loc));
         } else {
