@@ -345,6 +345,40 @@ fn thread_local_addresses_are_refused() {
     }
 }
 
+/// A `__VERIFIER_atomic_*` function is atomic at its direct calls only
+/// (the call site opens the section): a call through a pointer or a start
+/// routine would run without it, so its address is refused by name.
+#[test]
+fn atomic_function_addresses_are_refused() {
+    let cases: &[(&str, &str)] = &[
+        (
+            "#include <pthread.h>\nint x;\nvoid __VERIFIER_atomic_inc(void) { x = x + 1; x = x + 1; }\nvoid (*fp)(void) = __VERIFIER_atomic_inc;\nvoid *t(void *a) { fp(); return 0; }\nint main(void) { pthread_t h; pthread_create(&h, 0, t, 0); return x == 1; }\n",
+            "4:20",
+        ),
+        (
+            "#include <pthread.h>\nint x;\nvoid *__VERIFIER_atomic_t(void *a) { x = 1; x = 0; return 0; }\nint main(void) { pthread_t h; pthread_create(&h, 0, __VERIFIER_atomic_t, 0); return x; }\n",
+            "4:53",
+        ),
+    ];
+    for (src, at) in cases {
+        let (_d, p) = temp_file("r.c", src.as_bytes());
+        for m in ["lal-reps", "kiss"] {
+            let out = seqc()
+                .args(["translate", "--method", m, &p])
+                .output()
+                .unwrap();
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{m} {src}: {err}");
+            assert!(
+                err.contains(&format!(
+                    "r.c:{at}: error: unsupported: the address of atomic function"
+                )),
+                "{m} {src}: {err}"
+            );
+        }
+    }
+}
+
 /// A layout no route follows is refused only where the program uses the
 /// type: old glibc's `<stdlib.h>` declares `union wait` with an unnamed
 /// bit-field, and preprocessed tasks carry it unused.

@@ -55,7 +55,7 @@ void *t1(void *a)
     return (void *)0;
   }
 #line 17 "golden/kiss/atomic_sections_ts2.c"
-  __seqc_atomic = 1;
+  __seqc_atomic = (int)((unsigned int)__seqc_atomic + 1u);
   __seqc_step();
   if (__seqc_raise != 0) {
     return (void *)0;
@@ -73,7 +73,10 @@ void *t1(void *a)
     return (void *)0;
   }
 #line 17 "golden/kiss/atomic_sections_ts2.c"
-  __seqc_atomic = 0;
+  if (__seqc_atomic > 0) {
+#line 17 "golden/kiss/atomic_sections_ts2.c"
+    __seqc_atomic = (int)((unsigned int)__seqc_atomic - 1u);
+  }
   __seqc_step();
   if (__seqc_raise != 0) {
     return (void *)0;

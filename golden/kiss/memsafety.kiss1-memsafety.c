@@ -61,7 +61,7 @@ void *w(void *x)
     return (void *)0;
   }
 #line 15 "golden/kiss/memsafety.c"
-  __seqc_atomic = 1;
+  __seqc_atomic = (int)((unsigned int)__seqc_atomic + 1u);
   __seqc_step();
   if (__seqc_raise != 0) {
     return (void *)0;
@@ -79,7 +79,10 @@ void *w(void *x)
     return (void *)0;
   }
 #line 15 "golden/kiss/memsafety.c"
-  __seqc_atomic = 0;
+  if (__seqc_atomic > 0) {
+#line 15 "golden/kiss/memsafety.c"
+    __seqc_atomic = (int)((unsigned int)__seqc_atomic - 1u);
+  }
 #line 15 "golden/kiss/memsafety.c"
   if (__seqc_m3) {
     __seqc_step();
@@ -93,7 +96,7 @@ void *w(void *x)
       return (void *)0;
     }
 #line 16 "golden/kiss/memsafety.c"
-    __seqc_atomic = 1;
+    __seqc_atomic = (int)((unsigned int)__seqc_atomic + 1u);
     __seqc_step();
     if (__seqc_raise != 0) {
       return (void *)0;
@@ -111,14 +114,17 @@ void *w(void *x)
       return (void *)0;
     }
 #line 16 "golden/kiss/memsafety.c"
-    __seqc_atomic = 0;
+    if (__seqc_atomic > 0) {
+#line 16 "golden/kiss/memsafety.c"
+      __seqc_atomic = (int)((unsigned int)__seqc_atomic - 1u);
+    }
   }
   __seqc_step();
   if (__seqc_raise != 0) {
     return (void *)0;
   }
 #line 17 "golden/kiss/memsafety.c"
-  __seqc_atomic = 1;
+  __seqc_atomic = (int)((unsigned int)__seqc_atomic + 1u);
   __seqc_step();
   if (__seqc_raise != 0) {
     return (void *)0;
@@ -149,7 +155,11 @@ void *w(void *x)
     return (void *)0;
   }
 #line 17 "golden/kiss/memsafety.c"
-  __seqc_atomic = 0;
+  if (__seqc_atomic > 0) {
+#line 17 "golden/kiss/memsafety.c"
+    __seqc_atomic = (int)((unsigned int)__seqc_atomic - 1u);
+  }
+#line 18 "golden/kiss/memsafety.c"
   return (void *)0;
 }
 
@@ -162,7 +172,7 @@ static int __seqc_main(void)
     return 0;
   }
 #line 21 "golden/kiss/memsafety.c"
-  __seqc_atomic = 1;
+  __seqc_atomic = (int)((unsigned int)__seqc_atomic + 1u);
   __seqc_step();
   if (__seqc_raise != 0) {
     return 0;
@@ -209,7 +219,10 @@ static int __seqc_main(void)
     return 0;
   }
 #line 21 "golden/kiss/memsafety.c"
-  __seqc_atomic = 0;
+  if (__seqc_atomic > 0) {
+#line 21 "golden/kiss/memsafety.c"
+    __seqc_atomic = (int)((unsigned int)__seqc_atomic - 1u);
+  }
   __seqc_step();
   if (__seqc_raise != 0) {
     return 0;
@@ -227,7 +240,7 @@ static int __seqc_main(void)
     return 0;
   }
 #line 22 "golden/kiss/memsafety.c"
-  __seqc_atomic = 1;
+  __seqc_atomic = (int)((unsigned int)__seqc_atomic + 1u);
   __seqc_step();
   if (__seqc_raise != 0) {
     return 0;
@@ -245,7 +258,11 @@ static int __seqc_main(void)
     return 0;
   }
 #line 22 "golden/kiss/memsafety.c"
-  __seqc_atomic = 0;
+  if (__seqc_atomic > 0) {
+#line 22 "golden/kiss/memsafety.c"
+    __seqc_atomic = (int)((unsigned int)__seqc_atomic - 1u);
+  }
+#line 23 "golden/kiss/memsafety.c"
   unsigned long t;
   __seqc_step();
   if (__seqc_raise != 0) {
@@ -308,7 +325,7 @@ static int __seqc_main(void)
     return 0;
   }
 #line 25 "golden/kiss/memsafety.c"
-  __seqc_atomic = 1;
+  __seqc_atomic = (int)((unsigned int)__seqc_atomic + 1u);
   __seqc_step();
   if (__seqc_raise != 0) {
     return 0;
@@ -326,13 +343,16 @@ static int __seqc_main(void)
     return 0;
   }
 #line 25 "golden/kiss/memsafety.c"
-  __seqc_atomic = 0;
+  if (__seqc_atomic > 0) {
+#line 25 "golden/kiss/memsafety.c"
+    __seqc_atomic = (int)((unsigned int)__seqc_atomic - 1u);
+  }
   __seqc_step();
   if (__seqc_raise != 0) {
     return 0;
   }
 #line 25 "golden/kiss/memsafety.c"
-  __seqc_atomic = 1;
+  __seqc_atomic = (int)((unsigned int)__seqc_atomic + 1u);
 #line 25 "golden/kiss/memsafety.c"
   assert((long long)((unsigned long long)(long long)__s2 * 4ull) >= 0ll && (long long)((unsigned long long)(long long)__s2 * 4ull) <= 8ll); /* valid-deref: an invalid dereference */
   __seqc_step();
@@ -346,7 +366,10 @@ static int __seqc_main(void)
     return 0;
   }
 #line 25 "golden/kiss/memsafety.c"
-  __seqc_atomic = 0;
+  if (__seqc_atomic > 0) {
+#line 25 "golden/kiss/memsafety.c"
+    __seqc_atomic = (int)((unsigned int)__seqc_atomic - 1u);
+  }
   __seqc_step();
   if (__seqc_raise != 0) {
     return 0;

@@ -79,7 +79,7 @@ void *t1(void *a)
 {
   __seqc_cs();
 #line 17 "golden/lr/atomic_sections.c"
-  __seqc_atomic = 1;
+  __seqc_atomic = (int)((unsigned int)__seqc_atomic + 1u);
   __seqc_cs();
 #line 17 "golden/lr/atomic_sections.c"
   __seqc_nmem[__seqc_r]->x = (int)((unsigned int)__seqc_nmem[__seqc_r]->x + 1u);
@@ -88,7 +88,10 @@ void *t1(void *a)
   __seqc_nmem[__seqc_r]->y = (int)((unsigned int)__seqc_nmem[__seqc_r]->y + 1u);
   __seqc_cs();
 #line 17 "golden/lr/atomic_sections.c"
-  __seqc_atomic = 0;
+  if (__seqc_atomic > 0) {
+#line 17 "golden/lr/atomic_sections.c"
+    __seqc_atomic = (int)((unsigned int)__seqc_atomic - 1u);
+  }
   __seqc_cs();
   int __seqc_was_atomic1 = __seqc_atomic;
   __seqc_atomic = 1;

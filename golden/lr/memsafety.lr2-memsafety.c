@@ -133,7 +133,7 @@ void *w(void *x)
   struct S *q = __seqc_nmem[__seqc_r]->p;
   __seqc_cs();
 #line 15 "golden/lr/memsafety.c"
-  __seqc_atomic = 1;
+  __seqc_atomic = (int)((unsigned int)__seqc_atomic + 1u);
   __seqc_cs();
 #line 15 "golden/lr/memsafety.c"
   if (__seqc_r < 3u) {
@@ -153,7 +153,10 @@ void *w(void *x)
   int __seqc_m3 = (*(struct S *)((char *)__seqc_mem[__seqc_r] + ((char *)q - (char *)&__seqc_mem0))).a > 0;
   __seqc_cs();
 #line 15 "golden/lr/memsafety.c"
-  __seqc_atomic = 0;
+  if (__seqc_atomic > 0) {
+#line 15 "golden/lr/memsafety.c"
+    __seqc_atomic = (int)((unsigned int)__seqc_atomic - 1u);
+  }
 #line 15 "golden/lr/memsafety.c"
   if (__seqc_m3) {
     __seqc_cs();
@@ -161,7 +164,7 @@ void *w(void *x)
     int __s1 = __seqc_nmem[__seqc_r]->k;
     __seqc_cs();
 #line 16 "golden/lr/memsafety.c"
-    __seqc_atomic = 1;
+    __seqc_atomic = (int)((unsigned int)__seqc_atomic + 1u);
     __seqc_cs();
 #line 16 "golden/lr/memsafety.c"
     if (__seqc_r < 3u) {
@@ -181,11 +184,14 @@ void *w(void *x)
     (*(struct S *)((char *)__seqc_mem[__seqc_r] + ((char *)q - (char *)&__seqc_mem0))).b[__s1] = 1;
     __seqc_cs();
 #line 16 "golden/lr/memsafety.c"
-    __seqc_atomic = 0;
+    if (__seqc_atomic > 0) {
+#line 16 "golden/lr/memsafety.c"
+      __seqc_atomic = (int)((unsigned int)__seqc_atomic - 1u);
+    }
   }
   __seqc_cs();
 #line 17 "golden/lr/memsafety.c"
-  __seqc_atomic = 1;
+  __seqc_atomic = (int)((unsigned int)__seqc_atomic + 1u);
   __seqc_cs();
 #line 17 "golden/lr/memsafety.c"
   if (__seqc_r < 3u) {
@@ -209,7 +215,11 @@ void *w(void *x)
   }
   __seqc_cs();
 #line 17 "golden/lr/memsafety.c"
-  __seqc_atomic = 0;
+  if (__seqc_atomic > 0) {
+#line 17 "golden/lr/memsafety.c"
+    __seqc_atomic = (int)((unsigned int)__seqc_atomic - 1u);
+  }
+#line 18 "golden/lr/memsafety.c"
   return (void *)0;
 }
 
@@ -220,7 +230,7 @@ static int __seqc_main(void)
   void *__t1;
   __seqc_cs();
 #line 21 "golden/lr/memsafety.c"
-  __seqc_atomic = 1;
+  __seqc_atomic = (int)((unsigned int)__seqc_atomic + 1u);
   __seqc_cs();
 #line 21 "golden/lr/memsafety.c"
   if (!(__seqc_nmem[__seqc_r]->__seqcm_heap_n < 1u)) {
@@ -264,7 +274,10 @@ static int __seqc_main(void)
   __seqc_nmem[__seqc_r]->__seqcm_heap_n = __seqc_nmem[__seqc_r]->__seqcm_heap_n + 1u;
   __seqc_cs();
 #line 21 "golden/lr/memsafety.c"
-  __seqc_atomic = 0;
+  if (__seqc_atomic > 0) {
+#line 21 "golden/lr/memsafety.c"
+    __seqc_atomic = (int)((unsigned int)__seqc_atomic - 1u);
+  }
   __seqc_cs();
 #line 21 "golden/lr/memsafety.c"
   __seqc_nmem[__seqc_r]->p = (struct S *)__t1;
@@ -273,7 +286,7 @@ static int __seqc_main(void)
   struct S *__s1 = __seqc_nmem[__seqc_r]->p;
   __seqc_cs();
 #line 22 "golden/lr/memsafety.c"
-  __seqc_atomic = 1;
+  __seqc_atomic = (int)((unsigned int)__seqc_atomic + 1u);
   __seqc_cs();
 #line 22 "golden/lr/memsafety.c"
   if (__seqc_r < 3u) {
@@ -297,7 +310,11 @@ static int __seqc_main(void)
   (*(struct S *)((char *)__seqc_mem[__seqc_r] + ((char *)(__s1 + 0l) - (char *)&__seqc_mem0))).b[1l] = (int)0ull;
   __seqc_cs();
 #line 22 "golden/lr/memsafety.c"
-  __seqc_atomic = 0;
+  if (__seqc_atomic > 0) {
+#line 22 "golden/lr/memsafety.c"
+    __seqc_atomic = (int)((unsigned int)__seqc_atomic - 1u);
+  }
+#line 23 "golden/lr/memsafety.c"
   if (__seqc_pool20_n >= 1u) {
     {
       __VERIFIER_assume(!(__seqc_r < 3u && __seqc_atomic != 0));
@@ -342,7 +359,7 @@ static int __seqc_main(void)
   struct S *__s3 = __seqc_nmem[__seqc_r]->p;
   __seqc_cs();
 #line 25 "golden/lr/memsafety.c"
-  __seqc_atomic = 1;
+  __seqc_atomic = (int)((unsigned int)__seqc_atomic + 1u);
   __seqc_cs();
 #line 25 "golden/lr/memsafety.c"
   if (__seqc_r < 3u) {
@@ -362,10 +379,13 @@ static int __seqc_main(void)
   int __s4 = (*(struct S *)((char *)__seqc_mem[__seqc_r] + ((char *)__s3 - (char *)&__seqc_mem0))).a;
   __seqc_cs();
 #line 25 "golden/lr/memsafety.c"
-  __seqc_atomic = 0;
+  if (__seqc_atomic > 0) {
+#line 25 "golden/lr/memsafety.c"
+    __seqc_atomic = (int)((unsigned int)__seqc_atomic - 1u);
+  }
   __seqc_cs();
 #line 25 "golden/lr/memsafety.c"
-  __seqc_atomic = 1;
+  __seqc_atomic = (int)((unsigned int)__seqc_atomic + 1u);
 #line 25 "golden/lr/memsafety.c"
   if (__seqc_r < 3u) {
 #line 25 "golden/lr/memsafety.c"
@@ -384,7 +404,10 @@ static int __seqc_main(void)
   __seqc_nmem[__seqc_r]->arr[__s2] = __s4;
   __seqc_cs();
 #line 25 "golden/lr/memsafety.c"
-  __seqc_atomic = 0;
+  if (__seqc_atomic > 0) {
+#line 25 "golden/lr/memsafety.c"
+    __seqc_atomic = (int)((unsigned int)__seqc_atomic - 1u);
+  }
   __seqc_cs();
 #line 26 "golden/lr/memsafety.c"
   unsigned long __s5 = (*(unsigned long *)((char *)__seqc_mem[__seqc_r] + ((char *)t__p7 - (char *)&__seqc_mem0)));

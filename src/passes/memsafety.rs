@@ -24,8 +24,8 @@
 //! and itself, so a check sees the memory its access sees; an expression
 //! of a statement with blocks of its own (`if`, `return`, `assume`) is
 //! computed into a temporary first. In a function that may run inside
-//! atomic code (the sections are a flag, not a count), the checks stand
-//! before the statement as plain statements: a failing check is still a
+//! atomic code, the checks stand before the statement as plain
+//! statements: a failing check is still a
 //! real violation, because nothing makes a dead object live again or a
 //! null pointer valid, and the access is the thread's next step.
 //!

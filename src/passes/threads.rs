@@ -1138,8 +1138,21 @@ pub(crate) fn expand(
                 set_dest(out, zero);
             }
         }
-        Op::AtomicBegin => out.push(assign(glob(p, b.atomic, loc), one, loc)),
-        Op::AtomicEnd => out.push(assign(glob(p, b.atomic, loc), zero, loc)),
+        // Sections nest, as the oracle counts them: a count, and an end
+        // with none open does nothing (inside an atomic function, whose
+        // call set the count to 1 at least, an inner section's end keeps
+        // the function atomic).
+        Op::AtomicBegin => {
+            let a = glob(p, b.atomic, loc);
+            let up = bin(BinOp::Add, a.clone(), one, Ty::INT, loc);
+            out.push(assign(a, up, loc));
+        }
+        Op::AtomicEnd => {
+            let a = glob(p, b.atomic, loc);
+            let open = cmp(BinOp::Gt, a.clone(), zero, loc);
+            let down = bin(BinOp::Sub, a.clone(), int(1, Ty::INT, loc), Ty::INT, loc);
+            out.push(if_(open, vec![assign(a, down, loc)], vec![], loc));
+        }
         Op::Abort | Op::Exit => {
             if op == Op::Exit
                 && let Some(c) = exit_check(m, p, glob(p, b.tid, loc), loc)
@@ -1961,4 +1974,42 @@ pub(crate) fn tls_address(e: &Expr, tls: &std::collections::HashSet<GlobalId>) -
         }
     });
     at
+}
+
+/// Where the program takes the address of a `__VERIFIER_atomic_*`
+/// function (a call through a pointer, a start routine, a table), if it
+/// does: the sequentializations make a call atomic at its call site, so
+/// such a call would run without the atomic section the oracle gives it.
+/// Refused by name.
+pub(crate) fn atomic_fn_address(p: &Program) -> Option<(String, Loc)> {
+    let mut found: Option<(String, Loc)> = None;
+    let mut visit = |e: &Expr| {
+        e.walk(&mut |x| {
+            if let ExprKind::Func(f) = x.kind
+                && p.func(f).atomic
+                && found.is_none()
+            {
+                found = Some((p.func(f).name.clone(), x.loc));
+            }
+        })
+    };
+    for g in &p.globals {
+        if let Some(i) = &g.init {
+            i.each_expr(&mut visit);
+        }
+    }
+    for f in &p.functions {
+        let Some(b) = &f.body else { continue };
+        b.walk(&mut |s| match &s.kind {
+            // A direct call is no address.
+            StmtKind::Call { dest, callee, args } => {
+                if crate::ir::sites::strip(callee).is_none() {
+                    visit(callee);
+                }
+                dest.iter().chain(args).for_each(&mut visit);
+            }
+            _ => s.each_expr(&mut visit),
+        });
+    }
+    found
 }

@@ -1,4 +1,4 @@
-// expect: failed 25 rounds=1 switches=2
+// expect: failed 30 rounds=1 switches=2
 /* SV-COMP's lock idiom: an atomic function that waits (assume) and then
    takes. A thread blocked at the acquire must not end the run for the
    others: main releases, the thread takes the lock and writes x = 1, and
