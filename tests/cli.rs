@@ -326,23 +326,7 @@ fn thread_local_addresses_are_refused() {
             "4:24",
         ),
     ];
-    for (src, at) in cases {
-        let (_d, p) = temp_file("r.c", src.as_bytes());
-        for m in ["lal-reps", "kiss"] {
-            let out = seqc()
-                .args(["translate", "--method", m, &p])
-                .output()
-                .unwrap();
-            let err = String::from_utf8_lossy(&out.stderr);
-            assert_eq!(out.status.code(), Some(2), "{m} {src}: {err}");
-            assert!(
-                err.contains(&format!(
-                    "r.c:{at}: error: unsupported: the address of a thread-local variable (with --method {m})"
-                )),
-                "{m} {src}: {err}"
-            );
-        }
-    }
+    refused_by_both_methods(cases, "the address of a thread-local variable");
 }
 
 /// A `__VERIFIER_atomic_*` function is atomic at its direct calls only
@@ -360,6 +344,12 @@ fn atomic_function_addresses_are_refused() {
             "4:53",
         ),
     ];
+    refused_by_both_methods(cases, "the address of atomic function");
+}
+
+/// Each (source, line:col) is refused at that place by both
+/// sequentializations, naming `what`.
+fn refused_by_both_methods(cases: &[(&str, &str)], what: &str) {
     for (src, at) in cases {
         let (_d, p) = temp_file("r.c", src.as_bytes());
         for m in ["lal-reps", "kiss"] {
@@ -369,12 +359,8 @@ fn atomic_function_addresses_are_refused() {
                 .unwrap();
             let err = String::from_utf8_lossy(&out.stderr);
             assert_eq!(out.status.code(), Some(2), "{m} {src}: {err}");
-            assert!(
-                err.contains(&format!(
-                    "r.c:{at}: error: unsupported: the address of atomic function"
-                )),
-                "{m} {src}: {err}"
-            );
+            let want = format!("r.c:{at}: error: unsupported: {what}");
+            assert!(err.contains(&want), "{m} {src}: {err}");
         }
     }
 }
