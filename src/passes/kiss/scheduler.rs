@@ -178,9 +178,6 @@ pub(super) fn make_schedule(p: &Program, g: &Globals, max: u32, run: FuncId) -> 
     func("__seqc_schedule", void_sig(vec![]), vec![], locals, body)
 }
 
-/// `void __seqc_run(unsigned site, void *arg, unsigned id)`: thread `id`
-/// runs the start routine of `site` to its end or until it stops; a
-/// normal return is recorded for joins.
 /// `assume(RAISE != 2)`: where a thread that stopped inside atomic code
 /// has left its code, the run ends; nothing ran in between (every caller
 /// returns at once).
@@ -192,6 +189,9 @@ fn dropped(p: &Program, g: &Globals, loc: Loc) -> Stmt {
     )
 }
 
+/// `void __seqc_run(unsigned site, void *arg, unsigned id)`: thread `id`
+/// runs the start routine of `site` to its end or until it stops; a
+/// normal return is recorded for joins.
 pub(super) fn make_run(
     p: &Program,
     g: &Globals,
