@@ -16,7 +16,9 @@
 //! (`threads::unscheduled`). Every blocking statement (assume, a held
 //! lock, a join of a thread that has not returned, a bound cut, exit,
 //! abort) stops the running thread in the same way, never the run (rule
-//! 4). After main, the pending threads may still run.
+//! 4) — but inside atomic code, where no other thread could run again,
+//! the run is dropped once the thread's code has been left
+//! (`Globals::raise`). After main, the pending threads may still run.
 //!
 //! Why every path is a real run (rule 1): the steps the sequential program
 //! executes, read in order and tagged by `__seqc_tid`, are an interleaving

@@ -47,7 +47,9 @@
 //! which is what the oracle's round measure counts (`oracle::search`). Every blocking statement
 //! (assume, a failed lock or join, a bound cut, exit, abort, an exhausted
 //! pool) sets the round to K: it stops the thread, never
-//! the run (rule 4). Assertions record the first failure in
+//! the run (rule 4) — but inside atomic code, where no other thread
+//! could run again, the run is dropped (`Ctx::stop`; `pthread_exit` and
+//! failed assertions stop the thread only). Assertions record the first failure in
 //! `__seqc_error`, checked after the consistency assumptions (rule 5),
 //! and stop the failing thread: what it did after a failure is no run.
 //!
