@@ -1978,7 +1978,7 @@ pub(crate) fn tls_address(e: &Expr, tls: &std::collections::HashSet<GlobalId>) -
 
 /// Where the program takes the address of a `__VERIFIER_atomic_*`
 /// function (a call through a pointer, a start routine, a table), if it
-/// does: the sequentializations make a call atomic at its call site, so
+/// does, and the refusal's words: the sequentializations make a call atomic at its call site, so
 /// such a call would run without the atomic section the oracle gives it.
 /// Refused by name.
 pub(crate) fn atomic_fn_address(p: &Program) -> Option<(String, Loc)> {
@@ -2011,5 +2011,10 @@ pub(crate) fn atomic_fn_address(p: &Program) -> Option<(String, Loc)> {
             _ => s.each_expr(&mut visit),
         });
     }
-    found
+    found.map(|(name, loc)| {
+        let what = format!(
+            "the address of atomic function '{name}' (a call through a pointer or a start routine)"
+        );
+        (what, loc)
+    })
 }

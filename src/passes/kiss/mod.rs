@@ -210,10 +210,7 @@ pub fn kiss(mut p: Program, o: &KissOptions) -> Result<(Program, KissInfo)> {
         return Err(Diagnostic::input("the program has no main function"));
     };
     let site_list = sites::thread_sites(&p).map_err(|(w, l)| unsupported(&p, w, l))?;
-    if let Some((name, loc)) = threads::atomic_fn_address(&p) {
-        let what = format!(
-            "the address of atomic function '{name}' (a call through a pointer or a start routine)"
-        );
+    if let Some((what, loc)) = threads::atomic_fn_address(&p) {
         return Err(unsupported(&p, what, loc));
     }
     let threads = o.threads.max(1);

@@ -131,10 +131,7 @@ pub fn lal_reps(mut p: Program, o: &LrOptions) -> Result<(Program, LrInfo)> {
         return Err(Diagnostic::input("the program has no main function"));
     };
     let site_list = sites::thread_sites(&p).map_err(|(w, l)| err(&p, w, l))?;
-    if let Some((name, loc)) = threads::atomic_fn_address(&p) {
-        let what = format!(
-            "the address of atomic function '{name}' (a call through a pointer or a start routine)"
-        );
+    if let Some((what, loc)) = threads::atomic_fn_address(&p) {
         return Err(err(&p, what, loc));
     }
     // K rounds for every thread, then main's final context (a round of
