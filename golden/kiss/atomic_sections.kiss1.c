@@ -8,7 +8,7 @@ extern int __VERIFIER_nondet_int(void);
 extern unsigned int __VERIFIER_nondet_uint(void);
 extern void __VERIFIER_assume(int);
 
-void __VERIFIER_atomic_swap(void);
+void __seqc_atomic_fn_swap(void);
 void *t1(void *);
 static int __seqc_main(void);
 static void __seqc_step(void);
@@ -37,7 +37,7 @@ static void *__seqc_keys[16];
 
 
 #line 16 "golden/kiss/atomic_sections.c"
-void __VERIFIER_atomic_swap(void)
+void __seqc_atomic_fn_swap(void)
 {
 #line 16 "golden/kiss/atomic_sections.c"
   int t = x;
@@ -84,7 +84,7 @@ void *t1(void *a)
   int __seqc_was_atomic1 = __seqc_atomic;
   __seqc_atomic = 1;
 #line 17 "golden/kiss/atomic_sections.c"
-  __VERIFIER_atomic_swap();
+  __seqc_atomic_fn_swap();
   __seqc_atomic = __seqc_was_atomic1;
   if (__seqc_raise != 0) {
     return (void *)0;

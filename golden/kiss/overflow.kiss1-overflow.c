@@ -18,7 +18,7 @@ static long long __seqc_div_longlong(long long a, long long b)
   return a / b;
 }
 
-void __VERIFIER_atomic_add(int);
+void __seqc_atomic_fn_add(int);
 void *t(void *);
 static int __seqc_main(void);
 static void __seqc_step(void);
@@ -46,7 +46,7 @@ static void *__seqc_keys[16];
 
 
 #line 10 "golden/kiss/overflow.c"
-void __VERIFIER_atomic_add(int v)
+void __seqc_atomic_fn_add(int v)
 {
 #line 10 "golden/kiss/overflow.c"
   assert(!((v > 0 && x > (int)(2147483647u - (unsigned int)v)) || (v < 0 && x < (int)((unsigned int)(-2147483647 - 1) - (unsigned int)v)))); /* overflow: signed integer overflow */
@@ -99,7 +99,7 @@ void *t(void *arg)
   int __seqc_was_atomic5 = __seqc_atomic;
   __seqc_atomic = 1;
 #line 15 "golden/kiss/overflow.c"
-  __VERIFIER_atomic_add(__s4);
+  __seqc_atomic_fn_add(__s4);
   __seqc_atomic = __seqc_was_atomic5;
   if (__seqc_raise != 0) {
     return (void *)0;

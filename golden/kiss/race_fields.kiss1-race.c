@@ -16,7 +16,7 @@ struct pair {
 };
 
 void *t(void *);
-void __VERIFIER_atomic_bump(void);
+void __seqc_atomic_fn_bump(void);
 static int __seqc_main(void);
 static void __seqc_step(void);
 static void __seqc_schedule(void);
@@ -215,7 +215,7 @@ void *t(void *arg)
 }
 
 #line 17 "golden/kiss/race_fields.c"
-void __VERIFIER_atomic_bump(void)
+void __seqc_atomic_fn_bump(void)
 {
 #line 17 "golden/kiss/race_fields.c"
   count = (int)((unsigned int)count + 1u);
@@ -283,7 +283,7 @@ static int __seqc_main(void)
   int __seqc_was_atomic5 = __seqc_atomic;
   __seqc_atomic = 1;
 #line 18 "golden/kiss/race_fields.c"
-  __VERIFIER_atomic_bump();
+  __seqc_atomic_fn_bump();
   __seqc_atomic = __seqc_was_atomic5;
   if (__seqc_raise != 0) {
     return 0;

@@ -5,7 +5,7 @@
 extern unsigned int __VERIFIER_nondet_uint(void);
 extern void __VERIFIER_assume(int);
 
-void __VERIFIER_atomic_swap(void);
+void __seqc_atomic_fn_swap(void);
 void *t1(void *);
 static int __seqc_main(void);
 static void __seqc_cs(void);
@@ -64,7 +64,7 @@ static unsigned int __seqc_pool13_n;
 
 
 #line 16 "golden/lr/atomic_sections.c"
-void __VERIFIER_atomic_swap(void)
+void __seqc_atomic_fn_swap(void)
 {
 #line 16 "golden/lr/atomic_sections.c"
   int t = __seqc_nmem[__seqc_r]->x;
@@ -96,7 +96,7 @@ void *t1(void *a)
   int __seqc_was_atomic1 = __seqc_atomic;
   __seqc_atomic = 1;
 #line 17 "golden/lr/atomic_sections.c"
-  __VERIFIER_atomic_swap();
+  __seqc_atomic_fn_swap();
   __seqc_atomic = __seqc_was_atomic1;
 #line 17 "golden/lr/atomic_sections.c"
   return (void *)0;

@@ -16,7 +16,7 @@ static long long __seqc_div_longlong(long long a, long long b)
   return a / b;
 }
 
-void __VERIFIER_atomic_add(int);
+void __seqc_atomic_fn_add(int);
 void *t(void *);
 static int __seqc_main(void);
 static void __seqc_cs(void);
@@ -75,7 +75,7 @@ static unsigned int __seqc_pool13_n;
 
 
 #line 10 "golden/lr/overflow.c"
-void __VERIFIER_atomic_add(int v)
+void __seqc_atomic_fn_add(int v)
 {
 #line 10 "golden/lr/overflow.c"
   if (__seqc_r < 3u) {
@@ -143,7 +143,7 @@ void *t(void *arg)
   int __seqc_was_atomic5 = __seqc_atomic;
   __seqc_atomic = 1;
 #line 15 "golden/lr/overflow.c"
-  __VERIFIER_atomic_add(__s4);
+  __seqc_atomic_fn_add(__s4);
   __seqc_atomic = __seqc_was_atomic5;
 #line 16 "golden/lr/overflow.c"
   return (void *)0;

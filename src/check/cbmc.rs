@@ -59,15 +59,17 @@ pub(super) fn check_cbmc(
         let mut limits: Vec<String> = p
             .frame_limits
             .iter()
-            .map(|&(f, n)| format!("{}:{}", p.func(f).name, n.saturating_sub(1)))
+            .map(|&(f, n)| {
+                let name = cback::sequential_fn_name(&p.func(f).name);
+                format!("{name}:{}", n.saturating_sub(1))
+            })
             .collect();
         // A counted loop that creates threads runs its trip count.
         let counted = crate::ir::loops::labels(&q);
-        limits.extend(
-            counted
-                .iter()
-                .map(|(f, l, n)| format!("{}.{l}:{}", q.func(*f).name, (n + 2).max(b.cbmc_unwind))),
-        );
+        limits.extend(counted.iter().map(|(f, l, n)| {
+            let name = cback::sequential_fn_name(&q.func(*f).name);
+            format!("{name}.{l}:{}", (n + 2).max(b.cbmc_unwind))
+        }));
         let limits = limits.join(",");
         // The id array a creation loop fills is written at constant
         // indices: field sensitivity makes each cell a variable of its own,
@@ -279,6 +281,7 @@ pub(super) fn read_cbmc(
                 match s["stepType"].as_str().unwrap_or("") {
                     "function-call" => {
                         let name = s["function"]["displayName"].as_str().unwrap_or("");
+                        let name = &*cback::input_fn_name(name);
                         stack.push(name.to_string());
                         if p.func_by_name(name)
                             .is_some_and(|f| p.func(f).body.is_some())
@@ -289,6 +292,7 @@ pub(super) fn read_cbmc(
                     }
                     "function-return" => {
                         let name = s["function"]["displayName"].as_str().unwrap_or("");
+                        let name = &*cback::input_fn_name(name);
                         stack.pop();
                         if p.func_by_name(name)
                             .is_some_and(|f| p.func(f).body.is_some())

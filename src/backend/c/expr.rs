@@ -238,7 +238,8 @@ impl<'p> Emitter<'p> {
                 P_PRIMARY
             }
             Func(f) => {
-                self.put(&c_ident(&p.func(*f).name));
+                let n = self.fn_name(p.func(*f));
+                self.put(&n);
                 P_PRIMARY
             }
             Nondet => {

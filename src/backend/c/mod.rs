@@ -27,7 +27,7 @@ mod types;
 
 use expr::*;
 use text::*;
-pub use text::{c_ident, c_string};
+pub use text::{c_ident, c_string, input_fn_name, sequential_fn_name};
 
 use crate::ir::*;
 use std::collections::{BTreeMap, BTreeSet};
@@ -199,6 +199,10 @@ struct Emitter<'p> {
     nondets: BTreeSet<(String, String)>,
     includes: BTreeSet<&'static str>,
     uses_atomic_begin: bool,
+    /// The program runs one thread (no thread operation is left): atomic
+    /// functions are renamed and atomic sections dropped, as they mean
+    /// nothing to a sequential checker (`sequential_fn_name`).
+    sequential: bool,
     /// For each enclosing loop: the label `continue` must jump to, if any.
     cont_labels: Vec<Option<String>>,
     cont_count: u32,
@@ -218,6 +222,15 @@ struct Emitter<'p> {
 }
 
 impl<'p> Emitter<'p> {
+    /// How function `f` is called in the output.
+    fn fn_name(&self, f: &'p Function) -> std::borrow::Cow<'p, str> {
+        if self.sequential {
+            sequential_fn_name(&f.name)
+        } else {
+            c_ident(&f.name)
+        }
+    }
+
     fn new(p: &'p Program, opts: &'p COptions, addressed: &'p [bool]) -> Emitter<'p> {
         Emitter {
             addressed,
@@ -227,6 +240,7 @@ impl<'p> Emitter<'p> {
             nondets: BTreeSet::new(),
             includes: BTreeSet::new(),
             uses_atomic_begin: false,
+            sequential: !opts.ir_mode && crate::bmc::thread_op(p).is_none(),
             cont_labels: Vec::new(),
             cont_count: 0,
             counted: 0,
@@ -404,7 +418,7 @@ impl<'p> Emitter<'p> {
         // functions in any order.
         for f in &p.functions {
             let s = if f.is_static { "static " } else { "" };
-            let d = self.declare(&Ty::Func(Box::new(f.sig.clone())), &c_ident(&f.name));
+            let d = self.declare(&Ty::Func(Box::new(f.sig.clone())), &self.fn_name(f));
             let _ = writeln!(out, "{s}{d};");
         }
         if !p.functions.is_empty() {
@@ -593,7 +607,7 @@ impl<'p> Emitter<'p> {
         } else {
             ps
         };
-        let head = self.declare(&sig.ret, &format!("{}({ps})", c_ident(&f.name)));
+        let head = self.declare(&sig.ret, &format!("{}({ps})", self.fn_name(f)));
         let _ = write!(out, "\n{}{s}{head}\n", self.mark(f.loc));
         self.cells = if self.p.kept_frames && !self.opts.ir_mode {
             crate::ir::access::escaping_in(body)

@@ -414,6 +414,9 @@ impl<'p> Emitter<'p> {
             _ => {}
         }
         match op {
+            Op::AtomicBegin | Op::AtomicEnd if self.sequential => {
+                "/* one thread: no atomic section */".to_string()
+            }
             Op::AtomicBegin | Op::AtomicEnd => {
                 self.uses_atomic_begin = true;
                 let n = match (self.opts.dialect, op) {

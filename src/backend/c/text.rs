@@ -44,6 +44,31 @@ fn in_range(bits: u32, signed: bool) -> String {
     }
 }
 
+/// What an atomic function (`__VERIFIER_atomic_*`) is called in a
+/// sequential output. Checkers run such a function as an atomic section
+/// (CBMC does), which means nothing with one thread, and CBMC refuses one
+/// that a bound cut leaves by a return ("atomic sections differ across
+/// branches"). Inputs cannot declare `__seqc` names, so none collides.
+const SEQ_ATOMIC: &str = "__seqc_atomic_fn_";
+const ATOMIC: &str = "__VERIFIER_atomic_";
+
+/// The name a sequential output gives function `name`.
+pub fn sequential_fn_name(name: &str) -> std::borrow::Cow<'_, str> {
+    match name.strip_prefix(ATOMIC) {
+        Some(rest) => std::borrow::Cow::Owned(format!("{SEQ_ATOMIC}{rest}")),
+        None => c_ident(name),
+    }
+}
+
+/// The input's name of a function a sequential output calls `name`
+/// (`sequential_fn_name` undone), for traces.
+pub fn input_fn_name(name: &str) -> std::borrow::Cow<'_, str> {
+    match name.strip_prefix(SEQ_ATOMIC) {
+        Some(rest) => std::borrow::Cow::Owned(format!("{ATOMIC}{rest}")),
+        None => std::borrow::Cow::Borrowed(name),
+    }
+}
+
 /// A name as C spells it: the lexer's stand-in for `$` turned back.
 /// Names seldom have one, so the common case copies nothing.
 pub fn c_ident(name: &str) -> std::borrow::Cow<'_, str> {
@@ -131,7 +156,7 @@ pub(super) fn checker_note(p: &Program) -> String {
         .map(|&(f, n)| {
             format!(
                 "\n   No path nests {name} more than {n} deep: with CBMC,\n   --unwindset {name}:{m} keeps the unfolding to that.",
-                name = p.func(f).name,
+                name = sequential_fn_name(&p.func(f).name),
                 m = n.saturating_sub(1)
             )
         })
