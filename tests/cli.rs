@@ -329,6 +329,44 @@ fn thread_local_addresses_are_refused() {
     refused_by_both_methods(cases, "the address of a thread-local variable");
 }
 
+/// The sequentializations model a mutex as an `int` (glibc's is 40
+/// bytes): a `sizeof` or `offsetof` folded from a layout holding one
+/// would address other bytes in the output (a reviewer's container_of
+/// and memset programs were missed bugs). Refused by name, but in an
+/// allocation's size, where more room than needed changes nothing.
+#[test]
+fn pthread_layout_constants_are_refused() {
+    let cases: &[(&str, &str)] = &[
+        (
+            "#include <pthread.h>\n#include <stddef.h>\nstruct S { int a; pthread_mutex_t m; int w; } s;\nint main(void) { int *wp = &s.w; struct S *sp = (struct S *)((char *)wp - offsetof(struct S, w)); sp->a = 5; return s.a; }\n",
+            "4:75",
+        ),
+        (
+            "#include <pthread.h>\n#include <string.h>\npthread_mutex_t m;\nint y[4] = {5, 5, 5, 5};\nint main(void) { memset(&m, 0, sizeof m); return y[0]; }\n",
+            "5:32",
+        ),
+    ];
+    refused_by_both_methods(
+        &cases[..1],
+        "offsetof of a type that holds a pthread object",
+    );
+    refused_by_both_methods(&cases[1..], "sizeof of a type that holds a pthread object");
+    let alloc = "#include <pthread.h>\n#include <stdlib.h>\nstruct S { int a; pthread_mutex_t m; };\nint main(void) { struct S *p = malloc(sizeof(struct S)); struct S *q = calloc(2, sizeof *q); pthread_mutex_init(&p->m, 0); return q == 0; }\n";
+    let (_d, p) = temp_file("a.c", alloc.as_bytes());
+    for m in ["lal-reps", "kiss"] {
+        let out = seqc()
+            .args(["translate", "--method", m, &p])
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{m}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
 /// A `__VERIFIER_atomic_*` function is atomic at its direct calls only
 /// (the call site opens the section): a call through a pointer or a start
 /// routine would run without it, so its address is refused by name.

@@ -959,6 +959,25 @@ pub struct Program {
     /// escaped. Such an object must outlive its frame: the SMT route's
     /// objects do; the C back end puts these locals on the heap.
     pub kept_frames: bool,
+    /// Constants the front end folded from the layout of a type holding a
+    /// pthread object by value (`sizeof`, `offsetof`, `_Alignof`): glibc's
+    /// value and the value once pthread objects are integers
+    /// (`passes::retype`). The sequentializations refuse a difference,
+    /// but in a size handed to an allocator (`alloc`).
+    pub pthread_layout: Vec<LayoutUse>,
+}
+
+/// One constant folded from a layout `passes::retype` changes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LayoutUse {
+    pub loc: Loc,
+    /// `sizeof`, `offsetof` or `_Alignof`.
+    pub what: &'static str,
+    pub glibc: u64,
+    pub retyped: u64,
+    /// Inside the arguments of a call of an allocator (a callee whose name
+    /// has `alloc` in it): a larger object than needed is harmless.
+    pub alloc: bool,
 }
 
 /// glibc's error numbers the pthread model returns.
@@ -1014,6 +1033,7 @@ impl Program {
             heap_gap: 0,
             memtrack_partial: None,
             kept_frames: false,
+            pthread_layout: Vec::new(),
         }
     }
 

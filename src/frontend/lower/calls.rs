@@ -264,10 +264,15 @@ impl<'a> Lowerer<'a> {
                 }
                 _ => false,
             };
-            if !is_var
-                && (!user_defined || intercepted(name))
-                && let Some(r) = self.special_call(name, c, e, want)?
-            {
+            let alloc = name.contains("alloc") as u32;
+            self.alloc_args += alloc;
+            let special = if !is_var && (!user_defined || intercepted(name)) {
+                self.special_call(name, c, e, want)
+            } else {
+                Ok(None)
+            };
+            self.alloc_args -= alloc;
+            if let Some(r) = special? {
                 return Ok(r);
             }
             if sym.is_none() {
@@ -314,7 +319,11 @@ impl<'a> Lowerer<'a> {
                 self.extern_calls.push((f, d));
             }
         }
-        let args = self.call_args(&sig, &c.node.arguments, e)?;
+        let alloc = fname.is_some_and(|f| self.prog.func(f).name.contains("alloc")) as u32;
+        self.alloc_args += alloc;
+        let args = self.call_args(&sig, &c.node.arguments, e);
+        self.alloc_args -= alloc;
+        let args = args?;
         let callee = match callee.kind {
             ExprKind::AddrOf(f) if matches!(f.kind, ExprKind::Func(_)) => *f,
             _ => callee,

@@ -202,7 +202,16 @@ impl<'a> Lowerer<'a> {
                     self.prog.align_of(&ty)
                 };
                 match align {
-                    Some(n) => Ok(Expr::int(n as i128, Ty::ULONG, loc)),
+                    Some(n) => {
+                        self.note_layout(&ty, "_Alignof", n, loc, |q, t| {
+                            if gnu {
+                                q.preferred_align_of(t)
+                            } else {
+                                q.align_of(t)
+                            }
+                        });
+                        Ok(Expr::int(n as i128, Ty::ULONG, loc))
+                    }
                     None => self.error(e.span, "_Alignof of an incomplete type"),
                 }
             }
@@ -234,6 +243,8 @@ impl<'a> Lowerer<'a> {
                 let ty = self.type_name(&o.node.type_name)?;
                 self.folded.push(ty.clone());
                 let mut off = 0u64;
+                let mut steps: Vec<(CompId, u32)> = Vec::new();
+                let whole = ty.clone();
                 let mut cur = ty;
                 let mut path = vec![&o.node.designator.node.base.node.name];
                 for m in &o.node.designator.node.members {
@@ -253,8 +264,15 @@ impl<'a> Lowerer<'a> {
                         let (offs, _, _) = self.prog.comp_layout(cc).unwrap();
                         off += offs[idx as usize];
                         cur = self.prog.comp(cc).fields[idx as usize].ty.clone();
+                        steps.push((cc, idx));
                     }
                 }
+                self.note_layout(&whole, "offsetof", off, loc, |q, _| {
+                    steps
+                        .iter()
+                        .map(|&(cc, idx)| q.comp_layout(cc).map(|l| l.0[idx as usize]))
+                        .sum()
+                });
                 Ok(Expr::int(off as i128, Ty::ULONG, loc))
             }
             ast::Expression::VaArg(_) => self.unsupported(e.span, "va_arg"),
@@ -292,10 +310,50 @@ impl<'a> Lowerer<'a> {
         self.folded.push(ty.clone());
         match self.prog.size_of(ty) {
             Some(n) if !matches!(ty, Ty::Void) => {
-                Ok(Expr::int(n as i128, Ty::ULONG, self.loc(e.span)))
+                let loc = self.loc(e.span);
+                self.note_layout(ty, "sizeof", n, loc, |q, t| q.size_of(t));
+                Ok(Expr::int(n as i128, Ty::ULONG, loc))
             }
             _ => self.error(e.span, "sizeof of an incomplete type"),
         }
+    }
+
+    /// Records a constant folded from the layout of `ty` when that holds
+    /// a pthread object (`Program::pthread_layout`); `value` computes it
+    /// on the retyped comps.
+    pub(super) fn note_layout(
+        &mut self,
+        ty: &Ty,
+        what: &'static str,
+        glibc: u64,
+        loc: Loc,
+        value: impl Fn(&Program, &Ty) -> Option<u64>,
+    ) {
+        if !crate::passes::retype::holds_pthread(&self.prog, ty) {
+            return;
+        }
+        // A comp may also have been completed since.
+        let shape = |p: &Program| (p.comps.len(), p.comps.iter().filter(|c| c.complete).count());
+        let now = shape(&self.prog);
+        if self.retyped.as_ref().is_none_or(|q| shape(q) != now) {
+            let mut q = Program::new(self.prog.data_model);
+            q.comps = self.prog.comps.clone();
+            for c in &mut q.comps {
+                for f in &mut c.fields {
+                    f.ty = crate::passes::retype::retyped(&f.ty);
+                }
+            }
+            self.retyped = Some(q);
+        }
+        let q = self.retyped.as_ref().unwrap();
+        let retyped = value(q, &crate::passes::retype::retyped(ty)).unwrap_or(glibc);
+        self.prog.pthread_layout.push(crate::ir::LayoutUse {
+            loc,
+            what,
+            glibc,
+            retyped,
+            alloc: self.alloc_args > 0,
+        });
     }
 
     fn identifier(&mut self, id: &Node<ast::Identifier>) -> Result<Expr> {

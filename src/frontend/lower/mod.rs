@@ -142,6 +142,11 @@ pub(super) struct Lowerer<'a> {
     /// `_Alignof`, `offsetof`): they count as used even when no object
     /// of theirs is left.
     folded: Vec<Ty>,
+    /// Lowering the arguments of an allocator's call (`LayoutUse::alloc`).
+    alloc_args: u32,
+    /// The comps as `passes::retype` leaves them, for `LayoutUse`: made
+    /// when first needed, again when comps were defined or completed.
+    retyped: Option<Program>,
 }
 
 pub(super) fn lower(
@@ -171,6 +176,8 @@ pub(super) fn lower(
         vla_ctx: VlaCtx::No,
         vla_size: None,
         folded: Vec::new(),
+        alloc_args: 0,
+        retyped: None,
     };
     for ext in &unit.0 {
         l.external(ext)?;
@@ -1066,6 +1073,7 @@ impl<'a> Lowerer<'a> {
         out.files = std::mem::take(&mut prog.files);
         out.system_files = std::mem::take(&mut prog.system_files);
         out.pthread = prog.pthread;
+        out.pthread_layout = std::mem::take(&mut prog.pthread_layout);
         // Moved, not cloned: a copy of every body doubled the memory lowering
         // touches.
         for (i, f) in std::mem::take(&mut prog.functions).into_iter().enumerate() {

@@ -224,6 +224,7 @@ pub fn kiss(mut p: Program, o: &KissOptions) -> Result<(Program, KissInfo)> {
     }
     // More pending slots than threads besides main are never used.
     let max = o.ts.min((nslots - 1) as u32);
+    crate::passes::retype::check_layouts(&p)?;
     retype_program(&mut p);
     let nglobals_in = p.globals.len();
     let shared: Vec<bool> = p

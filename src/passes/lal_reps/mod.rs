@@ -174,6 +174,7 @@ pub fn lal_reps(mut p: Program, o: &LrOptions) -> Result<(Program, LrInfo)> {
                 .map(move |(i, _)| (fi, LocalId(i as u32)))
         })
         .collect();
+    crate::passes::retype::check_layouts(&p)?;
     retype_program(&mut p);
     let nglobals_in = p.globals.len();
     let gloc = Loc::NONE;
