@@ -557,10 +557,40 @@ fn check_exit_codes_and_refusals() {
         o.contains("x = 7"),
         "the trace shows the value that fails: {o}"
     );
+    // The headline is the oracle's replay: place, column and source line.
+    assert!(
+        o.contains("bad.c:3:51: assertion fails\n  int main(void) {"),
+        "{o}"
+    );
     let (c, o, _) = code(&["check", "--method", "none", "--json"], &bad);
     assert_eq!(c, Some(10));
     let v: serde_json::Value = serde_json::from_str(&o).unwrap();
     assert_eq!(v["verdict"], "FAILED");
+    assert!(v["at"].as_str().unwrap().ends_with("bad.c:3:51"), "{o}");
+    // A property's headline is the oracle's words; the trace shows the
+    // input's assignments, not memsafety's heap table.
+    let (_g, uaf) = temp_file(
+        "uaf.c",
+        b"#include <stdlib.h>\nint main(void) {\n  int *p = malloc(4);\n  free(p);\n  *p = 3;\n  return 0;\n}\n",
+    );
+    let (c, o, _) = code(
+        &[
+            "check",
+            "--method",
+            "none",
+            "--property",
+            "memsafety",
+            "--backend",
+            "z3",
+        ],
+        &uaf,
+    );
+    assert_eq!(c, Some(10), "{o}");
+    assert!(
+        o.contains("uaf.c:5:3: valid-deref: an access to freed memory\n  *p = 3;\n"),
+        "{o}"
+    );
+    assert!(!o.contains("__seqc"), "{o}");
     assert_eq!(
         v["trace"].as_array().unwrap().last().unwrap()["kind"],
         "failure"

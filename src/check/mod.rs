@@ -163,6 +163,9 @@ pub struct Report {
     pub source_line: Option<String>,
     /// Lal-Reps: the run of the input the violation stands for.
     pub concurrent: Option<Concurrent>,
+    /// `--method none`: where the oracle's replay failed (`file:line:col`)
+    /// and, for a property other than assertions, what it said.
+    pub failed_at: Option<(String, Option<String>)>,
     /// `--track`: what slicing did.
     pub slice: Option<SliceInfo>,
     /// Lal-Reps: the context-switch points of the sequential program.
@@ -234,6 +237,7 @@ pub fn check_with(
     let (mut outcome, mut trace, backend) = run_portfolio(&b, input, cfg, opts, cancel)?;
     let sliced = b.slice.clone();
     let mut spurious = None;
+    let (mut failed_at, mut source_line) = (None, None);
     let concurrent = match (&outcome, &b.method) {
         (Outcome::Violation, MethodInfo::LalReps(_) | MethodInfo::Kiss(_)) => {
             match confirm(&b, cfg, &trace, sliced.is_none())? {
@@ -283,13 +287,25 @@ pub fn check_with(
         (Outcome::Violation, MethodInfo::None) => {
             // The sequential program's run on the oracle: the trace the
             // backend gave stays the one shown.
-            if let Err(why) = confirm(&b, cfg, &trace, true)? {
-                return Err(Diagnostic::internal(format!(
-                    "the backend's counterexample does not replay on the input: {why}"
-                )));
+            match confirm(&b, cfg, &trace, true)? {
+                Ok(c) => {
+                    failed_at = Some((c.at, c.said));
+                    source_line = c.source_line;
+                }
+                Err(why) => {
+                    return Err(Diagnostic::internal(format!(
+                        "the backend's counterexample does not replay on the input: {why}"
+                    )));
+                }
             }
-            // Its assignments show the values; the draws were for the replay.
-            trace.retain(|s| !matches!(s.what, TraceWhat::Nondet(_)));
+            // Its assignments show the values (seqc's own bookkeeping, such
+            // as memsafety's heap table, is not the input's); the draws
+            // were for the replay.
+            trace.retain(|s| match &s.what {
+                TraceWhat::Nondet(_) => false,
+                TraceWhat::Assign(l, _) => !l.starts_with("__seqc"),
+                _ => true,
+            });
             None
         }
         _ => None,
@@ -302,6 +318,7 @@ pub fn check_with(
     }
     let source_line = match &concurrent {
         Some(c) => c.source_line.clone(),
+        None if failed_at.is_some() => source_line,
         None => trace.last().and_then(|s| read_line(&s.file, s.line)),
     };
     Ok(Report {
@@ -313,6 +330,7 @@ pub fn check_with(
         seconds: t0.elapsed().as_secs_f64(),
         source_line,
         concurrent,
+        failed_at,
         switch_points: match &b.method {
             MethodInfo::LalReps(i) => Some(i.switch_points),
             _ => None,

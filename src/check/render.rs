@@ -116,6 +116,13 @@ fn render_main(r: &Report) -> String {
         s.push_str(&c.text);
         return s;
     }
+    if let Some((at, said)) = &r.failed_at {
+        let what = said.as_deref().unwrap_or("assertion fails");
+        s.push_str(&format!("\n{at}: {what}\n"));
+        if let Some(src) = &r.source_line {
+            s.push_str(&format!("  {src}\n"));
+        }
+    }
     if r.trace.is_empty() {
         return s;
     }
@@ -131,6 +138,7 @@ fn render_main(r: &Report) -> String {
         let indent = "  ".repeat(t.depth.saturating_sub(1) as usize);
         let mut line = format!("  {at:<w$}  {indent}{}", step_text(t));
         if i + 1 == r.trace.len()
+            && r.failed_at.is_none()
             && let Some(src) = &r.source_line
         {
             line.push_str(&format!(": {src}"));
@@ -233,6 +241,13 @@ pub fn report_json(r: &Report) -> serde_json::Value {
     if let Some(h) = &r.spurious {
         o["spurious"] = json!(true);
         o["havocked_near_failure"] = json!(h.iter().map(|(c, _)| c).collect::<Vec<_>>());
+    }
+    if let Some((at, said)) = &r.failed_at {
+        o["at"] = json!(at);
+        if let Some(w) = said {
+            o["kind"] = json!(w.split(':').next().unwrap_or_default());
+            o["message"] = json!(w);
+        }
     }
     if let Some(c) = &r.concurrent {
         o["concurrent"] = json!({
