@@ -63,47 +63,7 @@ pub struct Failure {
     pub func: FuncId,
 }
 
-/// The first operation of the thread API in the program: a sequential
-/// checker must not see one (CBMC would run threads with its own
-/// concurrency; the SMT route has no meaning for them).
-pub fn thread_op(p: &Program) -> Option<(Op, Loc)> {
-    let mut found = None;
-    for f in &p.functions {
-        let Some(b) = &f.body else { continue };
-        b.walk(&mut |s| {
-            if let StmtKind::Op { op, .. } = &s.kind
-                && is_thread_op(*op)
-                && found.is_none()
-            {
-                found = Some((*op, s.loc));
-            }
-        });
-        if found.is_some() {
-            break;
-        }
-    }
-    found
-}
-
-pub fn is_thread_op(op: Op) -> bool {
-    matches!(
-        op,
-        Op::ThreadCreate
-            | Op::ThreadJoin
-            | Op::ThreadDetach
-            | Op::ThreadExit
-            | Op::ThreadSelf
-            | Op::ThreadEqual
-            | Op::Once
-            | Op::KeyCreate
-            | Op::KeyDelete
-            | Op::GetSpecific
-            | Op::SetSpecific
-            | Op::Word(_)
-            | Op::MutexTimedLock
-            | Op::CondTimedWait
-    )
-}
+pub use crate::ir::{is_thread_op, thread_op};
 
 /// What a script asks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -46,7 +46,9 @@ pub fn path_literal(p: &str) -> String {
     s
 }
 
-pub use types::{CompId, DataModel, FloatKind, FnSig, IntKind, PthreadTy, Ty};
+pub use types::{
+    CompId, DataModel, FloatKind, FnSig, IntKind, PthreadTy, Ty, pthread_retype_in, pthread_retyped,
+};
 
 use std::fmt;
 
@@ -1218,4 +1220,46 @@ impl Stmt {
 /// The expressions of an initialiser, mutably.
 pub(crate) fn init_exprs_mut<'a>(i: &'a mut Init, v: &mut Vec<&'a mut Expr>) {
     i.walk_exprs_mut(&mut |e| v.push(e));
+}
+
+/// The first operation of the thread API in the program: a sequential
+/// checker must not see one (CBMC would run threads with its own
+/// concurrency; the SMT route has no meaning for them).
+pub fn thread_op(p: &Program) -> Option<(Op, Loc)> {
+    let mut found = None;
+    for f in &p.functions {
+        let Some(b) = &f.body else { continue };
+        b.walk(&mut |s| {
+            if let StmtKind::Op { op, .. } = &s.kind
+                && is_thread_op(*op)
+                && found.is_none()
+            {
+                found = Some((*op, s.loc));
+            }
+        });
+        if found.is_some() {
+            break;
+        }
+    }
+    found
+}
+
+pub fn is_thread_op(op: Op) -> bool {
+    matches!(
+        op,
+        Op::ThreadCreate
+            | Op::ThreadJoin
+            | Op::ThreadDetach
+            | Op::ThreadExit
+            | Op::ThreadSelf
+            | Op::ThreadEqual
+            | Op::Once
+            | Op::KeyCreate
+            | Op::KeyDelete
+            | Op::GetSpecific
+            | Op::SetSpecific
+            | Op::Word(_)
+            | Op::MutexTimedLock
+            | Op::CondTimedWait
+    )
 }

@@ -367,3 +367,43 @@ impl Ty {
         }
     }
 }
+
+/// `t` with its pthread objects as the sequentializations model them
+/// (`passes::retype`): a mutex, condition, key or once control is an
+/// `int`, a `pthread_t` an `unsigned long`.
+pub fn pthread_retyped(t: &Ty) -> Ty {
+    let mut t = t.clone();
+    pthread_retype_in(&mut t);
+    t
+}
+
+/// `pthread_retyped` in place: most types hold no pthread type, and
+/// rebuilding each one allocated for every expression of the program.
+pub fn pthread_retype_in(t: &mut Ty) {
+    match t {
+        Ty::Pthread(PthreadTy::Thread) => *t = Ty::ULONG,
+        Ty::Pthread(_) => *t = Ty::INT,
+        Ty::Ptr(a) | Ty::Array(a, _) | Ty::Atomic(a) => pthread_retype_in(a),
+        Ty::Func(s) => {
+            pthread_retype_in(&mut s.ret);
+            s.params.iter_mut().for_each(pthread_retype_in);
+        }
+        _ => {}
+    }
+}
+
+impl super::Program {
+    /// Does `t` hold a pthread object by value?
+    pub fn holds_pthread(&self, t: &Ty) -> bool {
+        match t.unqual() {
+            Ty::Pthread(_) => true,
+            Ty::Array(a, _) | Ty::Atomic(a) => self.holds_pthread(a),
+            Ty::Comp(c) => self
+                .comp(*c)
+                .fields
+                .iter()
+                .any(|f| self.holds_pthread(&f.ty)),
+            _ => false,
+        }
+    }
+}

@@ -9,21 +9,6 @@
 use crate::ir::build::const_of;
 use crate::ir::*;
 
-/// `t` as `retype_program` leaves it (for the front end's layout record).
-pub fn retyped(t: &Ty) -> Ty {
-    retype(t)
-}
-
-/// Does `t` hold, by value, a pthread object whose layout changes?
-pub fn holds_pthread(p: &Program, t: &Ty) -> bool {
-    match t.unqual() {
-        Ty::Pthread(_) => true,
-        Ty::Array(a, _) | Ty::Atomic(a) => holds_pthread(p, a),
-        Ty::Comp(c) => p.comp(*c).fields.iter().any(|f| holds_pthread(p, &f.ty)),
-        _ => false,
-    }
-}
-
 /// The sequentializations' models of pthread objects are integers, which
 /// glibc's are not (a mutex is 40 bytes on LP64): a constant folded from
 /// a layout that holds one would point elsewhere in the output (a
@@ -46,24 +31,11 @@ pub fn check_layouts(p: &Program) -> crate::diag::Result<()> {
 }
 
 fn retype(t: &Ty) -> Ty {
-    let mut t = t.clone();
-    retype_in(&mut t);
-    t
+    crate::ir::pthread_retyped(t)
 }
 
-/// `retype` in place: most types hold no pthread type, and rebuilding
-/// each one allocated for every expression of the program.
 fn retype_in(t: &mut Ty) {
-    match t {
-        Ty::Pthread(PthreadTy::Thread) => *t = Ty::ULONG,
-        Ty::Pthread(_) => *t = Ty::INT,
-        Ty::Ptr(a) | Ty::Array(a, _) | Ty::Atomic(a) => retype_in(a),
-        Ty::Func(s) => {
-            retype_in(&mut s.ret);
-            s.params.iter_mut().for_each(retype_in);
-        }
-        _ => {}
-    }
+    crate::ir::pthread_retype_in(t)
 }
 
 fn has_pthread(t: &Ty) -> bool {

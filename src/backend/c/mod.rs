@@ -240,7 +240,7 @@ impl<'p> Emitter<'p> {
             nondets: BTreeSet::new(),
             includes: BTreeSet::new(),
             uses_atomic_begin: false,
-            sequential: !opts.ir_mode && crate::bmc::thread_op(p).is_none(),
+            sequential: !opts.ir_mode && crate::ir::thread_op(p).is_none(),
             cont_labels: Vec::new(),
             cont_count: 0,
             counted: 0,

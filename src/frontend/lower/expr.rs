@@ -329,7 +329,7 @@ impl<'a> Lowerer<'a> {
         loc: Loc,
         value: impl Fn(&Program, &Ty) -> Option<u64>,
     ) {
-        if !crate::passes::retype::holds_pthread(&self.prog, ty) {
+        if !self.prog.holds_pthread(ty) {
             return;
         }
         // A comp may also have been completed since.
@@ -340,13 +340,13 @@ impl<'a> Lowerer<'a> {
             q.comps = self.prog.comps.clone();
             for c in &mut q.comps {
                 for f in &mut c.fields {
-                    f.ty = crate::passes::retype::retyped(&f.ty);
+                    f.ty = crate::ir::pthread_retyped(&f.ty);
                 }
             }
             self.retyped = Some(q);
         }
         let q = self.retyped.as_ref().unwrap();
-        let retyped = value(q, &crate::passes::retype::retyped(ty)).unwrap_or(glibc);
+        let retyped = value(q, &crate::ir::pthread_retyped(ty)).unwrap_or(glibc);
         self.prog.pthread_layout.push(crate::ir::LayoutUse {
             loc,
             what,

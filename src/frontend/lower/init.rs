@@ -206,6 +206,17 @@ impl<'a> Lowerer<'a> {
                 )),
             };
         }
+        // `char s[4] = { "ab" };`: the literal may stand in braces
+        // (C11 6.7.9p14).
+        if let (Ty::Array(elem, _), [it]) = (ty.unqual(), items)
+            && it.node.designation.is_empty()
+            && elem.is_integer()
+            && elem.int_bits(self.prog.data_model) == Some(8)
+            && let ast::Initializer::Expression(e) = &it.node.initializer.node
+            && matches!(e.node, ast::Expression::StringLiteral(_))
+        {
+            return self.initializer(ty, &it.node.initializer, is_static);
+        }
         if let Ty::Comp(c) = ty.unqual()
             && !self.prog.comp(*c).complete
         {
@@ -266,10 +277,27 @@ impl<'a> Lowerer<'a> {
         max_index: &mut u64,
     ) -> Result<Part> {
         let mut m: BTreeMap<u64, Part> = BTreeMap::new();
+        self.fill(ty, &mut m, 0, items, pos, top, is_static, max_index)?;
+        Ok(Part::Agg(m))
+    }
+
+    /// Fills the members of aggregate `ty` from member `cur` on with
+    /// `items[*pos..]` into `m` (see `init_agg`).
+    #[allow(clippy::too_many_arguments)]
+    fn fill(
+        &mut self,
+        ty: &Ty,
+        m: &mut BTreeMap<u64, Part>,
+        mut cur: u64,
+        items: &'a [Node<ast::InitializerListItem>],
+        pos: &mut usize,
+        top: bool,
+        is_static: bool,
+        max_index: &mut u64,
+    ) -> Result<()> {
         let count = self.member_count(ty);
         let is_union =
             matches!(ty.unqual(), Ty::Comp(c) if self.prog.comp(*c).kind == CompKind::Union);
-        let mut cur = 0u64;
         while *pos < items.len() {
             let it = &items[*pos];
             if !it.node.designation.is_empty() {
@@ -282,10 +310,8 @@ impl<'a> Lowerer<'a> {
                 }
                 let rest = &it.node.designation[1..];
                 let entry = m.remove(&k);
-                let part =
-                    self.designated(&sub_ty, entry, rest, &it.node.initializer, is_static)?;
+                let part = self.designated(&sub_ty, entry, rest, items, pos, is_static)?;
                 m.insert(k, part);
-                *pos += 1;
                 cur = k + 1;
                 *max_index = (*max_index).max(cur);
                 continue;
@@ -334,7 +360,7 @@ impl<'a> Lowerer<'a> {
             cur += 1;
             *max_index = (*max_index).max(cur);
         }
-        Ok(Part::Agg(m))
+        Ok(())
     }
 
     fn designator(&mut self, ty: &Ty, d: &'a Node<ast::Designator>) -> Result<(u64, Ty)> {
@@ -364,26 +390,64 @@ impl<'a> Lowerer<'a> {
         }
     }
 
+    /// The part of `ty` that the designation `rest` (what is left of the
+    /// one of `items[*pos]`) and its initialiser give, merged into what
+    /// `existing` had. Items without a designation that follow go on from
+    /// the member after the one designated, innermost level first (C11
+    /// 6.7.9p17: `{ .in.a = {5}, 6 }` gives 6 to `in.b`).
     fn designated(
         &mut self,
         ty: &Ty,
         existing: Option<Part>,
         rest: &'a [Node<ast::Designator>],
-        init: &'a Node<ast::Initializer>,
+        items: &'a [Node<ast::InitializerListItem>],
+        pos: &mut usize,
         is_static: bool,
     ) -> Result<Part> {
         if rest.is_empty() {
-            let (i, _) = self.initializer(ty, init, is_static)?;
+            let (i, _) = self.initializer(ty, &items[*pos].node.initializer, is_static)?;
+            *pos += 1;
             return Ok(Part::Leaf(i));
         }
         let mut m = match existing {
             Some(Part::Agg(m)) => m,
+            // A whole initialiser given before (`.a = {1, 2}, .a.x = 5`):
+            // the designation overrides only its part (gcc; DR 413).
+            Some(Part::Leaf(Init::Array(items))) => {
+                items.into_iter().map(|(k, i)| (k, Part::Leaf(i))).collect()
+            }
+            Some(Part::Leaf(Init::Comp(items))) => items
+                .into_iter()
+                .map(|(k, i)| (k as u64, Part::Leaf(i)))
+                .collect(),
+            Some(Part::Leaf(Init::Str(bytes))) => {
+                let elem = match ty.unqual() {
+                    Ty::Array(e, _) => (**e).clone(),
+                    _ => Ty::CHAR,
+                };
+                let loc = self.loc(items[*pos].span);
+                bytes
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &b)| {
+                        let v = self.convert(Expr::int(b as i128, Ty::INT, loc), &elem);
+                        (k as u64, Part::Leaf(Init::Expr(v)))
+                    })
+                    .collect()
+            }
             _ => BTreeMap::new(),
         };
         let (k, sub_ty) = self.designator(ty, &rest[0])?;
+        let is_union =
+            matches!(ty.unqual(), Ty::Comp(c) if self.prog.comp(*c).kind == CompKind::Union);
+        if is_union {
+            m.clear();
+        }
         let entry = m.remove(&k);
-        let p = self.designated(&sub_ty, entry, &rest[1..], init, is_static)?;
+        let p = self.designated(&sub_ty, entry, &rest[1..], items, pos, is_static)?;
         m.insert(k, p);
+        let mut dummy = 0;
+        self.fill(ty, &mut m, k + 1, items, pos, false, is_static, &mut dummy)?;
         Ok(Part::Agg(m))
     }
 }
