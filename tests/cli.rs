@@ -367,6 +367,65 @@ fn pthread_layout_constants_are_refused() {
     }
 }
 
+/// `--unwinding-assertions` claims a proof when the answer is safe. The
+/// sequentializations stop a thread at a bound without telling, so with
+/// threads they refuse it (a reviewer's spin.c, whose bug needs 10
+/// iterations, was SUCCESSFUL at unwind 2); without threads the program
+/// is checked as `--method none` checks it (loop5.c needs 5 iterations).
+#[test]
+fn unwinding_assertions_never_prove_what_a_bound_cut() {
+    let spin = "#include <assert.h>\n#include <pthread.h>\nint x;\nvoid *t(void *a) { for (int i = 0; i < 10; i++) x++; return 0; }\nint main(void) { pthread_t h; pthread_create(&h, 0, t, 0); pthread_join(h, 0); assert(x != 10); return 0; }\n";
+    let (_d, sp) = temp_file("spin.c", spin.as_bytes());
+    for m in ["lal-reps", "kiss"] {
+        for bounds in ["auto", "fixed"] {
+            let out = seqc()
+                .args([
+                    "check",
+                    "--method",
+                    m,
+                    "--bounds",
+                    bounds,
+                    "--unwinding-assertions",
+                    &sp,
+                ])
+                .output()
+                .unwrap();
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{m} {bounds}: {err}");
+            assert!(
+                err.contains("unsupported: --unwinding-assertions with --method"),
+                "{err}"
+            );
+        }
+    }
+    let loop5 = "#include <assert.h>\nint main(void) { int i = 0; while (i < 5) i++; assert(i != 5); return 0; }\n";
+    let (_e, lp) = temp_file("loop5.c", loop5.as_bytes());
+    for m in ["lal-reps", "kiss"] {
+        let out = seqc()
+            .args([
+                "check",
+                "--method",
+                m,
+                "--bounds",
+                "fixed",
+                "--unwind",
+                "4",
+                "--unwinding-assertions",
+                &lp,
+            ])
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(30), "{m}: {text}");
+        let out = seqc()
+            .args(["check", "--method", m, "--unwinding-assertions", &lp])
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(10), "{m}: {text}");
+    }
+}
+
 /// A `__VERIFIER_atomic_*` function is atomic at its direct calls only
 /// (the call site opens the section): a call through a pointer or a start
 /// routine would run without it, so its address is refused by name.

@@ -200,6 +200,31 @@ fn suits_sequential_checker(p: &Program) -> Result<()> {
     Ok(())
 }
 
+/// The configuration `--unwinding-assertions` runs with. The
+/// sequentializations stop a thread at a bound and no query asks whether
+/// one did, so a safe answer would claim a proof it does not have: they
+/// are refused by name when the input creates threads. Without threads
+/// they are the input itself, checked as `--method none` does.
+pub(super) fn unwinding_config(input: &str, cfg: &Config, opts: &CheckOptions) -> Result<Config> {
+    if !opts.unwinding_assertions || cfg.method == Method::None {
+        return Ok(cfg.clone());
+    }
+    let p = crate::driver::load(input, cfg)?;
+    if crate::ir::sites::thread_sites(&p).map_or(true, |s| !s.is_empty()) {
+        let m = match cfg.method {
+            Method::Kiss => "kiss",
+            _ => "lal-reps",
+        };
+        return Err(Diagnostic::unsupported(format!(
+            "--unwinding-assertions with --method {m} on a program that creates threads: the sequentialization stops a thread at a bound, and no query asks whether a bound cut a run, so no answer could be a proof (drop --unwinding-assertions for bounded answers)"
+        )));
+    }
+    Ok(Config {
+        method: Method::None,
+        ..cfg.clone()
+    })
+}
+
 pub fn check(input: &str, cfg: &Config, opts: &CheckOptions) -> Result<Report> {
     check_with(input, cfg, opts, &Cancel::default())
 }
@@ -212,6 +237,7 @@ pub fn check_with(
     cancel: &Cancel,
 ) -> Result<Report> {
     assert!(!opts.backends.is_empty(), "a portfolio has a member");
+    let cfg = &unwinding_config(input, cfg, opts)?;
     if cfg.int {
         for b in &opts.backends {
             match b {

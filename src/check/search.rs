@@ -181,6 +181,7 @@ pub fn plan(cfg: &Config, grow: &Grow, threads_created: bool) -> Vec<Bounds> {
 pub fn check_auto(input: &str, cfg: &Config, opts: &CheckOptions, grow: &Grow) -> Result<Report> {
     let t0 = Instant::now();
     let deadline = opts.timeout.map(|t| t0 + t);
+    let cfg = &unwinding_config(input, cfg, opts)?;
     let creates = creates_threads(input, cfg)?;
     let mut steps: Vec<SearchStep> = Vec::new();
     let mut answer: Option<Report> = None;
