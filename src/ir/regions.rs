@@ -12,7 +12,9 @@
 //! lvalues of its effective type (C11 6.5p7): a round trip through
 //! `void *` keeps the type, so it joins nothing, except that a character
 //! pointer made from a `void *` may reach the bytes of every type that
-//! became one (C lets a character type read any object).
+//! became one (C lets a character type read any object), and an integer
+//! pointer made from one may reach the signed or unsigned variant of its
+//! type, or the first member of a struct that became one.
 //!
 //! Type punning. A class accessed at two widths is kept as bytes: the
 //! encoder finds it at the second width (`wants_bytes`) and encodes the
@@ -480,6 +482,39 @@ impl Regions {
                 } else if matches!(t, Ty::Comp(_)) {
                     self.poison(p, ck.clone(), &t, Loc::NONE);
                 }
+            }
+        }
+        // C also lets an object be reached through the signed or unsigned
+        // variant of its type, and a struct through a pointer to its first
+        // member (C11 6.5p7, 6.7.2.1p15): a `void *` thread argument read
+        // as `int *` for an `unsigned` counter, a struct handed over as
+        // `void *` and written as `int *`.
+        for u in self.from_void.clone() {
+            let u = elem_scalar(&u).unqual().clone();
+            let Ty::Int(uk) = u else { continue };
+            let w = leaf_width(dm, &u);
+            if uk.c_name().ends_with("char") || w.is_none() {
+                continue;
+            }
+            // The same type, or its signed or unsigned variant.
+            let fits = |t: &Ty| matches!(t.unqual(), Ty::Int(_)) && leaf_width(dm, t) == w;
+            for t in self.to_void.clone() {
+                let t = elem_scalar(&t).unqual().clone();
+                let key = match t {
+                    Ty::Int(tk) if tk != uk && fits(&t) => deref_key(p, &t),
+                    // Only the first member is at the struct's address.
+                    Ty::Comp(_) => {
+                        let mut ls = Vec::new();
+                        leaves(p, &t, None, &mut ls, 0);
+                        match ls.into_iter().next() {
+                            Some((0, lt, k)) if fits(&lt) => k,
+                            _ => continue,
+                        }
+                    }
+                    _ => continue,
+                };
+                let w = w.unwrap_or(0);
+                self.union(key, w, deref_key(p, &u), w, Loc::NONE, p)?;
             }
         }
         if self.void_steps {
