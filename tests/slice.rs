@@ -260,6 +260,32 @@ fn a_loop_with_a_case_label_is_not_summarised() {
 }
 
 #[test]
+fn a_pointer_made_from_an_integer_slices_nothing() {
+    assert!(have("z3") && have("cbmc"), "run scripts/install-checkers");
+    let path = "tests/slice/int_pointer.c";
+    for b in ["z3", "cbmc"] {
+        let (c, j) = json_of(&[
+            "check",
+            "--rounds",
+            "1",
+            "--backend",
+            b,
+            "--track",
+            "g",
+            path,
+        ]);
+        assert_eq!(c, 10, "{b}: {j}");
+        assert_eq!(
+            j["slice"]["sliced"].as_array().map(|a| a.len()),
+            Some(0),
+            "{j}"
+        );
+    }
+    let (c, j) = json_of(&["refine", "--rounds", "1", path]);
+    assert_eq!(c, 10, "{j}");
+}
+
+#[test]
 fn a_set_rules_a_counterexample_out_when_its_replay_stops_failing() {
     use seqc::check::{Backend, CheckOptions, check, rules_out};
     assert!(have("z3"), "run scripts/install-checkers");

@@ -309,6 +309,19 @@ pub fn slice(mut p: Program, track: &[String]) -> Result<(Program, SliceInfo)> {
             loc.line
         )
     });
+    // A pointer made from an integer: the integer may come from a sliced
+    // class, and a havoc cannot return the address the original stored
+    // there (the back ends' pointers are not integers), so nothing is
+    // sliced (a reviewer's ip_seq.c was a false proof).
+    let punned = punned.or_else(|| {
+        int_made_pointer(&p).map(|loc| {
+            format!(
+                "a pointer is made from an integer ({}:{})",
+                p.file_name(loc.file),
+                loc.line
+            )
+        })
+    });
     let globals: Vec<bool> = p.globals.iter().map(|g| !g.thread_local).collect();
     let escaping: Vec<_> = p.functions.iter().map(escaping_locals).collect();
     let mut cl = Classes {
@@ -886,4 +899,39 @@ fn relevant_locals(b: &Block, sh: &Shared) -> HashSet<LocalId> {
             return keep;
         }
     }
+}
+
+/// Where the program first converts a non-constant integer that could
+/// hold an address to a pointer. An integer narrower than a pointer
+/// before its conversion (`(void *)(long)i` for an `int i` under LP64)
+/// holds none.
+fn int_made_pointer(p: &Program) -> Option<Loc> {
+    let bits = p.data_model.pointer_bits();
+    let mut at = None;
+    let mut look = |e: &Expr| {
+        e.walk(&mut |x| {
+            let ExprKind::Cast(inner) = &x.kind else {
+                return;
+            };
+            if at.is_some() || x.ty.pointee().is_none() || !inner.ty.is_integer() {
+                return;
+            }
+            let mut src: &Expr = inner;
+            while let ExprKind::Cast(i) = &src.kind
+                && i.ty.is_integer()
+            {
+                src = i;
+            }
+            let wide = src.ty.int_bits(p.data_model).is_none_or(|b| b >= bits);
+            if wide && crate::ir::build::const_of(src).is_none() {
+                at = Some(x.loc);
+            }
+        })
+    };
+    for f in &p.functions {
+        if let Some(b) = &f.body {
+            b.walk(&mut |s| s.each_expr(&mut look));
+        }
+    }
+    at
 }
