@@ -168,13 +168,10 @@ impl<'p> Emitter<'p> {
                     let Ty::Comp(c) = x.ty.unqual() else {
                         unreachable!("member of a non-struct")
                     };
-                    let name = &p.comp(*c).fields[*i as usize].name;
-                    if name.is_empty() {
-                        return self.ew(x);
-                    }
+                    let name = field_ident(&p.comp(*c).fields[*i as usize], *i as usize);
                     self.sw(x, P_POSTFIX);
                     self.put(".");
-                    self.put(&c_ident(name));
+                    self.put(&name);
                     return P_POSTFIX;
                 }
                 Index(a, i) => {
@@ -311,11 +308,7 @@ impl<'p> Emitter<'p> {
                 let Ty::Comp(c) = x.ty.unqual() else {
                     unreachable!("member of a non-struct")
                 };
-                let name = &p.comp(*c).fields[*i as usize].name;
-                if name.is_empty() {
-                    // An anonymous member: its fields are reached directly.
-                    return self.ew(x);
-                }
+                let name = field_ident(&p.comp(*c).fields[*i as usize], *i as usize);
                 if let Deref(q) = &x.kind
                     && !matches!(q.kind, Binary(BinOp::PtrAdd, ..))
                 {
@@ -325,7 +318,7 @@ impl<'p> Emitter<'p> {
                     self.sw(x, P_POSTFIX);
                     self.put(".");
                 }
-                self.put(&c_ident(name));
+                self.put(&name);
                 P_POSTFIX
             }
             Index(a, i) => {
@@ -540,10 +533,10 @@ impl<'p> Emitter<'p> {
                     .map(|(k, x)| {
                         let f = &def.fields[*k as usize];
                         let v = self.init(x, &f.ty);
-                        if dense || f.name.is_empty() {
+                        if dense {
                             v
                         } else {
-                            format!(".{} = {v}", c_ident(&f.name))
+                            format!(".{} = {v}", field_ident(f, *k as usize))
                         }
                     })
                     .collect();

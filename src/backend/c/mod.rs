@@ -343,7 +343,7 @@ impl<'p> Emitter<'p> {
                         at += w;
                     }
                 }
-                let mut d = e.declare(&f.ty, &c_ident(&f.name));
+                let mut d = e.declare(&f.ty, &field_ident(f, i));
                 if let Some(w) = f.bit_width {
                     d = format!("{d} : {w}");
                 }

@@ -324,11 +324,11 @@ impl<'p> Emitter<'p> {
                     out.push((path, Cmp::Bytes(n)));
                 }
                 Ty::Comp(c) => {
-                    for f in &p.comp(*c).fields {
-                        if f.name.is_empty() {
+                    for (i, f) in p.comp(*c).fields.iter().enumerate() {
+                        if f.name.is_empty() && f.bit_width.is_some() {
                             continue;
                         }
-                        leaves(p, &f.ty, format!("{path}.{}", c_ident(&f.name)), out);
+                        leaves(p, &f.ty, format!("{path}.{}", field_ident(f, i)), out);
                     }
                 }
                 // The bits are read through a union (gcc defines such

@@ -69,6 +69,19 @@ pub fn input_fn_name(name: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// The name field `i` has in the output. An anonymous struct or union
+/// member gets one (`__seqc_anon2`), and its fields are reached through
+/// it: a tagged type printed as a member without a name declares no
+/// member at all (gcc warns and drops it; CBMC rejects the initialiser).
+/// An unnamed bit-field stays unnamed (it is padding).
+pub(super) fn field_ident(f: &crate::ir::Field, i: usize) -> std::borrow::Cow<'_, str> {
+    if f.name.is_empty() && f.bit_width.is_none() {
+        std::borrow::Cow::Owned(format!("__seqc_anon{i}"))
+    } else {
+        c_ident(&f.name)
+    }
+}
+
 /// A name as C spells it: the lexer's stand-in for `$` turned back.
 /// Names seldom have one, so the common case copies nothing.
 pub fn c_ident(name: &str) -> std::borrow::Cow<'_, str> {

@@ -15,6 +15,13 @@ impl<'p> Emitter<'p> {
         if (self.p.is_system(d.loc.file) || reserved_tag(&d.name)) && !d.name.starts_with("__anon")
         {
             format!("{kw} __seqc_{}", d.name)
+        } else if self.p.comps[..c.0 as usize]
+            .iter()
+            .any(|e| e.name == d.name)
+        {
+            // A tag declared again in an inner scope: the output declares
+            // every composite at file scope, where one tag names one type.
+            format!("{kw} {}__seqc{}", c_ident(&d.name), c.0)
         } else {
             format!("{kw} {}", c_ident(&d.name))
         }
