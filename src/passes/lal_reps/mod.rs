@@ -772,12 +772,6 @@ impl Job {
         let mut pre = Vec::new();
         let mut esc: Vec<LocalId> = rw.escaping.iter().copied().collect();
         esc.sort();
-        // A goto may jump past a declaration, and the object exists in its
-        // block all the same: such a function takes a slot for each
-        // escaping local on entry too (the declaration takes a fresh one).
-        let mut jumps = false;
-        self.body
-            .walk(&mut |s| jumps |= matches!(s.kind, StmtKind::Goto(_)));
         for v in esc {
             let ty = rw.locals[v.index()].ty.clone();
             let name = format!("{}__p", rw.locals[v.index()].name);
@@ -790,16 +784,6 @@ impl Job {
                 pre.extend(rw.alloc_stmts(p, &ty, 1, pv, loc));
                 let slot = deref(lv_local(pv, ty.clone().ptr(), loc), loc);
                 pre.push(st(StmtKind::Assign(slot, lv_local(v, ty, loc)), loc));
-            } else if jumps {
-                // Fresh and seen by no other thread yet: no switch point.
-                let loc = f.loc.generated();
-                pre.extend(rw.alloc_stmts(p, &ty, 1, pv, loc));
-                if !rw.pthread_locals.contains(&(rw.fi, v)) {
-                    let slot = deref(lv_local(pv, ty.clone().ptr(), loc), loc);
-                    let mut h = Vec::new();
-                    havoc_writes(p, slot, &ty, loc, &mut h);
-                    pre.extend(h);
-                }
             }
         }
         let body = std::mem::take(&mut self.body);

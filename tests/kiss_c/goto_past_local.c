@@ -1,12 +1,9 @@
-// expect: none
-// property: memsafety
 /* A goto past the declaration of a local whose address escapes: x still
    exists in its block, and t only writes it, so there is no invalid
    access (memsafety: none). KISS's C output gives such a local a heap
    cell; the cell was made at the declaration only, so the jump left its
    pointer unset and CBMC reported an access next to the freed object
-   (exit 3; a reviewer's g2.c). Now each cell is also made at entry.
-   Lal-Reps took its pool slot at the declaration only: exit 3 too. */
+   (exit 3; a reviewer's g2.c). Now each cell is also made at entry. */
 #include <assert.h>
 #include <pthread.h>
 #include <stdlib.h>
