@@ -142,6 +142,25 @@ pub fn leaf_width(dm: DataModel, t: &Ty) -> Option<u32> {
     }
 }
 
+/// The scalar at offset 0 of struct `t` and its region: the first
+/// member, descending into nested structs and arrays (`leaves` would list
+/// every element of a large array on the way).
+fn first_member(p: &Program, t: &Ty) -> Option<(Ty, RKey)> {
+    let Ty::Comp(c) = t.unqual() else {
+        return None;
+    };
+    let f = p.comp(*c).fields.first()?;
+    if f.bit_width.is_some() {
+        return None;
+    }
+    let e = elem_scalar(&f.ty).unqual();
+    match e {
+        Ty::Comp(_) => first_member(p, e),
+        e if is_leaf(e) => Some((e.clone(), RKey::Field(*c, 0))),
+        _ => None,
+    }
+}
+
 pub fn is_leaf(t: &Ty) -> bool {
     matches!(
         t.unqual(),
@@ -503,14 +522,10 @@ impl Regions {
                 let key = match t {
                     Ty::Int(tk) if tk != uk && fits(&t) => deref_key(p, &t),
                     // Only the first member is at the struct's address.
-                    Ty::Comp(_) => {
-                        let mut ls = Vec::new();
-                        leaves(p, &t, None, &mut ls, 0);
-                        match ls.into_iter().next() {
-                            Some((0, lt, k)) if fits(&lt) => k,
-                            _ => continue,
-                        }
-                    }
+                    Ty::Comp(_) => match first_member(p, &t) {
+                        Some((lt, k)) if fits(&lt) => k,
+                        _ => continue,
+                    },
                     _ => continue,
                 };
                 let w = w.unwrap_or(0);
