@@ -6,7 +6,7 @@
 
 use crate::backend::c::{self as cback, COptions};
 use crate::bmc::{self, Goal};
-use crate::config::{Config, Method};
+use crate::config::{Config, Method, Property};
 pub use crate::deadline::Cancel;
 use crate::diag::{Diagnostic, Result};
 use crate::driver::{Built, MethodInfo, Until};
@@ -203,20 +203,29 @@ fn suits_sequential_checker(p: &Program) -> Result<()> {
 /// The configuration `--unwinding-assertions` runs with. The
 /// sequentializations stop a thread at a bound and no query asks whether
 /// one did, so a safe answer would claim a proof it does not have: they
-/// are refused by name when the input creates threads. Without threads
-/// they are the input itself, checked as `--method none` does.
+/// are refused by name. A program that uses no thread operation and asks
+/// nothing only they check is the input itself, checked as `--method
+/// none` does.
 pub(super) fn unwinding_config(input: &str, cfg: &Config, opts: &CheckOptions) -> Result<Config> {
     if !opts.unwinding_assertions || cfg.method == Method::None {
         return Ok(cfg.clone());
     }
     let p = crate::driver::load(input, cfg)?;
-    if crate::ir::sites::thread_sites(&p).map_or(true, |s| !s.is_empty()) {
+    let threads = crate::ir::sites::thread_sites(&p).map_or(true, |s| !s.is_empty());
+    let sequential = !threads
+        && crate::ir::thread_op(&p).is_none()
+        && !p.pthread.mutex_kinds
+        && !matches!(cfg.property, Property::Race(_))
+        && !cfg.property.deadlock()
+        && !cfg.property.locks()
+        && !cfg.property.locks_exit();
+    if !sequential {
         let m = match cfg.method {
             Method::Kiss => "kiss",
             _ => "lal-reps",
         };
         return Err(Diagnostic::unsupported(format!(
-            "--unwinding-assertions with --method {m} on a program that creates threads: the sequentialization stops a thread at a bound, and no query asks whether a bound cut a run, so no answer could be a proof (drop --unwinding-assertions for bounded answers)"
+            "--unwinding-assertions with --method {m}: the sequentialization stops a thread at a bound, and no query asks whether a bound cut a run, so no answer could be a proof (drop --unwinding-assertions for bounded answers; without threads, --method none checks it)"
         )));
     }
     Ok(Config {
