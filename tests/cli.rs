@@ -351,7 +351,8 @@ fn pthread_layout_constants_are_refused() {
         "offsetof of a type that holds a pthread object",
     );
     refused_by_both_methods(&cases[1..], "sizeof of a type that holds a pthread object");
-    let alloc = "#include <pthread.h>\n#include <stdlib.h>\nstruct S { int a; pthread_mutex_t m; };\nint main(void) { struct S *p = malloc(sizeof(struct S)); struct S *q = calloc(2, sizeof *q); pthread_mutex_init(&p->m, 0); return q == 0; }\n";
+    // Allocation sizes, and an element count (the same in both layouts).
+    let alloc = "#include <pthread.h>\n#include <stdlib.h>\nstruct S { int a; pthread_mutex_t m; };\npthread_mutex_t ms[4];\nint main(void) { struct S *p = malloc(sizeof(struct S)); struct S *q = calloc(2, sizeof *q); pthread_mutex_init(&p->m, 0); for (unsigned i = 0; i < sizeof(ms) / sizeof(ms[0]); i++) pthread_mutex_init(&ms[i], 0); return q == 0; }\n";
     let (_d, p) = temp_file("a.c", alloc.as_bytes());
     for m in ["lal-reps", "kiss"] {
         let out = seqc()

@@ -977,9 +977,11 @@ pub struct LayoutUse {
     pub what: &'static str,
     pub glibc: u64,
     pub retyped: u64,
-    /// Inside the arguments of a call of an allocator (a callee whose name
-    /// has `alloc` in it): a larger object than needed is harmless.
-    pub alloc: bool,
+    /// Harmless: inside the arguments of a call of an allocator (a callee
+    /// whose name has `alloc` in it; a larger object than needed changes
+    /// nothing), or one side of a quotient of two sizes that both layouts
+    /// give alike (`sizeof a / sizeof a[0]`).
+    pub harmless: bool,
 }
 
 /// glibc's error numbers the pthread model returns.

@@ -19,7 +19,7 @@ pub fn check_layouts(p: &Program) -> crate::diag::Result<()> {
     match p
         .pthread_layout
         .iter()
-        .find(|u| u.glibc != u.retyped && !u.alloc)
+        .find(|u| u.glibc != u.retyped && !u.harmless)
     {
         Some(u) => Err(crate::diag::Diagnostic::unsupported(format!(
             "{} of a type that holds a pthread object, outside an allocation: glibc's layout gives {}, seqc's model of the object {} (the sequentialized program would address other bytes)",

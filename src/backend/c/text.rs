@@ -55,7 +55,7 @@ const ATOMIC: &str = "__VERIFIER_atomic_";
 /// The name a sequential output gives function `name`.
 pub fn sequential_fn_name(name: &str) -> std::borrow::Cow<'_, str> {
     match name.strip_prefix(ATOMIC) {
-        Some(rest) => std::borrow::Cow::Owned(format!("{SEQ_ATOMIC}{rest}")),
+        Some(rest) => std::borrow::Cow::Owned(format!("{SEQ_ATOMIC}{}", c_ident(rest))),
         None => c_ident(name),
     }
 }

@@ -169,6 +169,29 @@ impl<'a> Lowerer<'a> {
         }
     }
 
+    /// `sizeof a / sizeof a[0]` over a type holding pthread objects: the
+    /// element count is the same under both layouts, so neither size is a
+    /// difference the output could see (`Program::pthread_layout`). The
+    /// layout uses made by the two sides start at `n0` and `n1`.
+    fn same_ratio(&mut self, n0: usize, n1: usize) {
+        let uses = &mut self.prog.pthread_layout;
+        if n1 != n0 + 1 || uses.len() != n1 + 1 {
+            return;
+        }
+        let (a, b) = (&uses[n0], &uses[n1]);
+        let alike = a.what == "sizeof"
+            && b.what == "sizeof"
+            && b.glibc != 0
+            && b.retyped != 0
+            && a.glibc % b.glibc == 0
+            && a.retyped % b.retyped == 0
+            && a.glibc / b.glibc == a.retyped / b.retyped;
+        if alike {
+            uses[n0].harmless = true;
+            uses[n1].harmless = true;
+        }
+    }
+
     pub(super) fn binary(
         &mut self,
         b: &'a Node<ast::BinaryOperatorExpression>,
@@ -218,8 +241,13 @@ impl<'a> Lowerer<'a> {
             return self.index(&b.node.lhs, &b.node.rhs, e);
         }
         if let Some(op) = simple(o) {
+            let n0 = self.prog.pthread_layout.len();
             let x = self.rvalue(&b.node.lhs)?;
+            let n1 = self.prog.pthread_layout.len();
             let y = self.rvalue(&b.node.rhs)?;
+            if op == BinOp::Div {
+                self.same_ratio(n0, n1);
+            }
             return self.arith_on(op, x, y, loc, e);
         }
         match o {

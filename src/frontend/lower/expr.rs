@@ -352,7 +352,7 @@ impl<'a> Lowerer<'a> {
             what,
             glibc,
             retyped,
-            alloc: self.alloc_args > 0,
+            harmless: self.alloc_args > 0,
         });
     }
 
