@@ -277,7 +277,7 @@ impl<'a> Lowerer<'a> {
         max_index: &mut u64,
     ) -> Result<Part> {
         let mut m: BTreeMap<u64, Part> = BTreeMap::new();
-        self.fill(ty, &mut m, 0, items, pos, top, is_static, max_index)?;
+        self.fill(ty, &mut m, 0, items, pos, top, is_static, max_index, false)?;
         Ok(Part::Agg(m))
     }
 
@@ -294,13 +294,17 @@ impl<'a> Lowerer<'a> {
         top: bool,
         is_static: bool,
         max_index: &mut u64,
+        first_designated: bool,
     ) -> Result<()> {
         let count = self.member_count(ty);
+        // The first item's designation named this aggregate itself (brace
+        // elision after a designator): it fills the first member.
+        let mut designated_here = first_designated;
         let is_union =
             matches!(ty.unqual(), Ty::Comp(c) if self.prog.comp(*c).kind == CompKind::Union);
         while *pos < items.len() {
             let it = &items[*pos];
-            if !it.node.designation.is_empty() {
+            if !it.node.designation.is_empty() && !std::mem::take(&mut designated_here) {
                 if !top {
                     break;
                 }
@@ -405,7 +409,29 @@ impl<'a> Lowerer<'a> {
         is_static: bool,
     ) -> Result<Part> {
         if rest.is_empty() {
-            let (i, _) = self.initializer(ty, &items[*pos].node.initializer, is_static)?;
+            let init = &items[*pos].node.initializer;
+            // `.in[0] = 7, 8` with `in` an array of structs: the value is
+            // the first scalar of the designated aggregate, the items after
+            // it fill the rest (brace elision, C11 6.7.9p20).
+            let elided = match &init.node {
+                ast::Initializer::Expression(e) if !ty.is_scalar() => {
+                    let char_array = matches!(ty.unqual(), Ty::Array(el, _) if el.is_integer() && el.int_bits(self.prog.data_model) == Some(8));
+                    let is_str = matches!(e.node, ast::Expression::StringLiteral(_));
+                    let pthread = matches!(ty.unqual(), Ty::Pthread(_));
+                    !(pthread || (is_str && char_array))
+                        && self.type_of_expr(e)?.unqual() != ty.unqual()
+                }
+                _ => false,
+            };
+            if elided {
+                let mut m = BTreeMap::new();
+                let mut dummy = 0;
+                self.fill(
+                    ty, &mut m, 0, items, pos, false, is_static, &mut dummy, true,
+                )?;
+                return Ok(Part::Agg(m));
+            }
+            let (i, _) = self.initializer(ty, init, is_static)?;
             *pos += 1;
             return Ok(Part::Leaf(i));
         }
@@ -447,7 +473,17 @@ impl<'a> Lowerer<'a> {
         let p = self.designated(&sub_ty, entry, &rest[1..], items, pos, is_static)?;
         m.insert(k, p);
         let mut dummy = 0;
-        self.fill(ty, &mut m, k + 1, items, pos, false, is_static, &mut dummy)?;
+        self.fill(
+            ty,
+            &mut m,
+            k + 1,
+            items,
+            pos,
+            false,
+            is_static,
+            &mut dummy,
+            false,
+        )?;
         Ok(Part::Agg(m))
     }
 }
