@@ -30,14 +30,6 @@ pub fn check_layouts(p: &Program) -> crate::diag::Result<()> {
     }
 }
 
-fn retype(t: &Ty) -> Ty {
-    crate::ir::pthread_retyped(t)
-}
-
-fn retype_in(t: &mut Ty) {
-    crate::ir::pthread_retype_in(t)
-}
-
 fn has_pthread(t: &Ty) -> bool {
     match t {
         // A pthread_t holds a value; the others have initialiser macros.
@@ -72,7 +64,7 @@ fn fix_init(comps: &[CompDef], init: &mut Init, ty: &Ty) {
                 let w = k << crate::passes::threads::KIND_SHIFT;
                 *init = Init::Expr(Expr::int(w, Ty::INT, Loc::NONE));
             }
-            Some(_) => *init = Init::Expr(Expr::int(0, retype(ty), Loc::NONE)),
+            Some(_) => *init = Init::Expr(Expr::int(0, pthread_retyped(ty), Loc::NONE)),
             // A value: a key read into a temporary, a thread id.
             None => {}
         }
@@ -81,7 +73,7 @@ fn fix_init(comps: &[CompDef], init: &mut Init, ty: &Ty) {
     if has_pthread(ty) && !has_kind(init, ty, comps) {
         *init = match ty.unqual() {
             Ty::Array(..) => Init::Array(vec![]),
-            _ => Init::Expr(Expr::int(0, retype(ty), Loc::NONE)),
+            _ => Init::Expr(Expr::int(0, pthread_retyped(ty), Loc::NONE)),
         };
         return;
     }
@@ -113,23 +105,23 @@ pub fn retype_program(p: &mut Program) {
     crate::par::each_mut(&mut p.functions, |f| {
         if let Some(b) = &mut f.body {
             fix_decl_inits(comps, b, &f.locals);
-            b.walk_exprs_mut(&mut |e| e.walk_mut(&mut |x| retype_in(&mut x.ty)));
+            b.walk_exprs_mut(&mut |e| e.walk_mut(&mut |x| pthread_retype_in(&mut x.ty)));
         }
-        retype_in(&mut f.sig.ret);
-        f.sig.params.iter_mut().for_each(retype_in);
+        pthread_retype_in(&mut f.sig.ret);
+        f.sig.params.iter_mut().for_each(pthread_retype_in);
         for l in &mut f.locals {
-            retype_in(&mut l.ty);
+            pthread_retype_in(&mut l.ty);
         }
     });
     for c in &mut p.comps {
         for f in &mut c.fields {
-            retype_in(&mut f.ty);
+            pthread_retype_in(&mut f.ty);
         }
     }
     for g in &mut p.globals {
-        retype_in(&mut g.ty);
+        pthread_retype_in(&mut g.ty);
         if let Some(i) = &mut g.init {
-            i.walk_exprs_mut(&mut |e| e.walk_mut(&mut |x| retype_in(&mut x.ty)));
+            i.walk_exprs_mut(&mut |e| e.walk_mut(&mut |x| pthread_retype_in(&mut x.ty)));
         }
     }
 }

@@ -264,7 +264,7 @@ impl<'a> Lowerer<'a> {
                 }
                 _ => false,
             };
-            let alloc = name.contains("alloc") as u32;
+            let alloc = allocator(name) as u32;
             self.alloc_args += alloc;
             let special = if !is_var && (!user_defined || intercepted(name)) {
                 self.special_call(name, c, e, want)
@@ -319,7 +319,7 @@ impl<'a> Lowerer<'a> {
                 self.extern_calls.push((f, d));
             }
         }
-        let alloc = fname.is_some_and(|f| self.prog.func(f).name.contains("alloc")) as u32;
+        let alloc = fname.is_some_and(|f| allocator(&self.prog.func(f).name)) as u32;
         self.alloc_args += alloc;
         let args = self.call_args(&sig, &c.node.arguments, e);
         self.alloc_args -= alloc;
@@ -1197,4 +1197,9 @@ fn strip_ast_casts(e: &ast::Expression) -> &ast::Expression {
         ast::Expression::Cast(c) => strip_ast_casts(&c.node.expression.node),
         _ => e,
     }
+}
+
+/// A callee whose arguments are allocation sizes (`LayoutUse::harmless`).
+fn allocator(name: &str) -> bool {
+    name.contains("alloc")
 }
