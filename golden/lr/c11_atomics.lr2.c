@@ -13,8 +13,8 @@ int main(void);
 struct __seqc_shared {
   _Atomic int counter;
   _Atomic long hits;
-  int __seqc_pool14[6];
-  unsigned long __seqc_pool16[6];
+  int __seqc_pool14[1];
+  unsigned long __seqc_pool16[1];
 };
 static struct __seqc_shared __seqc_mem0 = {  };
 static struct __seqc_shared __seqc_mem1;
@@ -48,17 +48,7 @@ static void __seqc_consistent(unsigned i)
   __VERIFIER_assume(__seqc_nmem[i]->__seqc_ret[0] == __seqc_nguess[i + 1].__seqc_ret[0]);
   __VERIFIER_assume(__seqc_nmem[i]->__seqc_ret[1] == __seqc_nguess[i + 1].__seqc_ret[1]);
   __VERIFIER_assume(__seqc_mem[i]->__seqc_pool14[0] == __seqc_guess[i + 1].__seqc_pool14[0]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool14[1] == __seqc_guess[i + 1].__seqc_pool14[1]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool14[2] == __seqc_guess[i + 1].__seqc_pool14[2]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool14[3] == __seqc_guess[i + 1].__seqc_pool14[3]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool14[4] == __seqc_guess[i + 1].__seqc_pool14[4]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool14[5] == __seqc_guess[i + 1].__seqc_pool14[5]);
   __VERIFIER_assume(__seqc_mem[i]->__seqc_pool16[0] == __seqc_guess[i + 1].__seqc_pool16[0]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool16[1] == __seqc_guess[i + 1].__seqc_pool16[1]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool16[2] == __seqc_guess[i + 1].__seqc_pool16[2]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool16[3] == __seqc_guess[i + 1].__seqc_pool16[3]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool16[4] == __seqc_guess[i + 1].__seqc_pool16[4]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool16[5] == __seqc_guess[i + 1].__seqc_pool16[5]);
 }
 static unsigned int __seqc_r;
 static unsigned int __seqc_tid;
@@ -113,7 +103,7 @@ void *t(void *a)
 #line 17 "golden/lr/c11_atomics.c"
   int old = __t2;
 #line 17 "golden/lr/c11_atomics.c"
-  if (__seqc_pool14_n >= 6u) {
+  if (__seqc_pool14_n >= 1u) {
 #line 17 "golden/lr/c11_atomics.c"
     __seqc_r = 3u;
 #line 17 "golden/lr/c11_atomics.c"
@@ -157,7 +147,7 @@ static int __seqc_main(void)
 {
   unsigned long *x__p2;
 #line 18 "golden/lr/c11_atomics.c"
-  if (__seqc_pool16_n >= 6u) {
+  if (__seqc_pool16_n >= 1u) {
 #line 18 "golden/lr/c11_atomics.c"
     __seqc_r = 3u;
 #line 18 "golden/lr/c11_atomics.c"

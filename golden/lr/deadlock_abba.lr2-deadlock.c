@@ -16,8 +16,8 @@ int main(void);
 struct __seqc_shared {
   int a;
   int b;
-  unsigned long __seqc_pool20[6];
-  unsigned long __seqc_pool22[6];
+  unsigned long __seqc_pool20[1];
+  unsigned long __seqc_pool22[1];
 };
 static struct __seqc_shared __seqc_mem0 = { .a = 0, .b = 0 };
 static struct __seqc_shared __seqc_mem1;
@@ -54,17 +54,7 @@ static void __seqc_consistent(unsigned i)
   __VERIFIER_assume(__seqc_nmem[i]->__seqc_ret[1] == __seqc_nguess[i + 1].__seqc_ret[1]);
   __VERIFIER_assume(__seqc_nmem[i]->__seqc_ret[2] == __seqc_nguess[i + 1].__seqc_ret[2]);
   __VERIFIER_assume(__seqc_mem[i]->__seqc_pool20[0] == __seqc_guess[i + 1].__seqc_pool20[0]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool20[1] == __seqc_guess[i + 1].__seqc_pool20[1]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool20[2] == __seqc_guess[i + 1].__seqc_pool20[2]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool20[3] == __seqc_guess[i + 1].__seqc_pool20[3]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool20[4] == __seqc_guess[i + 1].__seqc_pool20[4]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool20[5] == __seqc_guess[i + 1].__seqc_pool20[5]);
   __VERIFIER_assume(__seqc_mem[i]->__seqc_pool22[0] == __seqc_guess[i + 1].__seqc_pool22[0]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool22[1] == __seqc_guess[i + 1].__seqc_pool22[1]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool22[2] == __seqc_guess[i + 1].__seqc_pool22[2]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool22[3] == __seqc_guess[i + 1].__seqc_pool22[3]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool22[4] == __seqc_guess[i + 1].__seqc_pool22[4]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool22[5] == __seqc_guess[i + 1].__seqc_pool22[5]);
 }
 static unsigned int __seqc_r;
 static unsigned int __seqc_tid;
@@ -216,7 +206,7 @@ static int __seqc_main(void)
   unsigned long *p__p4;
   unsigned long *q__p5;
 #line 29 "golden/lr/deadlock_abba.c"
-  if (__seqc_pool20_n >= 6u) {
+  if (__seqc_pool20_n >= 1u) {
 #line 29 "golden/lr/deadlock_abba.c"
     __seqc_r = 3u;
 #line 29 "golden/lr/deadlock_abba.c"
@@ -228,7 +218,7 @@ static int __seqc_main(void)
     __seqc_pool20_n = __seqc_pool20_n + 1u;
   }
 #line 29 "golden/lr/deadlock_abba.c"
-  if (__seqc_pool22_n >= 6u) {
+  if (__seqc_pool22_n >= 1u) {
 #line 29 "golden/lr/deadlock_abba.c"
     __seqc_r = 3u;
 #line 29 "golden/lr/deadlock_abba.c"

@@ -11,8 +11,8 @@ static void __seqc_cs(void);
 int main(void);
 
 struct __seqc_shared {
-  int __seqc_pool11[6];
-  unsigned long __seqc_pool13[6];
+  int __seqc_pool11[1];
+  unsigned long __seqc_pool13[1];
 };
 static struct __seqc_shared __seqc_mem0 = {  };
 static struct __seqc_shared __seqc_mem1;
@@ -42,17 +42,7 @@ static void __seqc_consistent(unsigned i)
   __VERIFIER_assume(__seqc_nmem[i]->__seqc_ret[0] == __seqc_nguess[i + 1].__seqc_ret[0]);
   __VERIFIER_assume(__seqc_nmem[i]->__seqc_ret[1] == __seqc_nguess[i + 1].__seqc_ret[1]);
   __VERIFIER_assume(__seqc_mem[i]->__seqc_pool11[0] == __seqc_guess[i + 1].__seqc_pool11[0]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool11[1] == __seqc_guess[i + 1].__seqc_pool11[1]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool11[2] == __seqc_guess[i + 1].__seqc_pool11[2]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool11[3] == __seqc_guess[i + 1].__seqc_pool11[3]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool11[4] == __seqc_guess[i + 1].__seqc_pool11[4]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool11[5] == __seqc_guess[i + 1].__seqc_pool11[5]);
   __VERIFIER_assume(__seqc_mem[i]->__seqc_pool13[0] == __seqc_guess[i + 1].__seqc_pool13[0]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool13[1] == __seqc_guess[i + 1].__seqc_pool13[1]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool13[2] == __seqc_guess[i + 1].__seqc_pool13[2]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool13[3] == __seqc_guess[i + 1].__seqc_pool13[3]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool13[4] == __seqc_guess[i + 1].__seqc_pool13[4]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool13[5] == __seqc_guess[i + 1].__seqc_pool13[5]);
 }
 static unsigned int __seqc_r;
 static unsigned int __seqc_tid;
@@ -87,7 +77,7 @@ static int __seqc_main(void)
   int *shared__p5;
   unsigned long *x__p6;
 #line 14 "golden/lr/escaping_local.c"
-  if (__seqc_pool11_n >= 6u) {
+  if (__seqc_pool11_n >= 1u) {
 #line 14 "golden/lr/escaping_local.c"
     __seqc_r = 3u;
 #line 14 "golden/lr/escaping_local.c"
@@ -108,7 +98,7 @@ static int __seqc_main(void)
 #line 14 "golden/lr/escaping_local.c"
   int private = 1;
 #line 14 "golden/lr/escaping_local.c"
-  if (__seqc_pool13_n >= 6u) {
+  if (__seqc_pool13_n >= 1u) {
 #line 14 "golden/lr/escaping_local.c"
     __seqc_r = 3u;
 #line 14 "golden/lr/escaping_local.c"

@@ -22,10 +22,10 @@ int main(void);
 struct __seqc_shared {
   struct S g;
   int key;
-  struct S __seqc_pool15[6];
-  int __seqc_pool17[96];
-  unsigned long __seqc_pool19[6];
-  void *__seqc_pool21[6];
+  struct S __seqc_pool15[1];
+  int __seqc_pool17[16];
+  unsigned long __seqc_pool19[1];
+  void *__seqc_pool21[1];
 };
 static struct __seqc_shared __seqc_mem0 = { .g = { 1, "ab" } };
 static struct __seqc_shared __seqc_mem1;
@@ -71,31 +71,6 @@ static void __seqc_consistent(unsigned i)
   __VERIFIER_assume(__seqc_mem[i]->__seqc_pool15[0].name[1] == __seqc_guess[i + 1].__seqc_pool15[0].name[1]);
   __VERIFIER_assume(__seqc_mem[i]->__seqc_pool15[0].name[2] == __seqc_guess[i + 1].__seqc_pool15[0].name[2]);
   __VERIFIER_assume(__seqc_mem[i]->__seqc_pool15[0].name[3] == __seqc_guess[i + 1].__seqc_pool15[0].name[3]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool15[1].a == __seqc_guess[i + 1].__seqc_pool15[1].a);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool15[1].name[0] == __seqc_guess[i + 1].__seqc_pool15[1].name[0]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool15[1].name[1] == __seqc_guess[i + 1].__seqc_pool15[1].name[1]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool15[1].name[2] == __seqc_guess[i + 1].__seqc_pool15[1].name[2]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool15[1].name[3] == __seqc_guess[i + 1].__seqc_pool15[1].name[3]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool15[2].a == __seqc_guess[i + 1].__seqc_pool15[2].a);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool15[2].name[0] == __seqc_guess[i + 1].__seqc_pool15[2].name[0]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool15[2].name[1] == __seqc_guess[i + 1].__seqc_pool15[2].name[1]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool15[2].name[2] == __seqc_guess[i + 1].__seqc_pool15[2].name[2]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool15[2].name[3] == __seqc_guess[i + 1].__seqc_pool15[2].name[3]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool15[3].a == __seqc_guess[i + 1].__seqc_pool15[3].a);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool15[3].name[0] == __seqc_guess[i + 1].__seqc_pool15[3].name[0]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool15[3].name[1] == __seqc_guess[i + 1].__seqc_pool15[3].name[1]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool15[3].name[2] == __seqc_guess[i + 1].__seqc_pool15[3].name[2]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool15[3].name[3] == __seqc_guess[i + 1].__seqc_pool15[3].name[3]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool15[4].a == __seqc_guess[i + 1].__seqc_pool15[4].a);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool15[4].name[0] == __seqc_guess[i + 1].__seqc_pool15[4].name[0]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool15[4].name[1] == __seqc_guess[i + 1].__seqc_pool15[4].name[1]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool15[4].name[2] == __seqc_guess[i + 1].__seqc_pool15[4].name[2]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool15[4].name[3] == __seqc_guess[i + 1].__seqc_pool15[4].name[3]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool15[5].a == __seqc_guess[i + 1].__seqc_pool15[5].a);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool15[5].name[0] == __seqc_guess[i + 1].__seqc_pool15[5].name[0]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool15[5].name[1] == __seqc_guess[i + 1].__seqc_pool15[5].name[1]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool15[5].name[2] == __seqc_guess[i + 1].__seqc_pool15[5].name[2]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool15[5].name[3] == __seqc_guess[i + 1].__seqc_pool15[5].name[3]);
   __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[0] == __seqc_guess[i + 1].__seqc_pool17[0]);
   __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[1] == __seqc_guess[i + 1].__seqc_pool17[1]);
   __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[2] == __seqc_guess[i + 1].__seqc_pool17[2]);
@@ -112,98 +87,8 @@ static void __seqc_consistent(unsigned i)
   __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[13] == __seqc_guess[i + 1].__seqc_pool17[13]);
   __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[14] == __seqc_guess[i + 1].__seqc_pool17[14]);
   __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[15] == __seqc_guess[i + 1].__seqc_pool17[15]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[16] == __seqc_guess[i + 1].__seqc_pool17[16]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[17] == __seqc_guess[i + 1].__seqc_pool17[17]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[18] == __seqc_guess[i + 1].__seqc_pool17[18]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[19] == __seqc_guess[i + 1].__seqc_pool17[19]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[20] == __seqc_guess[i + 1].__seqc_pool17[20]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[21] == __seqc_guess[i + 1].__seqc_pool17[21]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[22] == __seqc_guess[i + 1].__seqc_pool17[22]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[23] == __seqc_guess[i + 1].__seqc_pool17[23]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[24] == __seqc_guess[i + 1].__seqc_pool17[24]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[25] == __seqc_guess[i + 1].__seqc_pool17[25]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[26] == __seqc_guess[i + 1].__seqc_pool17[26]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[27] == __seqc_guess[i + 1].__seqc_pool17[27]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[28] == __seqc_guess[i + 1].__seqc_pool17[28]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[29] == __seqc_guess[i + 1].__seqc_pool17[29]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[30] == __seqc_guess[i + 1].__seqc_pool17[30]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[31] == __seqc_guess[i + 1].__seqc_pool17[31]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[32] == __seqc_guess[i + 1].__seqc_pool17[32]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[33] == __seqc_guess[i + 1].__seqc_pool17[33]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[34] == __seqc_guess[i + 1].__seqc_pool17[34]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[35] == __seqc_guess[i + 1].__seqc_pool17[35]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[36] == __seqc_guess[i + 1].__seqc_pool17[36]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[37] == __seqc_guess[i + 1].__seqc_pool17[37]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[38] == __seqc_guess[i + 1].__seqc_pool17[38]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[39] == __seqc_guess[i + 1].__seqc_pool17[39]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[40] == __seqc_guess[i + 1].__seqc_pool17[40]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[41] == __seqc_guess[i + 1].__seqc_pool17[41]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[42] == __seqc_guess[i + 1].__seqc_pool17[42]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[43] == __seqc_guess[i + 1].__seqc_pool17[43]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[44] == __seqc_guess[i + 1].__seqc_pool17[44]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[45] == __seqc_guess[i + 1].__seqc_pool17[45]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[46] == __seqc_guess[i + 1].__seqc_pool17[46]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[47] == __seqc_guess[i + 1].__seqc_pool17[47]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[48] == __seqc_guess[i + 1].__seqc_pool17[48]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[49] == __seqc_guess[i + 1].__seqc_pool17[49]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[50] == __seqc_guess[i + 1].__seqc_pool17[50]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[51] == __seqc_guess[i + 1].__seqc_pool17[51]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[52] == __seqc_guess[i + 1].__seqc_pool17[52]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[53] == __seqc_guess[i + 1].__seqc_pool17[53]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[54] == __seqc_guess[i + 1].__seqc_pool17[54]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[55] == __seqc_guess[i + 1].__seqc_pool17[55]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[56] == __seqc_guess[i + 1].__seqc_pool17[56]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[57] == __seqc_guess[i + 1].__seqc_pool17[57]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[58] == __seqc_guess[i + 1].__seqc_pool17[58]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[59] == __seqc_guess[i + 1].__seqc_pool17[59]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[60] == __seqc_guess[i + 1].__seqc_pool17[60]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[61] == __seqc_guess[i + 1].__seqc_pool17[61]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[62] == __seqc_guess[i + 1].__seqc_pool17[62]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[63] == __seqc_guess[i + 1].__seqc_pool17[63]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[64] == __seqc_guess[i + 1].__seqc_pool17[64]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[65] == __seqc_guess[i + 1].__seqc_pool17[65]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[66] == __seqc_guess[i + 1].__seqc_pool17[66]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[67] == __seqc_guess[i + 1].__seqc_pool17[67]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[68] == __seqc_guess[i + 1].__seqc_pool17[68]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[69] == __seqc_guess[i + 1].__seqc_pool17[69]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[70] == __seqc_guess[i + 1].__seqc_pool17[70]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[71] == __seqc_guess[i + 1].__seqc_pool17[71]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[72] == __seqc_guess[i + 1].__seqc_pool17[72]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[73] == __seqc_guess[i + 1].__seqc_pool17[73]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[74] == __seqc_guess[i + 1].__seqc_pool17[74]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[75] == __seqc_guess[i + 1].__seqc_pool17[75]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[76] == __seqc_guess[i + 1].__seqc_pool17[76]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[77] == __seqc_guess[i + 1].__seqc_pool17[77]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[78] == __seqc_guess[i + 1].__seqc_pool17[78]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[79] == __seqc_guess[i + 1].__seqc_pool17[79]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[80] == __seqc_guess[i + 1].__seqc_pool17[80]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[81] == __seqc_guess[i + 1].__seqc_pool17[81]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[82] == __seqc_guess[i + 1].__seqc_pool17[82]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[83] == __seqc_guess[i + 1].__seqc_pool17[83]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[84] == __seqc_guess[i + 1].__seqc_pool17[84]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[85] == __seqc_guess[i + 1].__seqc_pool17[85]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[86] == __seqc_guess[i + 1].__seqc_pool17[86]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[87] == __seqc_guess[i + 1].__seqc_pool17[87]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[88] == __seqc_guess[i + 1].__seqc_pool17[88]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[89] == __seqc_guess[i + 1].__seqc_pool17[89]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[90] == __seqc_guess[i + 1].__seqc_pool17[90]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[91] == __seqc_guess[i + 1].__seqc_pool17[91]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[92] == __seqc_guess[i + 1].__seqc_pool17[92]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[93] == __seqc_guess[i + 1].__seqc_pool17[93]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[94] == __seqc_guess[i + 1].__seqc_pool17[94]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[95] == __seqc_guess[i + 1].__seqc_pool17[95]);
   __VERIFIER_assume(__seqc_mem[i]->__seqc_pool19[0] == __seqc_guess[i + 1].__seqc_pool19[0]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool19[1] == __seqc_guess[i + 1].__seqc_pool19[1]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool19[2] == __seqc_guess[i + 1].__seqc_pool19[2]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool19[3] == __seqc_guess[i + 1].__seqc_pool19[3]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool19[4] == __seqc_guess[i + 1].__seqc_pool19[4]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool19[5] == __seqc_guess[i + 1].__seqc_pool19[5]);
   __VERIFIER_assume(__seqc_mem[i]->__seqc_pool21[0] == __seqc_guess[i + 1].__seqc_pool21[0]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool21[1] == __seqc_guess[i + 1].__seqc_pool21[1]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool21[2] == __seqc_guess[i + 1].__seqc_pool21[2]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool21[3] == __seqc_guess[i + 1].__seqc_pool21[3]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool21[4] == __seqc_guess[i + 1].__seqc_pool21[4]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool21[5] == __seqc_guess[i + 1].__seqc_pool21[5]);
 }
 static unsigned int __seqc_r;
 static unsigned int __seqc_tid;
@@ -252,7 +137,7 @@ void *worker(void *arg)
 {
   struct S *local__p8;
 #line 21 "golden/lr/keys_memset_heap.c"
-  if (__seqc_pool15_n >= 6u) {
+  if (__seqc_pool15_n >= 1u) {
 #line 21 "golden/lr/keys_memset_heap.c"
     __seqc_r = 4u;
 #line 21 "golden/lr/keys_memset_heap.c"
@@ -351,7 +236,7 @@ static int __seqc_main(void)
 #line 30 "golden/lr/keys_memset_heap.c"
   int *__seqc_obj15;
 #line 30 "golden/lr/keys_memset_heap.c"
-  if (__seqc_pool17_n >= 6u) {
+  if (__seqc_pool17_n >= 1u) {
 #line 30 "golden/lr/keys_memset_heap.c"
     __seqc_r = 4u;
 #line 30 "golden/lr/keys_memset_heap.c"
@@ -469,7 +354,7 @@ static int __seqc_main(void)
   (*(unsigned int *)((char *)__seqc_mem[__seqc_r] + ((char *)(unsigned int *)&__seqc_mem0.key - (char *)&__seqc_mem0))) = __seqc_key_n;
 #line 32 "golden/lr/keys_memset_heap.c"
   __seqc_key_n = __seqc_key_n + 1u;
-  if (__seqc_pool19_n >= 6u) {
+  if (__seqc_pool19_n >= 1u) {
 #line 33 "golden/lr/keys_memset_heap.c"
     __seqc_r = 4u;
 #line 33 "golden/lr/keys_memset_heap.c"
@@ -510,7 +395,7 @@ static int __seqc_main(void)
   (*(struct S *)((char *)__seqc_mem[__seqc_r] + ((char *)(&__seqc_mem0.g + 0l) - (char *)&__seqc_mem0))).name[2l] = (char)0ull;
 #line 35 "golden/lr/keys_memset_heap.c"
   (*(struct S *)((char *)__seqc_mem[__seqc_r] + ((char *)(&__seqc_mem0.g + 0l) - (char *)&__seqc_mem0))).name[3l] = (char)0ull;
-  if (__seqc_pool21_n >= 6u) {
+  if (__seqc_pool21_n >= 1u) {
 #line 36 "golden/lr/keys_memset_heap.c"
     __seqc_r = 4u;
 #line 36 "golden/lr/keys_memset_heap.c"

@@ -13,7 +13,7 @@ int main(void);
 struct __seqc_shared {
   int m;
   int s;
-  unsigned long __seqc_pool16[6];
+  unsigned long __seqc_pool16[1];
 };
 static struct __seqc_shared __seqc_mem0 = { .m = 0 };
 static struct __seqc_shared __seqc_mem1;
@@ -49,11 +49,6 @@ static void __seqc_consistent(unsigned i)
   __VERIFIER_assume(__seqc_nmem[i]->__seqc_ret[0] == __seqc_nguess[i + 1].__seqc_ret[0]);
   __VERIFIER_assume(__seqc_nmem[i]->__seqc_ret[1] == __seqc_nguess[i + 1].__seqc_ret[1]);
   __VERIFIER_assume(__seqc_mem[i]->__seqc_pool16[0] == __seqc_guess[i + 1].__seqc_pool16[0]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool16[1] == __seqc_guess[i + 1].__seqc_pool16[1]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool16[2] == __seqc_guess[i + 1].__seqc_pool16[2]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool16[3] == __seqc_guess[i + 1].__seqc_pool16[3]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool16[4] == __seqc_guess[i + 1].__seqc_pool16[4]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool16[5] == __seqc_guess[i + 1].__seqc_pool16[5]);
 }
 static unsigned int __seqc_r;
 static unsigned int __seqc_tid;
@@ -341,7 +336,7 @@ static int __seqc_main(void)
 {
   unsigned long *a__p2;
 #line 21 "golden/lr/locks_discipline.c"
-  if (__seqc_pool16_n >= 6u) {
+  if (__seqc_pool16_n >= 1u) {
 #line 21 "golden/lr/locks_discipline.c"
     __seqc_r = 3u;
 #line 21 "golden/lr/locks_discipline.c"

@@ -11,8 +11,8 @@ static void __seqc_cs(void);
 int main(void);
 
 struct __seqc_shared {
-  unsigned long __seqc_pool12[6];
-  unsigned long __seqc_pool14[6];
+  unsigned long __seqc_pool12[1];
+  unsigned long __seqc_pool14[1];
 };
 static struct __seqc_shared __seqc_mem0 = {  };
 static struct __seqc_shared __seqc_mem1;
@@ -47,17 +47,7 @@ static void __seqc_consistent(unsigned i)
   __VERIFIER_assume(__seqc_nmem[i]->__seqc_ret[1] == __seqc_nguess[i + 1].__seqc_ret[1]);
   __VERIFIER_assume(__seqc_nmem[i]->__seqc_ret[2] == __seqc_nguess[i + 1].__seqc_ret[2]);
   __VERIFIER_assume(__seqc_mem[i]->__seqc_pool12[0] == __seqc_guess[i + 1].__seqc_pool12[0]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool12[1] == __seqc_guess[i + 1].__seqc_pool12[1]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool12[2] == __seqc_guess[i + 1].__seqc_pool12[2]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool12[3] == __seqc_guess[i + 1].__seqc_pool12[3]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool12[4] == __seqc_guess[i + 1].__seqc_pool12[4]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool12[5] == __seqc_guess[i + 1].__seqc_pool12[5]);
   __VERIFIER_assume(__seqc_mem[i]->__seqc_pool14[0] == __seqc_guess[i + 1].__seqc_pool14[0]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool14[1] == __seqc_guess[i + 1].__seqc_pool14[1]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool14[2] == __seqc_guess[i + 1].__seqc_pool14[2]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool14[3] == __seqc_guess[i + 1].__seqc_pool14[3]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool14[4] == __seqc_guess[i + 1].__seqc_pool14[4]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool14[5] == __seqc_guess[i + 1].__seqc_pool14[5]);
 }
 static unsigned int __seqc_r;
 static unsigned int __seqc_tid;
@@ -90,7 +80,7 @@ static int __seqc_main(void)
   unsigned long *a__p4;
   unsigned long *b__p5;
 #line 15 "golden/lr/lost_update.c"
-  if (__seqc_pool12_n >= 6u) {
+  if (__seqc_pool12_n >= 1u) {
 #line 15 "golden/lr/lost_update.c"
     __seqc_r = 3u;
 #line 15 "golden/lr/lost_update.c"
@@ -102,7 +92,7 @@ static int __seqc_main(void)
     __seqc_pool12_n = __seqc_pool12_n + 1u;
   }
 #line 15 "golden/lr/lost_update.c"
-  if (__seqc_pool14_n >= 6u) {
+  if (__seqc_pool14_n >= 1u) {
 #line 15 "golden/lr/lost_update.c"
     __seqc_r = 3u;
 #line 15 "golden/lr/lost_update.c"

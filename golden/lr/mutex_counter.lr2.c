@@ -12,7 +12,7 @@ int main(void);
 
 struct __seqc_shared {
   int m;
-  unsigned long __seqc_pool13[6][2];
+  unsigned long __seqc_pool13[1][2];
 };
 static struct __seqc_shared __seqc_mem0 = { .m = 0 };
 static struct __seqc_shared __seqc_mem1;
@@ -49,16 +49,6 @@ static void __seqc_consistent(unsigned i)
   __VERIFIER_assume(__seqc_nmem[i]->__seqc_ret[2] == __seqc_nguess[i + 1].__seqc_ret[2]);
   __VERIFIER_assume(__seqc_mem[i]->__seqc_pool13[0][0] == __seqc_guess[i + 1].__seqc_pool13[0][0]);
   __VERIFIER_assume(__seqc_mem[i]->__seqc_pool13[0][1] == __seqc_guess[i + 1].__seqc_pool13[0][1]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool13[1][0] == __seqc_guess[i + 1].__seqc_pool13[1][0]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool13[1][1] == __seqc_guess[i + 1].__seqc_pool13[1][1]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool13[2][0] == __seqc_guess[i + 1].__seqc_pool13[2][0]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool13[2][1] == __seqc_guess[i + 1].__seqc_pool13[2][1]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool13[3][0] == __seqc_guess[i + 1].__seqc_pool13[3][0]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool13[3][1] == __seqc_guess[i + 1].__seqc_pool13[3][1]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool13[4][0] == __seqc_guess[i + 1].__seqc_pool13[4][0]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool13[4][1] == __seqc_guess[i + 1].__seqc_pool13[4][1]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool13[5][0] == __seqc_guess[i + 1].__seqc_pool13[5][0]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool13[5][1] == __seqc_guess[i + 1].__seqc_pool13[5][1]);
 }
 static unsigned int __seqc_r;
 static unsigned int __seqc_tid;
@@ -100,7 +90,7 @@ static int __seqc_main(void)
 {
   unsigned long (*t__p5)[2];
 #line 16 "golden/lr/mutex_counter.c"
-  if (__seqc_pool13_n >= 6u) {
+  if (__seqc_pool13_n >= 1u) {
 #line 16 "golden/lr/mutex_counter.c"
     __seqc_r = 3u;
 #line 16 "golden/lr/mutex_counter.c"

@@ -23,7 +23,7 @@ static void __seqc_cs(void);
 int main(void);
 
 struct __seqc_shared {
-  unsigned long __seqc_pool13[6];
+  unsigned long __seqc_pool13[1];
 };
 static struct __seqc_shared __seqc_mem0 = {  };
 static struct __seqc_shared __seqc_mem1;
@@ -57,11 +57,6 @@ static void __seqc_consistent(unsigned i)
   __VERIFIER_assume(__seqc_nmem[i]->__seqc_ret[0] == __seqc_nguess[i + 1].__seqc_ret[0]);
   __VERIFIER_assume(__seqc_nmem[i]->__seqc_ret[1] == __seqc_nguess[i + 1].__seqc_ret[1]);
   __VERIFIER_assume(__seqc_mem[i]->__seqc_pool13[0] == __seqc_guess[i + 1].__seqc_pool13[0]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool13[1] == __seqc_guess[i + 1].__seqc_pool13[1]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool13[2] == __seqc_guess[i + 1].__seqc_pool13[2]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool13[3] == __seqc_guess[i + 1].__seqc_pool13[3]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool13[4] == __seqc_guess[i + 1].__seqc_pool13[4]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool13[5] == __seqc_guess[i + 1].__seqc_pool13[5]);
 }
 static unsigned int __seqc_r;
 static unsigned int __seqc_tid;
@@ -153,7 +148,7 @@ static int __seqc_main(void)
 {
   unsigned long *a__p7;
 #line 20 "golden/lr/overflow.c"
-  if (__seqc_pool13_n >= 6u) {
+  if (__seqc_pool13_n >= 1u) {
     {
       __VERIFIER_assume(!(__seqc_r < 3u && __seqc_atomic != 0));
 #line 20 "golden/lr/overflow.c"

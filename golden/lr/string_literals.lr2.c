@@ -12,7 +12,7 @@ int main(void);
 
 struct __seqc_shared {
   char __seqc_str0[5];
-  unsigned long __seqc_pool13[6];
+  unsigned long __seqc_pool13[1];
 };
 static struct __seqc_shared __seqc_mem0 = { .__seqc_str0 = "done" };
 static struct __seqc_shared __seqc_mem1;
@@ -49,11 +49,6 @@ static void __seqc_consistent(unsigned i)
   __VERIFIER_assume(__seqc_mem[i]->__seqc_str0[3] == __seqc_guess[i + 1].__seqc_str0[3]);
   __VERIFIER_assume(__seqc_mem[i]->__seqc_str0[4] == __seqc_guess[i + 1].__seqc_str0[4]);
   __VERIFIER_assume(__seqc_mem[i]->__seqc_pool13[0] == __seqc_guess[i + 1].__seqc_pool13[0]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool13[1] == __seqc_guess[i + 1].__seqc_pool13[1]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool13[2] == __seqc_guess[i + 1].__seqc_pool13[2]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool13[3] == __seqc_guess[i + 1].__seqc_pool13[3]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool13[4] == __seqc_guess[i + 1].__seqc_pool13[4]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool13[5] == __seqc_guess[i + 1].__seqc_pool13[5]);
 }
 static unsigned int __seqc_r;
 static unsigned int __seqc_tid;
@@ -81,7 +76,7 @@ static int __seqc_main(void)
 {
   unsigned long *a__p4;
 #line 13 "golden/lr/string_literals.c"
-  if (__seqc_pool13_n >= 6u) {
+  if (__seqc_pool13_n >= 1u) {
 #line 13 "golden/lr/string_literals.c"
     __seqc_r = 3u;
 #line 13 "golden/lr/string_literals.c"

@@ -16,8 +16,8 @@ struct __seqc_shared {
   int rw;
   int sp;
   int b;
-  unsigned long __seqc_pool17[6];
-  int __seqc_pool19[6];
+  unsigned long __seqc_pool17[1];
+  int __seqc_pool19[1];
 };
 static struct __seqc_shared __seqc_mem0 = { .rw = 0 };
 static struct __seqc_shared __seqc_mem1;
@@ -55,17 +55,7 @@ static void __seqc_consistent(unsigned i)
   __VERIFIER_assume(__seqc_nmem[i]->__seqc_ret[0] == __seqc_nguess[i + 1].__seqc_ret[0]);
   __VERIFIER_assume(__seqc_nmem[i]->__seqc_ret[1] == __seqc_nguess[i + 1].__seqc_ret[1]);
   __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[0] == __seqc_guess[i + 1].__seqc_pool17[0]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[1] == __seqc_guess[i + 1].__seqc_pool17[1]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[2] == __seqc_guess[i + 1].__seqc_pool17[2]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[3] == __seqc_guess[i + 1].__seqc_pool17[3]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[4] == __seqc_guess[i + 1].__seqc_pool17[4]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool17[5] == __seqc_guess[i + 1].__seqc_pool17[5]);
   __VERIFIER_assume(__seqc_mem[i]->__seqc_pool19[0] == __seqc_guess[i + 1].__seqc_pool19[0]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool19[1] == __seqc_guess[i + 1].__seqc_pool19[1]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool19[2] == __seqc_guess[i + 1].__seqc_pool19[2]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool19[3] == __seqc_guess[i + 1].__seqc_pool19[3]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool19[4] == __seqc_guess[i + 1].__seqc_pool19[4]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool19[5] == __seqc_guess[i + 1].__seqc_pool19[5]);
 }
 static unsigned int __seqc_r;
 static unsigned int __seqc_tid;
@@ -166,7 +156,7 @@ static int __seqc_main(void)
   unsigned long *t__p6;
   int *v__p7;
 #line 22 "golden/lr/sync_objects.c"
-  if (__seqc_pool17_n >= 6u) {
+  if (__seqc_pool17_n >= 1u) {
 #line 22 "golden/lr/sync_objects.c"
     __seqc_r = 3u;
 #line 22 "golden/lr/sync_objects.c"
@@ -178,7 +168,7 @@ static int __seqc_main(void)
     __seqc_pool17_n = __seqc_pool17_n + 1u;
   }
 #line 23 "golden/lr/sync_objects.c"
-  if (__seqc_pool19_n >= 6u) {
+  if (__seqc_pool19_n >= 1u) {
 #line 23 "golden/lr/sync_objects.c"
     __seqc_r = 3u;
 #line 23 "golden/lr/sync_objects.c"

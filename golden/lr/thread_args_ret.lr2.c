@@ -17,9 +17,9 @@ static void __seqc_cs(void);
 int main(void);
 
 struct __seqc_shared {
-  unsigned long __seqc_pool11[6];
-  struct arg __seqc_pool13[6];
-  void *__seqc_pool15[6];
+  unsigned long __seqc_pool11[1];
+  struct arg __seqc_pool13[1];
+  void *__seqc_pool15[1];
 };
 static struct __seqc_shared __seqc_mem0 = {  };
 static struct __seqc_shared __seqc_mem1;
@@ -49,29 +49,9 @@ static void __seqc_consistent(unsigned i)
   __VERIFIER_assume(__seqc_nmem[i]->__seqc_ret[0] == __seqc_nguess[i + 1].__seqc_ret[0]);
   __VERIFIER_assume(__seqc_nmem[i]->__seqc_ret[1] == __seqc_nguess[i + 1].__seqc_ret[1]);
   __VERIFIER_assume(__seqc_mem[i]->__seqc_pool11[0] == __seqc_guess[i + 1].__seqc_pool11[0]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool11[1] == __seqc_guess[i + 1].__seqc_pool11[1]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool11[2] == __seqc_guess[i + 1].__seqc_pool11[2]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool11[3] == __seqc_guess[i + 1].__seqc_pool11[3]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool11[4] == __seqc_guess[i + 1].__seqc_pool11[4]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool11[5] == __seqc_guess[i + 1].__seqc_pool11[5]);
   __VERIFIER_assume(__seqc_mem[i]->__seqc_pool13[0].in == __seqc_guess[i + 1].__seqc_pool13[0].in);
   __VERIFIER_assume(__seqc_mem[i]->__seqc_pool13[0].out == __seqc_guess[i + 1].__seqc_pool13[0].out);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool13[1].in == __seqc_guess[i + 1].__seqc_pool13[1].in);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool13[1].out == __seqc_guess[i + 1].__seqc_pool13[1].out);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool13[2].in == __seqc_guess[i + 1].__seqc_pool13[2].in);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool13[2].out == __seqc_guess[i + 1].__seqc_pool13[2].out);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool13[3].in == __seqc_guess[i + 1].__seqc_pool13[3].in);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool13[3].out == __seqc_guess[i + 1].__seqc_pool13[3].out);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool13[4].in == __seqc_guess[i + 1].__seqc_pool13[4].in);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool13[4].out == __seqc_guess[i + 1].__seqc_pool13[4].out);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool13[5].in == __seqc_guess[i + 1].__seqc_pool13[5].in);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool13[5].out == __seqc_guess[i + 1].__seqc_pool13[5].out);
   __VERIFIER_assume(__seqc_mem[i]->__seqc_pool15[0] == __seqc_guess[i + 1].__seqc_pool15[0]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool15[1] == __seqc_guess[i + 1].__seqc_pool15[1]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool15[2] == __seqc_guess[i + 1].__seqc_pool15[2]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool15[3] == __seqc_guess[i + 1].__seqc_pool15[3]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool15[4] == __seqc_guess[i + 1].__seqc_pool15[4]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool15[5] == __seqc_guess[i + 1].__seqc_pool15[5]);
 }
 static unsigned int __seqc_r;
 static unsigned int __seqc_tid;
@@ -122,7 +102,7 @@ static int __seqc_main(void)
   struct arg *a__p9;
   void **r__p10;
 #line 18 "golden/lr/thread_args_ret.c"
-  if (__seqc_pool11_n >= 6u) {
+  if (__seqc_pool11_n >= 1u) {
 #line 18 "golden/lr/thread_args_ret.c"
     __seqc_r = 3u;
 #line 18 "golden/lr/thread_args_ret.c"
@@ -134,7 +114,7 @@ static int __seqc_main(void)
     __seqc_pool11_n = __seqc_pool11_n + 1u;
   }
 #line 18 "golden/lr/thread_args_ret.c"
-  if (__seqc_pool13_n >= 6u) {
+  if (__seqc_pool13_n >= 1u) {
 #line 18 "golden/lr/thread_args_ret.c"
     __seqc_r = 3u;
 #line 18 "golden/lr/thread_args_ret.c"
@@ -155,7 +135,7 @@ static int __seqc_main(void)
 #line 18 "golden/lr/thread_args_ret.c"
   __seqc_atomic = 0;
 #line 18 "golden/lr/thread_args_ret.c"
-  if (__seqc_pool15_n >= 6u) {
+  if (__seqc_pool15_n >= 1u) {
 #line 18 "golden/lr/thread_args_ret.c"
     __seqc_r = 3u;
 #line 18 "golden/lr/thread_args_ret.c"

@@ -11,7 +11,7 @@ static void __seqc_cs(void);
 int main(void);
 
 struct __seqc_shared {
-  unsigned long __seqc_pool13[6];
+  unsigned long __seqc_pool13[1];
 };
 static struct __seqc_shared __seqc_mem0 = {  };
 static struct __seqc_shared __seqc_mem1;
@@ -41,11 +41,6 @@ static void __seqc_consistent(unsigned i)
   __VERIFIER_assume(__seqc_nmem[i]->__seqc_ret[0] == __seqc_nguess[i + 1].__seqc_ret[0]);
   __VERIFIER_assume(__seqc_nmem[i]->__seqc_ret[1] == __seqc_nguess[i + 1].__seqc_ret[1]);
   __VERIFIER_assume(__seqc_mem[i]->__seqc_pool13[0] == __seqc_guess[i + 1].__seqc_pool13[0]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool13[1] == __seqc_guess[i + 1].__seqc_pool13[1]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool13[2] == __seqc_guess[i + 1].__seqc_pool13[2]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool13[3] == __seqc_guess[i + 1].__seqc_pool13[3]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool13[4] == __seqc_guess[i + 1].__seqc_pool13[4]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool13[5] == __seqc_guess[i + 1].__seqc_pool13[5]);
 }
 #line 13 "golden/lr/thread_local.c"
 int tls[2];
@@ -77,7 +72,7 @@ static int __seqc_main(void)
 {
   unsigned long *x__p2;
 #line 16 "golden/lr/thread_local.c"
-  if (__seqc_pool13_n >= 6u) {
+  if (__seqc_pool13_n >= 1u) {
 #line 16 "golden/lr/thread_local.c"
     __seqc_r = 3u;
 #line 16 "golden/lr/thread_local.c"

@@ -13,7 +13,7 @@ int main(void);
 struct __seqc_shared {
   int m;
   int c;
-  unsigned long __seqc_pool14[6];
+  unsigned long __seqc_pool14[1];
 };
 static struct __seqc_shared __seqc_mem0 = {  };
 static struct __seqc_shared __seqc_mem1;
@@ -47,11 +47,6 @@ static void __seqc_consistent(unsigned i)
   __VERIFIER_assume(__seqc_nmem[i]->__seqc_ret[0] == __seqc_nguess[i + 1].__seqc_ret[0]);
   __VERIFIER_assume(__seqc_nmem[i]->__seqc_ret[1] == __seqc_nguess[i + 1].__seqc_ret[1]);
   __VERIFIER_assume(__seqc_mem[i]->__seqc_pool14[0] == __seqc_guess[i + 1].__seqc_pool14[0]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool14[1] == __seqc_guess[i + 1].__seqc_pool14[1]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool14[2] == __seqc_guess[i + 1].__seqc_pool14[2]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool14[3] == __seqc_guess[i + 1].__seqc_pool14[3]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool14[4] == __seqc_guess[i + 1].__seqc_pool14[4]);
-  __VERIFIER_assume(__seqc_mem[i]->__seqc_pool14[5] == __seqc_guess[i + 1].__seqc_pool14[5]);
 }
 static unsigned int __seqc_r;
 static unsigned int __seqc_tid;
@@ -92,7 +87,7 @@ static int __seqc_main(void)
 {
   unsigned long *t__p3;
 #line 21 "golden/lr/trylock_cond.c"
-  if (__seqc_pool14_n >= 6u) {
+  if (__seqc_pool14_n >= 1u) {
 #line 21 "golden/lr/trylock_cond.c"
     __seqc_r = 3u;
 #line 21 "golden/lr/trylock_cond.c"

@@ -171,19 +171,46 @@ pub fn single_shot(p: &Program, sites: &[Site]) -> Vec<bool> {
 /// execution (`None`: no bound known). A site needs that many thread
 /// slots when they are fewer than `--threads`; KISS's nesting bound (and
 /// with it the size of what a bounded model checker inlines) follows the
-/// slot count.
-///
-/// A site is counted in a function that runs at most once: `main` (when
-/// nothing calls it), or a function whose only mention in the program is
-/// one direct call or one start-routine argument outside loops of such a
+/// slot count. A site makes one thread per run of its create statement
+/// (`run_counts`).
+pub fn site_counts(p: &Program, sites: &[Site]) -> Vec<Option<u64>> {
+    let once = runs_once(p);
+    // Per function: its create sites with the threads each makes per run
+    // of the function.
+    let per_fn = crate::par::map(&p.functions, |fi, f| {
+        let mut pos: HashMap<Loc, Option<u64>> = HashMap::new();
+        if let (true, Some(b)) = (once[fi], &f.body) {
+            scan(b, Some(1), false, &mut |s, times, _| {
+                if let StmtKind::Op {
+                    op: Op::ThreadCreate,
+                    ..
+                } = &s.kind
+                {
+                    let e = pos.entry(s.loc).or_insert(Some(0));
+                    *e = e.zip(times).map(|(a, b)| a.saturating_add(b));
+                }
+            });
+        }
+        pos
+    });
+    sites
+        .iter()
+        .map(|s| per_fn[s.in_func.index()].get(&s.loc).copied().flatten())
+        .collect()
+}
+
+/// Per function: true when it runs at most once in any execution and its
+/// statements run as often as `run_counts` says: `main` (when nothing
+/// calls it), or a function whose only mention in the program is one
+/// direct call or one start-routine argument outside loops of such a
 /// function. The analysis is a least fixpoint, so functions on a call
-/// cycle never run at most once. In it, a site makes one thread per
-/// create statement, times the trip count of each counted loop around it
+/// cycle never run at most once. A statement runs once per run of its
+/// function, times the trip count of each counted loop around it
 /// (`ir::loops`: `for (i = 0; i < 2; i++)`); any other loop leaves it
 /// unbounded. A backward `goto` may loop, and a goto into a loop skips
-/// its counter's start, so a function with either counts nothing; a
+/// its counter's start, so a function with either is not counted; a
 /// forward goto (SV-COMP's `goto ERROR`) changes no count.
-pub fn site_counts(p: &Program, sites: &[Site]) -> Vec<Option<u64>> {
+pub fn runs_once(p: &Program) -> Vec<bool> {
     let nf = p.functions.len();
     // Every mention of a function: a direct call, a start routine, or any
     // other use (a pointer that may be called any number of times).
@@ -200,16 +227,13 @@ pub fn site_counts(p: &Program, sites: &[Site]) -> Vec<Option<u64>> {
         }
     }
     // Per function (on threads when many): the functions it mentions,
-    // (used function, inside a loop) per direct use, whether its gotos
-    // may loop, and its create sites with the threads each makes per run
-    // of the function.
-    type SiteCount = HashMap<Loc, Option<u64>>;
+    // (used function, inside a loop) per direct use, and whether its gotos
+    // may loop.
     let per_fn = crate::par::map(&p.functions, |_, f| {
         let mut named = Vec::new();
         let mut used: Vec<(FuncId, bool)> = Vec::new();
-        let mut pos = SiteCount::new();
         let Some(b) = &f.body else {
-            return (named, used, false, pos);
+            return (named, used, false);
         };
         b.walk(&mut |s| s.each_expr(&mut |e| e.walk(&mut |x| mention(x, &mut named))));
         // Statements in source order: a goto to a label at or before it
@@ -243,10 +267,6 @@ pub fn site_counts(p: &Program, sites: &[Site]) -> Vec<Option<u64>> {
                 if let Some(g) = start.and_then(strip) {
                     used.push((g, times != Some(1)));
                 }
-                if create {
-                    let e = pos.entry(s.loc).or_insert(Some(0));
-                    *e = e.zip(times).map(|(a, b)| a.saturating_add(b));
-                }
             }
             _ => {}
         });
@@ -254,16 +274,15 @@ pub fn site_counts(p: &Program, sites: &[Site]) -> Vec<Option<u64>> {
             || gotos
                 .iter()
                 .any(|(l, g)| labels.get(l).is_none_or(|at| at < g));
-        (named, used, messy, pos)
+        (named, used, messy)
     });
     // (position's function, inside a loop) per direct use of a function.
     let mut uses: Vec<Vec<(FuncId, bool)>> = vec![Vec::new(); nf];
     let mut messy = vec![false; nf];
-    let mut site_count: HashMap<(FuncId, Loc), Option<u64>> = HashMap::new();
     for f in global_mentions {
         mentions[f.index()] += 1;
     }
-    for (fi, (named, used, m, pos)) in per_fn.into_iter().enumerate() {
+    for (fi, (named, used, m)) in per_fn.into_iter().enumerate() {
         let me = FuncId(fi as u32);
         for f in named {
             mentions[f.index()] += 1;
@@ -272,7 +291,6 @@ pub fn site_counts(p: &Program, sites: &[Site]) -> Vec<Option<u64>> {
             uses[g.index()].push((me, in_loop));
         }
         messy[fi] = m;
-        site_count.extend(pos.into_iter().map(|(l, v)| ((me, l), v)));
     }
     let mut once = vec![false; nf];
     if let Some(m) = p.func_by_name("main") {
@@ -294,16 +312,13 @@ pub fn site_counts(p: &Program, sites: &[Site]) -> Vec<Option<u64>> {
             break;
         }
     }
-    sites
-        .iter()
-        .map(|s| {
-            let f = s.in_func.index();
-            if !once[f] || messy[f] {
-                return None;
-            }
-            site_count.get(&(s.in_func, s.loc)).copied().flatten()
-        })
-        .collect()
+    once.iter().zip(&messy).map(|(o, m)| *o && !m).collect()
+}
+
+/// How many times a statement inside a loop with trip count `trips` runs,
+/// when the loop itself runs `times` times (`None`: unbounded).
+pub fn run_counts(times: Option<u64>, trips: Option<u32>) -> Option<u64> {
+    times.zip(trips).map(|(t, n)| t.saturating_mul(n as u64))
 }
 
 /// Thread slots per site, in the order given: as many as the site can
@@ -335,7 +350,7 @@ fn scan(
             StmtKind::Loop {
                 body, latch, trips, ..
             } => {
-                let inner = times.zip(*trips).map(|(t, n)| t.saturating_mul(n as u64));
+                let inner = run_counts(times, *trips);
                 scan(body, inner, true, f);
                 scan(latch, inner, true, f);
             }

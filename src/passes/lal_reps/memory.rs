@@ -14,7 +14,9 @@ impl Rewriter<'_> {
         pv: LocalId,
         loc: Loc,
     ) -> Vec<Stmt> {
-        let slots = self.slots;
+        // One slot per run where the runs are counted and fewer: main's
+        // escaping locals need one, not unwind × threads.
+        let slots = self.times.map_or(self.slots, |n| n.clamp(1, self.slots));
         // The pool and its counter get their numbers after the rewrite
         // (`Job::number_pools`).
         let named_by = self.pools.len() as u32;

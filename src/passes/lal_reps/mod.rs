@@ -311,6 +311,7 @@ pub fn lal_reps(mut p: Program, o: &LrOptions) -> Result<(Program, LrInfo)> {
         once,
         bases: bases.clone(),
         slots: o.unwind.max(1) as u64 * o.threads.max(1) as u64,
+        once_fns: sites::runs_once(&p),
         nslots,
         // Made after the rewrite, before the driver.
         dtors: p
@@ -595,8 +596,11 @@ struct Ctx {
     /// Sites that run at most once (never past their bound).
     once: Vec<bool>,
     bases: Vec<u32>,
-    /// Pool slots per allocation site.
+    /// Pool slots per allocation site, unless it runs fewer times.
     slots: u64,
+    /// Functions whose statements run as often as `sites::runs_once`
+    /// counts: an allocation there needs no more slots than its runs.
+    once_fns: Vec<bool>,
     /// Thread slots (main's included).
     nslots: u64,
     /// The destructor runner, the mutex model and whether the program
@@ -678,6 +682,9 @@ struct Rewriter<'c> {
     atomic_fn: bool,
     /// The function's index (`Ctx::pthread_locals`).
     fi: usize,
+    /// How many times the statement being rewritten can run in an
+    /// execution, when known (`sites::run_counts`).
+    times: Option<u64>,
 }
 
 impl std::ops::Deref for Rewriter<'_> {
@@ -768,6 +775,7 @@ impl Job {
             ret_ty: f.sig.ret.clone(),
             atomic_fn: f.atomic,
             fi: self.fi,
+            times: cx.once_fns[self.fi].then_some(1),
         };
         let mut pre = Vec::new();
         let mut esc: Vec<LocalId> = rw.escaping.iter().copied().collect();

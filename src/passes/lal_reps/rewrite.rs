@@ -199,8 +199,11 @@ impl Rewriter<'_> {
                 out.push(st(StmtKind::If(c, a, b), loc));
             }
             StmtKind::Loop { body, latch, trips } => {
+                let outer = self.times;
+                self.times = sites::run_counts(outer, trips);
                 let body = self.block(p, body, false);
                 let latch = self.block(p, latch, false);
+                self.times = outer;
                 out.push(st(StmtKind::Loop { body, latch, trips }, loc));
             }
             StmtKind::Switch(c, b) => {
