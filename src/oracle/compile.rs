@@ -104,6 +104,9 @@ pub struct FnCode {
 pub struct Code {
     pub funcs: Vec<Option<FnCode>>,
     pub strings: Vec<Vec<u8>>,
+    /// Each `pthread_create` site's position (from 1) in creation-site
+    /// order (`ir::sites`), which orders threads in a round.
+    pub site_pos: HashMap<Loc, u32>,
 }
 
 #[derive(Debug)]
@@ -139,7 +142,21 @@ pub fn compile(p: &Program) -> R<Code> {
             });
         }
     }
-    Ok(Code { funcs, strings })
+    // Without an order (threads that create each other in a cycle, which
+    // Lal-Reps refuses) every site is position 0: creators' order.
+    let site_pos = crate::ir::sites::thread_sites(p)
+        .map(|s| {
+            s.iter()
+                .enumerate()
+                .map(|(i, s)| (s.loc, i as u32 + 1))
+                .collect()
+        })
+        .unwrap_or_default();
+    Ok(Code {
+        funcs,
+        strings,
+        site_pos,
+    })
 }
 
 struct FnCompiler<'a> {

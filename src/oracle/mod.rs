@@ -341,14 +341,14 @@ impl<'p> Prepared<'p> {
             }
             sched.nondet.entry(*t).or_default().extend(vals);
         }
-        let threads: Vec<u32> = steps.iter().map(|s| s.thread).collect();
-        let rounds = rounds_of(&threads);
-        // Thread names: replay once more to read the function of each id.
+        // Thread names and turn order: replay once more to the last state.
         let mut st = init.clone();
         for (t, script) in path {
             let mut ch = Chooser::new(script);
             let _ = m.step(&mut st, *t, &mut ch, &mut Vec::new());
         }
+        let threads: Vec<u32> = steps.iter().map(|s| s.thread).collect();
+        let rounds = rounds_of(&threads, &st);
         for (i, th) in st.threads.iter().enumerate() {
             names.insert(i as u32, self.prog.func(th.func).name.clone());
         }
@@ -614,14 +614,9 @@ impl<'p> Prepared<'p> {
     ) -> (Vec<Step>, BTreeMap<u32, String>) {
         let mut st = init.clone();
         let mut out = Vec::new();
-        let threads: Vec<u32> = path.iter().map(|p| p.0).collect();
-        let rounds = rounds_of(&threads);
-        for ((t, _, vals, seg), round) in path.iter().zip(rounds) {
-            let round = sched
-                .segments
-                .get(*seg)
-                .and_then(|s| s.round)
-                .unwrap_or(round);
+        // Rounds come from the turn order of the last state (below).
+        for (t, _, vals, seg) in path.iter() {
+            let round = sched.segments.get(*seg).and_then(|s| s.round);
             let mut forced: VecDeque<i128> = vals.iter().copied().collect();
             let mut ch = Chooser::new(&[]);
             ch.forced = Some(&mut forced);
@@ -641,13 +636,19 @@ impl<'p> Prepared<'p> {
             }
             out.push(Step {
                 thread: *t,
-                round,
+                round: round.unwrap_or(0),
                 loc: search::action_loc(&ev, at),
                 events: ev,
                 draws: vals.clone(),
                 draw_locs: ch.taken_at.clone(),
                 created,
             });
+        }
+        let threads: Vec<u32> = out.iter().map(|s| s.thread).collect();
+        for (s, r) in out.iter_mut().zip(rounds_of(&threads, &st)) {
+            if s.round == 0 {
+                s.round = r;
+            }
         }
         // Rounds in which nothing ran are not shown: the rest are
         // numbered from 1 in order (a trace whose threads all waited for

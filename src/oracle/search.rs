@@ -2,7 +2,8 @@
 //!
 //! One engine, three cost models. `Plain`: every schedule, cost 0 (the
 //! verdict). `Rounds`: round-robin with stuttering, main first in every
-//! round, threads in creation order; the search state carries the position
+//! round, threads in creation-site order (`Thread::rank`, the order of
+//! Lal-Reps' slots); the search state carries the position
 //! `p` in the round, and the cost is the number of times the round wrapped
 //! (rounds − 1), where main's turn at the start of a round, before any
 //! other thread runs in it, counts as a final context of the round before
@@ -265,9 +266,11 @@ pub fn search(
             }
             let nthreads = n.st.threads.len() as u32;
             let runnable: Vec<u32> = match cost {
+                // `aux` is the turn's position in creation-site order.
                 Cost::Rounds => {
-                    if n.st.threads[n.aux as usize].status == Status::Running {
-                        vec![n.aux]
+                    let t = turn_order(&n.st)[n.aux as usize];
+                    if n.st.threads[t as usize].status == Status::Running {
+                        vec![t]
                     } else {
                         vec![]
                     }
@@ -324,7 +327,13 @@ pub fn search(
                             // a cost no higher: it would be dropped when
                             // popped, so it is not kept (memory: the
                             // layers held millions of such states).
-                            let aux = if cost == Cost::Plain { 0 } else { t };
+                            // A thread made in the step ranks after its
+                            // creator: the turn's position stays.
+                            let aux = match cost {
+                                Cost::Plain => 0,
+                                Cost::Rounds => n.aux,
+                                Cost::Switches => t,
+                            };
                             let fp = fingerprint(&s2, aux);
                             if visited.contains(&fp) {
                                 continue;
@@ -428,18 +437,32 @@ pub fn replay_path(m: &Machine, init: &State, path: &[(u32, Vec<u32>)]) -> Vec<R
     out
 }
 
+/// The threads in the order they take turns in a round: creation-site
+/// order (`Thread::rank`), main first.
+pub fn turn_order(st: &State) -> Vec<u32> {
+    let mut v: Vec<u32> = (0..st.threads.len() as u32).collect();
+    v.sort_by(|a, b| st.threads[*a as usize].rank.cmp(&st.threads[*b as usize].rank));
+    v
+}
+
 /// Round numbers (from 1) of a schedule read as round-robin with
-/// stuttering: a step by a thread below the previous one starts a round.
-pub fn rounds_of(threads: &[u32]) -> Vec<u32> {
+/// stuttering: a step by a thread before the previous one in `turn_order`
+/// of the schedule's last state (`st`) starts a round.
+pub fn rounds_of(threads: &[u32], st: &State) -> Vec<u32> {
+    let mut at = vec![0usize; st.threads.len()];
+    for (i, t) in turn_order(st).into_iter().enumerate() {
+        at[t as usize] = i;
+    }
+    let pos = |t: u32| at.get(t as usize).copied().unwrap_or(t as usize);
     let mut r = 1;
     let mut p = 0;
     threads
         .iter()
         .map(|&t| {
-            if t < p {
+            if pos(t) < p {
                 r += 1;
             }
-            p = t;
+            p = pos(t);
             r
         })
         .collect()

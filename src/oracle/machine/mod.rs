@@ -147,11 +147,19 @@ pub struct Thread {
     /// Main returned: that is exit, so a join of it never returns (the
     /// threads still running take steps they could have taken before).
     pub exited: bool,
+    /// Where the thread stands in a round (`Cost::Rounds`): threads run
+    /// in creation-site order, as Lal-Reps gives them slots
+    /// (`ir::sites`). Main is `[0]`; a thread made at site position `s`
+    /// (from 1) is `[s] ++ its creator's rank ++ [n]`, the `n`-th that
+    /// creator made there. Compared as sequences (no rank is a prefix of
+    /// another), so a site's threads go by their creators' order, then by
+    /// the order one creator made them, and a child follows its creator.
+    pub rank: Rc<[u32]>,
 }
 
 impl Thread {
     /// A thread about to run `func` (its first frame is pushed after).
-    fn new(func: FuncId, parent: Option<u32>) -> Thread {
+    fn new(func: FuncId, parent: Option<u32>, rank: Rc<[u32]>) -> Thread {
         Thread {
             frames: Vec::new(),
             status: Status::Running,
@@ -165,6 +173,7 @@ impl Thread {
             parent,
             held: BTreeMap::new(),
             exited: false,
+            rank,
         }
     }
 }
@@ -388,7 +397,7 @@ impl<'p> Machine<'p> {
         let Some(main) = self.p.func_by_name("main") else {
             return Err(("the program has no main function".into(), Loc::NONE));
         };
-        st.threads.push(Thread::new(main, None));
+        st.threads.push(Thread::new(main, None, Rc::from([0u32])));
         // Global initialisers run as main's first, invisible, actions.
         let mut ch = Chooser::new(&[]);
         let r = (|| -> R<()> {

@@ -694,8 +694,9 @@ impl<'p> Machine<'p> {
                     }
                 };
                 let id = st.threads.len() as u32;
+                let rank = self.child_rank(st, t, loc);
                 let Some(f) = f else {
-                    let mut th = Thread::new(st.threads[t as usize].func, Some(t));
+                    let mut th = Thread::new(st.threads[t as usize].func, Some(t), rank);
                     th.status = Status::Stopped("its start routine is a null pointer".into());
                     st.threads.push(th);
                     self.store_id(st, s(0)?, id, loc)?;
@@ -708,7 +709,7 @@ impl<'p> Machine<'p> {
                 };
                 let attr = s(1)?;
                 let detached = attr != Value::Ptr(0, 0) && self.word(st, attr, 0, loc)? & 1 != 0;
-                st.threads.push(Thread::new(FuncId(f), Some(t)));
+                st.threads.push(Thread::new(FuncId(f), Some(t), rank));
                 st.threads[id as usize].detached = detached;
                 let arg = a[3].clone();
                 self.init_tls(st, id)?;
@@ -1302,5 +1303,23 @@ impl<'p> Machine<'p> {
             }
             Op::LibNoop(_) => Some(RVal::S(Value::Int(0))),
         })
+    }
+}
+
+impl Machine<'_> {
+    /// The rank (`Thread::rank`) of the next thread creator `t` makes at
+    /// the site at `loc`.
+    fn child_rank(&self, st: &State, t: u32, loc: Loc) -> Rc<[u32]> {
+        let pos = self.code.site_pos.get(&loc).copied().unwrap_or(0);
+        let mut r = Vec::with_capacity(st.threads[t as usize].rank.len() + 2);
+        r.push(pos);
+        r.extend_from_slice(&st.threads[t as usize].rank);
+        let n = st
+            .threads
+            .iter()
+            .filter(|x| x.rank.len() == r.len() + 1 && x.rank.starts_with(&r))
+            .count();
+        r.push(n as u32);
+        r.into()
     }
 }
