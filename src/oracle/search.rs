@@ -441,7 +441,11 @@ pub fn replay_path(m: &Machine, init: &State, path: &[(u32, Vec<u32>)]) -> Vec<R
 /// order (`Thread::rank`), main first.
 pub fn turn_order(st: &State) -> Vec<u32> {
     let mut v: Vec<u32> = (0..st.threads.len() as u32).collect();
-    v.sort_by(|a, b| st.threads[*a as usize].rank.cmp(&st.threads[*b as usize].rank));
+    v.sort_by(|a, b| {
+        st.threads[*a as usize]
+            .rank
+            .cmp(&st.threads[*b as usize].rank)
+    });
     v
 }
 

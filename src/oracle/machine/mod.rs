@@ -748,6 +748,11 @@ impl<'p> Machine<'p> {
             Mop::Zero(a, n) => (a, *n, true, 0),
             _ => return None,
         };
+        // An `_Atomic` object's reads and writes are atomic accesses
+        // (C11 5.1.2.4p25), which race with no other atomic access.
+        if matches!(m, Mop::Load(_, _, ty) | Mop::Store(_, _, ty) if ty.is_atomic()) {
+            return None;
+        }
         let mut ch = Chooser::new(&[]);
         match self.eval_in(st, t, &f.regs, &f.locals, a, *loc, &mut ch) {
             Ok(RVal::S(Value::Ptr(o, off))) if st.objects.get(&o).is_some_and(|x| x.shared) => {

@@ -4,13 +4,17 @@
 use super::*;
 
 impl Rewriter {
-    /// The data accesses of a visible statement (see `ir::access`).
+    /// The data accesses of a visible statement (see `ir::access`). A
+    /// read or write of an `_Atomic` object is an atomic access (C11
+    /// 5.1.2.4p25: two such never race), as atomic operations are.
     pub(super) fn data_accesses(&self, p: &Program, s: &Stmt) -> Vec<(Expr, bool)> {
-        Shared {
+        let mut v = Shared {
             globals: &self.shared,
             escaping: &self.escaping,
         }
-        .stmt(p, s)
+        .stmt(p, s);
+        v.retain(|(lv, _)| !lv.ty.is_atomic());
+        v
     }
 
     pub(super) fn lv_shared(&self, lv: &Expr) -> bool {
