@@ -4,8 +4,8 @@
 use super::*;
 
 /// Precedence levels, higher binds tighter.
-pub(super) const P_ASSIGN: u8 = 2;
-pub(super) const P_COND: u8 = 3;
+pub(super) const P_ASSIGN: u8 = 1;
+pub(super) const P_COND: u8 = 2;
 pub(super) const P_PRIMARY: u8 = 16;
 pub(super) const P_POSTFIX: u8 = 15;
 pub(super) const P_UNARY: u8 = 14;
