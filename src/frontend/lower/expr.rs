@@ -68,15 +68,24 @@ impl<'a> Lowerer<'a> {
                 let loc = x.loc;
                 Expr::new(ExprKind::AddrOf(Box::new(x)), Ty::Func(sig).ptr(), loc)
             }
-            _ => match self.bit_field_width(&x) {
-                // A bit-field narrower than int is read as an int (C11
-                // 6.3.1.1p2, gcc for every integer type): `u:31` + 1 is
-                // int arithmetic, and may overflow.
-                Some(w) if w < Ty::INT.int_bits(self.prog.data_model).unwrap_or(32) => {
-                    self.convert(x, &Ty::INT)
+            _ => {
+                let dm = self.prog.data_model;
+                let int_bits = Ty::INT.int_bits(dm).unwrap_or(32);
+                match self.bit_field_width(&x) {
+                    // A bit-field narrower than int is read as an int (C11
+                    // 6.3.1.1p2, gcc for every integer type): `u:31` + 1 is
+                    // int arithmetic, and may overflow.
+                    Some(w) if w < int_bits => self.convert(x, &Ty::INT),
+                    // As wide as int in a wider type (`unsigned long u :
+                    // 32`): gcc computes in int or unsigned int, whichever
+                    // holds every value (`u - 1` wraps at 2^32).
+                    Some(w) if w == int_bits && x.ty.int_bits(dm).is_some_and(|b| b > int_bits) => {
+                        let t = if x.ty.is_signed() { Ty::INT } else { Ty::UINT };
+                        self.convert(x, &t)
+                    }
+                    _ => x,
                 }
-                _ => x,
-            },
+            }
         }
     }
 
