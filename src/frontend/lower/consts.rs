@@ -310,8 +310,11 @@ impl<'a> Lowerer<'a> {
         }
     }
 
+    /// `None` for an expression that is no integer constant, one with side
+    /// effects included (`int a[k++]` is a variable-length array).
     pub(super) fn try_const_expr(&mut self, e: &'a Node<ast::Expression>) -> Result<Option<i128>> {
-        let x = self.pure_expr(e)?;
-        Ok(eval(&x, self.prog.data_model))
+        Ok(self
+            .effect_free_expr(e)?
+            .and_then(|x| eval(&x, self.prog.data_model)))
     }
 }

@@ -20,14 +20,23 @@ impl<'a> Lowerer<'a> {
     /// Lowers `e` where no statement may be emitted (file-scope
     /// initialisers, array sizes): a constant or address expression.
     pub(super) fn pure_expr(&mut self, e: &'a Node<ast::Expression>) -> Result<Expr> {
-        let (b, x) = self.in_scratch(|s| s.collect(|s| s.rvalue(e)))?;
-        if !b.0.is_empty() {
-            return self.error(
+        match self.effect_free_expr(e)? {
+            Some(x) => Ok(x),
+            None => self.error(
                 e.span,
                 "expected a constant expression (this one has side effects)",
-            );
+            ),
         }
-        Ok(x)
+    }
+
+    /// `e` lowered where no statement may be emitted, or `None` when it
+    /// has side effects.
+    pub(super) fn effect_free_expr(
+        &mut self,
+        e: &'a Node<ast::Expression>,
+    ) -> Result<Option<Expr>> {
+        let (b, x) = self.in_scratch(|s| s.collect(|s| s.rvalue(e)))?;
+        Ok(b.0.is_empty().then_some(x))
     }
 
     /// The type of an expression, without evaluating it (`sizeof`, `typeof`).
