@@ -50,7 +50,9 @@ pub(crate) fn eval(e: &Expr, dm: DataModel) -> Option<i128> {
             let r = match op {
                 Add => x.checked_add(y)?,
                 Sub => x.checked_sub(y)?,
-                Mul => x.checked_mul(y)?,
+                // Modulo 2^128, which `wrap` cuts to the type: two
+                // unsigned long long operands may pass 2^127.
+                Mul => x.wrapping_mul(y),
                 Div => x.checked_div(y)?,
                 Rem => x.checked_rem(y)?,
                 Shl => x.checked_shl(u32::try_from(y).ok().filter(|&s| s < 64)?)?,
