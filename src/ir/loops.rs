@@ -17,7 +17,9 @@
 //! taken, set to a constant `c >= 0` by the statement right before the
 //! loop, tested first thing in the body against a constant (`i < N`,
 //! `i <= N`, `i != N`), increased by one in the latch, and written
-//! nowhere else; every value from `c` to `N` fits every type involved.
+//! nowhere else; every value from `c` to `N` fits every type involved;
+//! and no jump enters the loop (no label or `case` of an outer switch in
+//! it), which would skip the counter's start.
 
 use super::access::escaping_in;
 use super::build::{const_of, strip_cast};
@@ -158,7 +160,28 @@ impl Cx<'_> {
             StmtKind::Decl(x, _) => writes |= *x == v,
             _ => {}
         });
-        (creates && !writes).then_some(count as u32)
+        (creates && !writes && !entered(body) && !entered(latch)).then_some(count as u32)
+    }
+}
+
+/// Whether a jump may enter the block from outside (past the counter's
+/// start): a label in it, or a `case` of an enclosing switch (Duff's
+/// device). A switch nested inside keeps its own cases.
+fn entered(b: &Block) -> bool {
+    b.0.iter().any(entered_at)
+}
+
+fn entered_at(s: &Stmt) -> bool {
+    match &s.kind {
+        StmtKind::Label(_) | StmtKind::Case(_) => true,
+        StmtKind::If(_, a, e) => entered(a) || entered(e),
+        StmtKind::Loop { body, latch, .. } => entered(body) || entered(latch),
+        StmtKind::Block(a) => entered(a),
+        StmtKind::Switch(_, a) => a
+            .0
+            .iter()
+            .any(|s| !matches!(s.kind, StmtKind::Case(_)) && entered_at(s)),
+        _ => false,
     }
 }
 
