@@ -177,10 +177,10 @@ fn entered_at(s: &Stmt) -> bool {
         StmtKind::If(_, a, e) => entered(a) || entered(e),
         StmtKind::Loop { body, latch, .. } => entered(body) || entered(latch),
         StmtKind::Block(a) => entered(a),
-        StmtKind::Switch(_, a) => a
-            .0
-            .iter()
-            .any(|s| !matches!(s.kind, StmtKind::Case(_)) && entered_at(s)),
+        StmtKind::Switch(_, a) => {
+            a.0.iter()
+                .any(|s| !matches!(s.kind, StmtKind::Case(_)) && entered_at(s))
+        }
         _ => false,
     }
 }

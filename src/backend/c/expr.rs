@@ -257,7 +257,13 @@ impl<'p> Emitter<'p> {
                     UnOp::BitNot => "~",
                     UnOp::LogNot => "!",
                 });
+                let start = self.out.len();
                 self.sw(a, P_UNARY);
+                // `-(-u)` must not read as the decrement `--u`.
+                if *op == UnOp::Neg && self.out[start..].starts_with('-') {
+                    self.out.insert(start, '(');
+                    self.out.push(')');
+                }
                 P_UNARY
             }
             Binary(op, a, b) => self.binary(*op, a, b, &e.ty),
