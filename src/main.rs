@@ -80,7 +80,7 @@ struct Io {
 #[derive(Args, Clone)]
 struct Seq {
     /// Sequentialization: none (identity), kiss, lal-reps [default:
-    /// lal-reps; kiss for a task's no-data-race property].
+    /// lal-reps; kiss for --property race and a task's no-data-race property].
     #[arg(long, value_enum)]
     method: Option<MethodArg>,
     /// Lal-Reps contexts (rounds) per thread [default: 2].
@@ -816,11 +816,14 @@ fn check(c: &Common) -> ExitCode {
         let _ = put(c, &format!("VERIFICATION UNKNOWN: {why}\n"));
         return ExitCode::from(20);
     }
-    // A race property file: race mode is KISS's.
+    // Race mode is KISS's: `--property race` (or a race property file)
+    // without a method picks it.
     let mut c = c.clone();
     if !c.method_given
-        && let Some(p) = c.property.as_deref().filter(|p| p.ends_with(".prp"))
-        && prp_property(p).is_ok_and(|k| k == "race")
+        && let Some(p) = c.property.as_deref()
+        && (p == "race"
+            || p.starts_with("race=")
+            || (p.ends_with(".prp") && prp_property(p).is_ok_and(|k| k == "race")))
     {
         c.method = MethodArg::Kiss;
     }

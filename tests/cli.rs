@@ -1361,3 +1361,30 @@ fn options_text_round_trips() {
         }
     }
 }
+
+/// `check --property race` without `--method` runs KISS's race mode (it
+/// refused, naming lal-reps, a method the user never gave).
+#[test]
+fn race_property_picks_kiss() {
+    let out = seqc()
+        .args([
+            "check",
+            "--property",
+            "race",
+            "--ts",
+            "1",
+            "--backend",
+            "z3",
+        ])
+        .args(["--bounds", "fixed", "tests/race/unprotected.c"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(10),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("data race:"), "{text}");
+}
