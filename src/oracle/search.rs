@@ -268,7 +268,7 @@ pub fn search(
             let runnable: Vec<u32> = match cost {
                 // `aux` is the turn's position in creation-site order.
                 Cost::Rounds => {
-                    let t = turn_order(&n.st)[n.aux as usize];
+                    let t = turn_at(&n.st, n.aux);
                     if n.st.threads[t as usize].status == Status::Running {
                         vec![t]
                     } else {
@@ -447,6 +447,16 @@ pub fn turn_order(st: &State) -> Vec<u32> {
             .cmp(&st.threads[*b as usize].rank)
     });
     v
+}
+
+/// The thread whose turn is at position `pos` of `turn_order`, without
+/// sorting when the threads were made in that order (most programs).
+fn turn_at(st: &State, pos: u32) -> u32 {
+    if st.threads.windows(2).all(|w| w[0].rank <= w[1].rank) {
+        pos
+    } else {
+        turn_order(st)[pos as usize]
+    }
 }
 
 /// Round numbers (from 1) of a schedule read as round-robin with
