@@ -296,6 +296,23 @@ fn refusals_name_the_construct() {
             "2:18",
             "'__atomic_fetch_add' on a pointer",
         ),
+        // A use of a struct whose member was refused says why (it was
+        // exit 1, "sizeof of an incomplete type").
+        (
+            "void *malloc(unsigned long);\nstruct S { int n; int d[]; };\nint main(void) { struct S *s = malloc(sizeof(struct S) + 8); return s != 0; }\n",
+            "2:23",
+            "flexible array members",
+        ),
+        (
+            "struct S { int n; int d[]; };\nint f(struct S *s) { return s->d[1]; }\nint main(void) { return 0; }\n",
+            "1:23",
+            "flexible array members",
+        ),
+        (
+            "int a, r;\nint main(void) { return __builtin_add_overflow(a, 1, &r); }\n",
+            "2:25",
+            "__builtin_add_overflow",
+        ),
     ];
     for (src, at, what) in cases {
         let (_d, p) = temp_file("r.c", src.as_bytes());

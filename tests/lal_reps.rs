@@ -144,6 +144,37 @@ fn uninitialised_values_replay() {
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
 
+/// A construct the oracle refuses on one branch of a replay (a NaN made
+/// of bytes, which it cannot hold) does not stop the replay when the
+/// failure lies on another: main reads the float between the two byte
+/// writes (0x7f000000, about 1.7e38). It was exit 3 on every route.
+#[test]
+fn a_refused_branch_does_not_stop_the_replay() {
+    assert!(
+        have("bitwuzla") && have("cbmc"),
+        "run scripts/install-checkers"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("nan_bytes.c");
+    std::fs::write(
+        &p,
+        "#include <pthread.h>\n#include <assert.h>\n\
+         union { float f; unsigned char b[4]; } u;\n\
+         void *t(void *a) { u.b[3] = 0x7f; u.b[2] = 0xc0; return 0; }\n\
+         int main(void) { pthread_t a; pthread_create(&a, 0, t, 0);\n\
+         float x = u.f; assert(!(x > 1e38f)); return 0; }\n",
+    )
+    .unwrap();
+    let bad: Vec<String> = ["bitwuzla", "cbmc"]
+        .iter()
+        .filter_map(|b| {
+            let code = check(&p, 2, b, 120);
+            (code != 10).then(|| format!("{b}: exit {code}"))
+        })
+        .collect();
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
 /// Bit-field programs (`tests/bitfield`, headers as `tests/oracle`'s):
 /// CBMC at K = 1 and 2 against the oracle's measure; the SMT route
 /// refuses bit-fields by name.

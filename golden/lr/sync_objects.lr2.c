@@ -199,7 +199,7 @@ static int __seqc_main(void)
       __seqc_r = 3u;
     }
 #line 26 "golden/lr/sync_objects.c"
-    (*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)&__seqc_mem0.b - (char *)&__seqc_mem0))) = (int)2u;
+    (*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)&__seqc_mem0.b - (char *)&__seqc_mem0))) = ((*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)&__seqc_mem0.b - (char *)&__seqc_mem0))) & 1072693248) | (int)2u;
   }
   __seqc_cs();
 #line 27 "golden/lr/sync_objects.c"

@@ -60,15 +60,21 @@ pub(super) fn confirm(
         // counts as spurious (refine then tracks more).
         bounds.max_states = 100_000;
     }
-    let replay = |s: &crate::oracle::Schedule| {
-        prep.replay(&bounds, s).map_err(|d| {
-            Diagnostic::internal(format!(
-                "the counterexample cannot be replayed: {}",
-                d.message
-            ))
-        })
+    // A replay the oracle refuses (a construct it cannot run on its way)
+    // is one that did not reproduce: the next way of replaying may avoid
+    // it. The refusal is the answer only when none reproduces.
+    let refused: std::cell::RefCell<Option<Diagnostic>> = Default::default();
+    let replay_in = |b: &crate::oracle::Bounds, s: &crate::oracle::Schedule| match prep.replay(b, s)
+    {
+        Ok(o) => o,
+        Err(d) => {
+            let why = d.message.clone();
+            refused.borrow_mut().get_or_insert(d);
+            ReplayOutcome::NotReproduced(why)
+        }
     };
-    let mut outcome = replay(&sched)?;
+    let replay = |s: &crate::oracle::Schedule| replay_in(&bounds, s);
+    let mut outcome = replay(&sched);
     if let (ReplayOutcome::NotReproduced(_), true, MethodInfo::LalReps(_)) =
         (&outcome, search, info)
     {
@@ -77,7 +83,7 @@ pub(super) fn confirm(
         // sliced program's trace must replay along its own path (STORM's
         // concretisation), so it gets no second try.
         sched = made(false)?.0;
-        outcome = replay(&sched)?;
+        outcome = replay(&sched);
     }
     if let ReplayOutcome::NotReproduced(_) = &outcome {
         // The values a backend drew may not line up with the oracle's
@@ -108,12 +114,7 @@ pub(super) fn confirm(
             sched.nondet.clear();
             let mut wider = bounds.clone();
             wider.nondet.extend(seen.into_iter().take(MORE_VALUES));
-            outcome = prep.replay(&wider, &sched).map_err(|d| {
-                Diagnostic::internal(format!(
-                    "the counterexample cannot be replayed: {}",
-                    d.message
-                ))
-            })?;
+            outcome = replay_in(&wider, &sched);
         }
     }
     if let (ReplayOutcome::NotReproduced(_), Some(((ta, la), (tb, lb)))) = (&outcome, sched.race) {
@@ -167,7 +168,7 @@ pub(super) fn confirm(
         // reported, say). That failure is real, so it is the answer.
         let mut again = made(true)?.0;
         again.any_failure = true;
-        if let x @ ReplayOutcome::Confirmed { .. } = replay(&again)? {
+        if let x @ ReplayOutcome::Confirmed { .. } = replay(&again) {
             other = true;
             outcome = x;
         }
@@ -257,7 +258,13 @@ pub(super) fn confirm(
                 names,
             }))
         }
-        ReplayOutcome::NotReproduced(why) => Ok(Err(format!("{}: {why}", prog.describe(loc)))),
+        ReplayOutcome::NotReproduced(why) => match refused.into_inner() {
+            Some(d) => Err(Diagnostic::internal(format!(
+                "the counterexample cannot be replayed: {}",
+                d.message
+            ))),
+            None => Ok(Err(format!("{}: {why}", prog.describe(loc)))),
+        },
     }
 }
 

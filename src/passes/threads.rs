@@ -709,10 +709,16 @@ fn word_op(
             // The word: count (bits 0-9), arrived in this cycle (10-19),
             // the cycle number (20-29). A count of 0 is EINVAL; above
             // BAR_MAX the thread stops (hides).
+            // The cycle number survives a new init: a thread released by
+            // the cycle that just ended may not have left its wait yet
+            // (destroy and init by the serial thread, as POSIX allows),
+            // and it passes by seeing the cycle move on.
             let n = cast(arg(2), Ty::UINT, loc);
             let zero = cmp(BinOp::Eq, n.clone(), int(0, Ty::UINT, loc), loc);
             let big = cmp(BinOp::Gt, n.clone(), int(BAR_MAX, Ty::UINT, loc), loc);
-            let mut ok = vec![m.stop_if(p, big, loc), put(cast(n, Ty::INT, loc))];
+            let kept = bin(BinOp::BitAnd, x.clone(), i(BAR_MAX << 20), Ty::INT, loc);
+            let word = bin(BinOp::BitOr, kept, cast(n, Ty::INT, loc), Ty::INT, loc);
+            let mut ok = vec![m.stop_if(p, big, loc), put(word)];
             ok.extend(set(i(0)));
             out.push(if_(zero, set(i(EINVAL)), ok, loc));
         }

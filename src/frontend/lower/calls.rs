@@ -754,6 +754,10 @@ impl<'a> Lowerer<'a> {
             || (UNSUPPORTED_PREFIXES.iter().any(|p| name.starts_with(p))
                 && word_sig(name).is_none())
             || super::pthread_attr::REFUSED.contains(&name)
+            // GCC's checked arithmetic (`__builtin_add_overflow`,
+            // `__builtin_smull_overflow`, ...): not modelled.
+            || (name.starts_with("__builtin_")
+                && (name.ends_with("_overflow") || name.ends_with("_overflow_p")))
         {
             return self.unsupported(c.node.callee.span, name);
         }

@@ -332,7 +332,7 @@ impl<'a> Lowerer<'a> {
                 self.note_layout(ty, "sizeof", n, loc, |q, t| q.size_of(t));
                 Ok(Expr::int(n as i128, Ty::ULONG, loc))
             }
-            _ => self.error(e.span, "sizeof of an incomplete type"),
+            _ => self.incomplete(e.span, ty, "sizeof of an incomplete type"),
         }
     }
 
@@ -485,8 +485,9 @@ impl<'a> Lowerer<'a> {
             );
         };
         if !self.prog.comp(c).complete {
-            return self.error(
+            return self.incomplete(
                 e.span,
+                &Ty::Comp(c),
                 format!("'{}' is incomplete", self.prog.comp(c).name),
             );
         }

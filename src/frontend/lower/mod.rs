@@ -119,6 +119,9 @@ pub(super) struct Lowerer<'a> {
     /// quadratic in the nesting.
     named: Vec<usize>,
     tags: Vec<HashMap<String, Tag>>,
+    /// Why a struct or union has no body: its members were refused (a
+    /// flexible array member, say). A use of the type says so.
+    comp_errors: HashMap<CompId, Diagnostic>,
     /// Function definitions not lowered yet (system headers: lowered on use).
     pending: HashMap<FuncId, &'a Node<ast::FunctionDefinition>>,
     queue: Vec<FuncId>,
@@ -164,6 +167,7 @@ pub(super) fn lower(
         prog,
         scopes: vec![HashMap::default()],
         named: Vec::new(),
+        comp_errors: HashMap::default(),
         tags: vec![HashMap::default()],
         pending: HashMap::default(),
         queue: Vec::new(),
@@ -222,6 +226,24 @@ impl<'a> Lowerer<'a> {
 
     fn error<T>(&self, span: Span, msg: impl Into<String>) -> Result<T> {
         Err(self.err(span, Diagnostic::input(msg)))
+    }
+
+    /// The error for a use of `ty` where it is incomplete: the refusal of
+    /// its struct's members when that is why (exit 2 with the member's
+    /// place), else `msg`.
+    fn incomplete<T>(&self, span: Span, ty: &Ty, msg: impl Into<String>) -> Result<T> {
+        let mut t = ty.unqual();
+        while let Ty::Array(e, _) = t {
+            t = e.unqual();
+        }
+        match t {
+            Ty::Comp(c) => match self.comp_errors.get(c) {
+                Some(d) if d.pos.is_some() => Err(d.clone()),
+                Some(d) => Err(self.err(span, d.clone())),
+                None => self.error(span, msg),
+            },
+            _ => self.error(span, msg),
+        }
     }
 
     fn lookup(&self, name: &str) -> Option<&Sym> {
@@ -888,7 +910,11 @@ impl<'a> Lowerer<'a> {
             None => None,
         };
         if self.prog.size_of(&ty).is_none() {
-            return self.error(id.span, format!("variable '{name}' has an incomplete type"));
+            return self.incomplete(
+                id.span,
+                &ty,
+                format!("variable '{name}' has an incomplete type"),
+            );
         }
         let v = match early {
             Some(v) => v,

@@ -274,73 +274,85 @@ impl<'a> Lowerer<'a> {
             }
         };
         if let Some(decls) = &st.node.declarations {
-            let mut fields = Vec::new();
-            for d in decls {
-                let ast::StructDeclaration::Field(f) = &d.node else {
-                    continue;
-                };
-                let base = self.spec_quals(&f.node.specifiers, f.span)?;
-                let mut field_attrs = Attrs::default();
-                for sq in &f.node.specifiers {
-                    if let ast::SpecifierQualifier::Extension(e) = &sq.node {
-                        field_attrs.add(self.attrs(e, AttrSite::Field)?);
-                    }
+            let fields = match self.struct_fields(decls) {
+                Ok(f) => f,
+                Err(e) => {
+                    self.comp_errors.insert(id, e.clone());
+                    return Err(e);
                 }
-                // After a struct defined in the member's specifiers they
-                // belong to that struct (`spec_quals` gave them).
-                let inner = f.node.specifiers.iter().any(|sq| {
-                    matches!(&sq.node, ast::SpecifierQualifier::TypeSpecifier(t)
-                        if matches!(&t.node, ast::TypeSpecifier::Struct(st) if st.node.declarations.is_some()))
-                });
-                if inner {
-                    field_attrs.packed = false;
-                    field_attrs.align = 0;
-                }
-                if f.node.declarators.is_empty() {
-                    // An anonymous struct/union member (C11).
-                    fields.push(Field {
-                        name: String::new(),
-                        ty: base,
-                        bit_width: None,
-                        packed: field_attrs.packed,
-                        align: field_attrs.align,
-                    });
-                    continue;
-                }
-                for sd in &f.node.declarators {
-                    let (name, ty) = match &sd.node.declarator {
-                        Some(dd) => {
-                            let decl = self.declarator(base.clone(), dd)?;
-                            (decl.name.unwrap_or_default(), decl.ty)
-                        }
-                        None => (String::new(), base.clone()),
-                    };
-                    let bit_width = match &sd.node.bit_width {
-                        Some(e) => Some(self.const_expr(e)? as u32),
-                        None => None,
-                    };
-                    if matches!(ty, Ty::Array(_, None)) {
-                        return self.unsupported(sd.span, "flexible array members");
-                    }
-                    let mut a = field_attrs;
-                    if let Some(dd) = &sd.node.declarator {
-                        a.add(self.attrs(&dd.node.extensions, AttrSite::Field)?);
-                    }
-                    fields.push(Field {
-                        name,
-                        ty: a.apply_mode(ty, self.prog.data_model),
-                        bit_width,
-                        packed: a.packed,
-                        align: a.align,
-                    });
-                }
-            }
+            };
             let c = &mut self.prog.comps[id.0 as usize];
             c.fields = fields;
             c.complete = true;
             c.loc = loc;
         }
         Ok(Ty::Comp(id))
+    }
+
+    /// The members of a struct or union body.
+    fn struct_fields(&mut self, decls: &'a [Node<ast::StructDeclaration>]) -> Result<Vec<Field>> {
+        let mut fields = Vec::new();
+        for d in decls {
+            let ast::StructDeclaration::Field(f) = &d.node else {
+                continue;
+            };
+            let base = self.spec_quals(&f.node.specifiers, f.span)?;
+            let mut field_attrs = Attrs::default();
+            for sq in &f.node.specifiers {
+                if let ast::SpecifierQualifier::Extension(e) = &sq.node {
+                    field_attrs.add(self.attrs(e, AttrSite::Field)?);
+                }
+            }
+            // After a struct defined in the member's specifiers they
+            // belong to that struct (`spec_quals` gave them).
+            let inner = f.node.specifiers.iter().any(|sq| {
+                matches!(&sq.node, ast::SpecifierQualifier::TypeSpecifier(t)
+                    if matches!(&t.node, ast::TypeSpecifier::Struct(st) if st.node.declarations.is_some()))
+            });
+            if inner {
+                field_attrs.packed = false;
+                field_attrs.align = 0;
+            }
+            if f.node.declarators.is_empty() {
+                // An anonymous struct/union member (C11).
+                fields.push(Field {
+                    name: String::new(),
+                    ty: base,
+                    bit_width: None,
+                    packed: field_attrs.packed,
+                    align: field_attrs.align,
+                });
+                continue;
+            }
+            for sd in &f.node.declarators {
+                let (name, ty) = match &sd.node.declarator {
+                    Some(dd) => {
+                        let decl = self.declarator(base.clone(), dd)?;
+                        (decl.name.unwrap_or_default(), decl.ty)
+                    }
+                    None => (String::new(), base.clone()),
+                };
+                let bit_width = match &sd.node.bit_width {
+                    Some(e) => Some(self.const_expr(e)? as u32),
+                    None => None,
+                };
+                if matches!(ty, Ty::Array(_, None)) {
+                    return self.unsupported(sd.span, "flexible array members");
+                }
+                let mut a = field_attrs;
+                if let Some(dd) = &sd.node.declarator {
+                    a.add(self.attrs(&dd.node.extensions, AttrSite::Field)?);
+                }
+                fields.push(Field {
+                    name,
+                    ty: a.apply_mode(ty, self.prog.data_model),
+                    bit_width,
+                    packed: a.packed,
+                    align: a.align,
+                });
+            }
+        }
+        Ok(fields)
     }
 
     /// Gives `packed`/`aligned` to a struct or union the specifiers define;

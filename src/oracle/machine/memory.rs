@@ -256,7 +256,7 @@ impl<'p> Machine<'p> {
 
     /// The bytes of `[off, off+n)` of `obj`, least significant first
     /// within each stored value; `None` for an indeterminate byte.
-    fn bytes_at(&self, obj: &Object, off: u64, n: u64, loc: Loc) -> R<Vec<Option<u8>>> {
+    pub(super) fn bytes_at(&self, obj: &Object, off: u64, n: u64, loc: Loc) -> R<Vec<Option<u8>>> {
         let mut out = Vec::with_capacity(n as usize);
         for (s, cs, ce, c) in overlapping(obj, off, n) {
             if cs != off + out.len() as u64 {

@@ -196,6 +196,7 @@ impl<'p> Machine<'p> {
         if !self.b.memtrack {
             return Ok(());
         }
+        let psize = u64::from(self.dm().pointer_bits() / 8);
         let mut reached: BTreeSet<u32> = BTreeSet::new();
         let mut work: Vec<u32> = st
             .objects
@@ -223,12 +224,27 @@ impl<'p> Machine<'p> {
             let Some(o) = st.objects.get(&id) else {
                 continue;
             };
-            for c in o.cells.values() {
-                if let CellV::Val(Value::Ptr(to, _)) = c.v
-                    && to != 0
-                    && reached.insert(to)
-                    && heap(to)
-                {
+            let mut to_of: Vec<u32> = Vec::new();
+            for (&at, c) in &o.cells {
+                if let CellV::Val(Value::Ptr(to, _)) = c.v {
+                    to_of.push(to);
+                } else if c.len < psize && at % psize == 0 {
+                    // A pointer copied a byte at a time (through `unsigned
+                    // char`, as C allows): the bytes at a pointer's
+                    // alignment spell its address, as a read of them as a
+                    // pointer would.
+                    if let Ok(b) = self.bytes_at(o, at, psize, loc)
+                        && let Some(b) = b.into_iter().collect::<Option<Vec<u8>>>()
+                    {
+                        let u = b.iter().rev().fold(0i128, |a, x| (a << 8) | *x as i128);
+                        if let Value::Ptr(to, _) = self.ptr_of(u) {
+                            to_of.push(to);
+                        }
+                    }
+                }
+            }
+            for to in to_of {
+                if to != 0 && reached.insert(to) && heap(to) {
                     work.push(to);
                 }
             }
