@@ -170,6 +170,26 @@ fn the_oracle_follows_a_pointer_copied_bytewise() {
     }
 }
 
+/// An integral double in an overflow report is written in full (2^63
+/// was shown as 9223372036854776000, Rust's shortest form).
+#[test]
+fn an_integral_double_is_reported_exactly() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("big.c");
+    std::fs::write(
+        &f,
+        "double d = 9223372036854775808.0;\nlong long r;\n\
+         int main(void) { r = (long long)d; return 0; }\n",
+    )
+    .unwrap();
+    let (code, out) = run(&["explore", f.to_str().unwrap(), "--property", "overflow"]);
+    assert_eq!(code, 10, "{out}");
+    assert!(
+        out.contains("overflow: 9223372036854775808 converted to long long"),
+        "{out}"
+    );
+}
+
 /// The verdict names the rule and the lock; JSON gives the kind.
 #[test]
 fn the_report_names_the_rule_and_the_lock() {

@@ -398,8 +398,15 @@ impl Machine<'_> {
             return Ok(());
         }
         if self.trace {
+            // An integral value in full: Rust's shortest form of 2^63 is
+            // 9223372036854776000, which is not the value.
+            let shown = if f.fract() == 0.0 && f.abs() < 1e38 {
+                format!("{}", f as i128)
+            } else {
+                format!("{f}")
+            };
             *self.said.lock().unwrap() = Some(format!(
-                "overflow: {f} converted to {} is out of its range",
+                "overflow: {shown} converted to {} is out of its range",
                 crate::ir::regions::ty_name(self.p, to)
             ));
         }
