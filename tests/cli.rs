@@ -309,6 +309,11 @@ fn refusals_name_the_construct() {
             "flexible array members",
         ),
         (
+            "struct S { int n; int d[]; };\nstruct T { struct S s; int k; };\nint main(void) { struct T t; t.k = 1; return t.k; }\n",
+            "1:23",
+            "flexible array members",
+        ),
+        (
             "int a, r;\nint main(void) { return __builtin_add_overflow(a, 1, &r); }\n",
             "2:25",
             "__builtin_add_overflow",

@@ -339,6 +339,21 @@ impl<'a> Lowerer<'a> {
                 if matches!(ty, Ty::Array(_, None)) {
                     return self.unsupported(sd.span, "flexible array members");
                 }
+                // A member of a struct type with no body (C11 6.7.2.1p3);
+                // one whose body was refused says why.
+                let mut inner = ty.unqual();
+                while let Ty::Array(e, _) = inner {
+                    inner = e.unqual();
+                }
+                if let Ty::Comp(c) = inner
+                    && !self.prog.comp(*c).complete
+                {
+                    return self.incomplete(
+                        sd.span,
+                        &ty,
+                        format!("field '{name}' has an incomplete type"),
+                    );
+                }
                 let mut a = field_attrs;
                 if let Some(dd) = &sd.node.declarator {
                     a.add(self.attrs(&dd.node.extensions, AttrSite::Field)?);

@@ -228,11 +228,16 @@ impl<'p> Machine<'p> {
             for (&at, c) in &o.cells {
                 if let CellV::Val(Value::Ptr(to, _)) = c.v {
                     to_of.push(to);
-                } else if c.len < psize && at % psize == 0 {
+                } else if c.len == 1
+                    && at % psize == 0
+                    && o.cells.range(at..at + psize).count() == psize as usize
+                    && o.cells.range(at..at + psize).all(|(_, c)| c.len == 1)
+                {
                     // A pointer copied a byte at a time (through `unsigned
-                    // char`, as C allows): the bytes at a pointer's
-                    // alignment spell its address, as a read of them as a
-                    // pointer would.
+                    // char`, as C allows): one-byte cells at a pointer's
+                    // alignment that spell its address, as a read of them
+                    // as a pointer would. Wider integers (`(uintptr_t)p`
+                    // kept in two halves, a count) reach nothing.
                     if let Ok(b) = self.bytes_at(o, at, psize, loc)
                         && let Some(b) = b.into_iter().collect::<Option<Vec<u8>>>()
                     {
