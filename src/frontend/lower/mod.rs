@@ -232,11 +232,7 @@ impl<'a> Lowerer<'a> {
     /// its struct's members when that is why (exit 2 with the member's
     /// place), else `msg`.
     fn incomplete<T>(&self, span: Span, ty: &Ty, msg: impl Into<String>) -> Result<T> {
-        let mut t = ty.unqual();
-        while let Ty::Array(e, _) = t {
-            t = e.unqual();
-        }
-        match t {
+        match crate::ir::regions::elem_scalar(ty) {
             Ty::Comp(c) => match self.comp_errors.get(c) {
                 Some(d) if d.pos.is_some() => Err(d.clone()),
                 Some(d) => Err(self.err(span, d.clone())),

@@ -341,11 +341,7 @@ impl<'a> Lowerer<'a> {
                 }
                 // A member of a struct type with no body (C11 6.7.2.1p3);
                 // one whose body was refused says why.
-                let mut inner = ty.unqual();
-                while let Ty::Array(e, _) = inner {
-                    inner = e.unqual();
-                }
-                if let Ty::Comp(c) = inner
+                if let Ty::Comp(c) = crate::ir::regions::elem_scalar(&ty)
                     && !self.prog.comp(*c).complete
                 {
                     return self.incomplete(

@@ -240,11 +240,10 @@ impl<'p> Machine<'p> {
                     // kept in two halves, a count) reach nothing.
                     if let Ok(b) = self.bytes_at(o, at, psize, loc)
                         && let Some(b) = b.into_iter().collect::<Option<Vec<u8>>>()
+                        && let Ok(Value::Ptr(to, _)) =
+                            self.value_from_bytes(&b, &Ty::Void.ptr(), loc)
                     {
-                        let u = b.iter().rev().fold(0i128, |a, x| (a << 8) | *x as i128);
-                        if let Value::Ptr(to, _) = self.ptr_of(u) {
-                            to_of.push(to);
-                        }
+                        to_of.push(to);
                     }
                 }
             }
