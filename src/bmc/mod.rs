@@ -126,8 +126,12 @@ pub fn encode(p: &Program, opts: &Options) -> Result<Encoding, EncodeError> {
     // struct memory. Each one found makes the encoding start again with
     // that region kept as bytes, or with the struct's fields merged into
     // the pointer's region (integer mode has no bytes: it refuses).
+    // Likewise a region whose round copies started as cells (values at
+    // constant addresses) and then met a computed address: the encoding
+    // starts again with it kept as arrays.
     let mut byte_classes = std::collections::BTreeSet::new();
     let mut merges = std::collections::BTreeSet::new();
+    let mut array_regions = std::collections::BTreeSet::new();
     let mut sx = loop {
         let mut regions = crate::ir::regions::Regions::analyse(p).map_err(err)?;
         regions.merge_poisoned(p, &merges);
@@ -135,7 +139,13 @@ pub fn encode(p: &Program, opts: &Options) -> Result<Encoding, EncodeError> {
         let mut sx = symex::Symex::new(p, regions, opts.unwind, opts.unwinding_assertions);
         sx.deadline = opts.deadline;
         sx.cancel = opts.cancel.clone();
-        match sx.run() {
+        sx.array_regions = array_regions.clone();
+        let res = sx.run();
+        if !sx.gave_up && !sx.wants_arrays.is_subset(&array_regions) {
+            array_regions.extend(std::mem::take(&mut sx.wants_arrays));
+            continue;
+        }
+        match res {
             Ok(()) => break sx,
             Err((m, _)) if sx.gave_up => return Err(EncodeError::GaveUp(m)),
             Err(e) => match (sx.regions.wants_merge.take(), sx.regions.wants_bytes.take()) {

@@ -665,6 +665,15 @@ impl Regions {
         Ok(c)
     }
 
+    /// The root key of class `c` (stable across encodings of one
+    /// program: the key that names its `byte_classes` entry too).
+    pub fn class_key(&self, c: u32) -> Option<RKey> {
+        self.class_id
+            .iter()
+            .find(|&(_, &x)| x == c)
+            .map(|(&k, _)| self.keys[k].clone())
+    }
+
     /// The global region `r` holds alone, if its class is one scalar
     /// global and nothing else (no pointer reaches it, as taking its
     /// address joins it with the pointer's target region): every access

@@ -6,6 +6,9 @@
 
 use super::*;
 
+/// The most addresses of one region whose round copies are cells.
+const CELL_ADDRS: usize = 64;
+
 impl<'p> Symex<'p> {
     pub(super) fn alloc(&mut self, size: u64) -> u64 {
         let a = self.next_addr;
@@ -206,35 +209,70 @@ impl<'p> Symex<'p> {
         self.regions.id(self.p, k, w).map_err(|m| (m, self.cur_loc))
     }
 
-    /// The address of the scalar global region `r` holds alone, if its
-    /// Lal-Reps round copies are plain values: K + 2 bit-vectors chosen
-    /// by the round instead of an array at a symbolic (round, address)
-    /// key, which solvers handle far better (and array merges vanish).
+    /// The cell a round-copied access at `addr` in region `r` uses, if
+    /// the region's round copies are plain values: K + 2 bit-vectors per
+    /// address chosen by the round, instead of an array at a symbolic
+    /// (round, address) key, which solvers handle far worse (a mutex
+    /// word, at the constant `&m`, took z3 30 s as an array). A region
+    /// keeps cells while every round-copied access to it has a constant
+    /// address (at most `CELL_ADDRS` of them); one computed address
+    /// makes it arrays from then on, and if it already had cells this
+    /// encoding is void (`wants_arrays`): the next one starts it as
+    /// arrays. A region that is one scalar global alone is always cells
+    /// (only the global's name reaches it).
     pub(super) fn cell_of(&mut self, r: u32, addr: &T) -> Option<u64> {
         self.rounds?;
         if self.regions.regions[r as usize].bytes {
             return None;
         }
-        let c = match self.cells.get(&r) {
-            Some(c) => *c,
-            None => {
-                let p = self.p;
-                let c = self
-                    .regions
-                    .lone_global(p, r)
-                    .filter(|g| p.rounds.as_ref().is_some_and(|x| x.copied[g.index()]))
-                    .and_then(|g| self.global_addr[g.index()]);
-                self.cells.insert(r, c);
-                c
+        let local = 1u64 << (self.pw - 1);
+        if let T::V(a, _) = addr
+            && *a as u64 >= local
+        {
+            // A local or sequential object: never round-copied.
+            return None;
+        }
+        if self.cells.get(&r) == Some(&false) {
+            return None;
+        }
+        let p = self.p;
+        let lone = self
+            .regions
+            .lone_global(p, r)
+            .filter(|g| p.rounds.as_ref().is_some_and(|x| x.copied[g.index()]))
+            .and_then(|g| self.global_addr[g.index()]);
+        if let Some(c) = lone {
+            // Only the global's own name reaches its region.
+            assert!(
+                matches!(addr, T::V(a, _) if *a as u64 == c),
+                "internal error: region {} of one global accessed at another address",
+                self.regions.regions[r as usize].name
+            );
+            self.cells.insert(r, true);
+            return Some(c);
+        }
+        let key = self.regions.class_key(r);
+        let forced = key.as_ref().is_some_and(|k| self.array_regions.contains(k));
+        let fits = |s: &Self, a: u64| {
+            s.cell_addrs
+                .get(&r)
+                .is_none_or(|x| x.contains(&a) || x.len() < CELL_ADDRS)
+        };
+        match addr {
+            T::V(a, _) if !forced && fits(self, *a as u64) => {
+                self.cells.insert(r, true);
+                self.cell_addrs.entry(r).or_default().insert(*a as u64);
+                Some(*a as u64)
             }
-        }?;
-        // Only the global's own name reaches its region.
-        assert!(
-            matches!(addr, T::V(a, _) if *a as u64 == c),
-            "internal error: region {} of one global accessed at another address",
-            self.regions.regions[r as usize].name
-        );
-        Some(c)
+            _ => {
+                if self.cells.insert(r, false) == Some(true)
+                    && let Some(k) = key
+                {
+                    self.wants_arrays.insert(k);
+                }
+                None
+            }
+        }
     }
 
     pub(super) fn load(&mut self, st: &State, addr: &T, ty: &Ty, k: RKey, line: u32) -> R<T> {
@@ -266,18 +304,18 @@ impl<'p> Symex<'p> {
 
     /// A load of one value of region `r`'s array.
     fn load_in(&mut self, st: &State, r: u32, addr: &T) -> R<T> {
-        if self.cell_of(r, addr).is_some() {
+        if let Some(a) = self.cell_of(r, addr) {
             let (g, k) = self.rounds.expect("cells only with rounds");
             let round = self.get(st, Var::Global(g));
             if self.round_read_set.insert((r, addr.clone())) {
                 self.round_reads.push((r, addr.clone()));
             }
             if let T::V(i, _) = round {
-                return Ok(self.get(st, Var::Cell(r, i as u32)));
+                return Ok(self.get(st, Var::Cell(r, a, i as u32)));
             }
-            let mut acc = self.get(st, Var::Cell(r, k));
+            let mut acc = self.get(st, Var::Cell(r, a, k));
             for i in (0..k).rev() {
-                let c = self.get(st, Var::Cell(r, i));
+                let c = self.get(st, Var::Cell(r, a, i));
                 acc = term::ite(&term::eq(&round, &term::bv(i as i128, 32)), &c, &acc);
             }
             return Ok(acc);
@@ -356,10 +394,14 @@ impl<'p> Symex<'p> {
         let reads = self.round_reads.clone();
         let mut all = T::B(true);
         for (r, a) in reads {
-            if self.cells.get(&r).copied().flatten().is_some() {
+            if self.cells.get(&r) == Some(&true) {
+                let T::V(a, _) = a else {
+                    unreachable!("a cell at a computed address")
+                };
+                let a = a as u64;
                 for i in 0..k.saturating_sub(1) {
-                    let fin = self.get(st, Var::Cell(r, i));
-                    let next = self.default_of(Var::Cell(r, i + 1));
+                    let fin = self.get(st, Var::Cell(r, a, i));
+                    let next = self.default_of(Var::Cell(r, a, i + 1));
                     all = term::and(&all, &term::eq(&fin, &next));
                 }
                 continue;
@@ -444,20 +486,20 @@ impl<'p> Symex<'p> {
 
     /// A store of one value into region `r`'s array.
     fn store_in(&mut self, st: &mut State, fr: &Frame, r: u32, addr: &T, v: T, line: u32) -> R<()> {
-        if self.cell_of(r, addr).is_some() {
+        if let Some(a) = self.cell_of(r, addr) {
             let (g, k) = self.rounds.expect("cells only with rounds");
             let round = self.get(st, Var::Global(g));
             if let T::V(i, _) = round {
-                self.set(st, Var::Cell(r, i as u32), v, line, Some(fr));
+                self.set(st, Var::Cell(r, a, i as u32), v, line, Some(fr));
                 return Ok(());
             }
             let v = self.def("stored", line, v);
             for i in 0..=k {
-                let old = self.get(st, Var::Cell(r, i));
+                let old = self.get(st, Var::Cell(r, a, i));
                 let hit = term::eq(&round, &term::bv(i as i128, 32));
                 self.set(
                     st,
-                    Var::Cell(r, i),
+                    Var::Cell(r, a, i),
                     term::ite(&hit, &v, &old),
                     line,
                     Some(fr),

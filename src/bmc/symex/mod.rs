@@ -49,9 +49,10 @@ pub(super) enum Var {
     Mem(u32),
     /// Lal-Reps rounds 1..K of a region, indexed by the shifted address.
     MemG(u32),
-    /// Lal-Reps: round copy `i` (0..=K) of a region that is one scalar
-    /// global (`Symex::cell_of`), a plain value instead of an array.
-    Cell(u32, u32),
+    /// Lal-Reps: round copy `i` (0..=K) of the value at a constant
+    /// address of a region whose round-copied accesses all have constant
+    /// addresses (`Symex::cell_of`), a plain value instead of an array.
+    Cell(u32, u64, u32),
     /// Return value of a frame (leaf index for aggregates).
     Ret(u32, u32),
     /// Scratch for merging the results of an indirect call.
@@ -159,11 +160,20 @@ pub(super) struct Symex<'p> {
     /// consistency assumptions.
     round_reads: Vec<(u32, T)>,
     round_read_set: std::collections::HashSet<(u32, T)>,
-    /// Per region: the address of the scalar global it holds alone, when
-    /// its round copies are plain values (`Var::Cell`).
-    cells: HashMap<u32, Option<u64>>,
-    /// The guess each round copy of such a region starts from.
-    cell_guess: HashMap<(u32, u32), T>,
+    /// Per region met with rounds on: are its round copies plain values
+    /// (`Var::Cell`, true) or arrays (false)? See `cell_of`.
+    cells: HashMap<u32, bool>,
+    /// How many addresses of each region have cells.
+    cell_addrs: HashMap<u32, std::collections::BTreeSet<u64>>,
+    /// Regions (by root key) whose round copies must be arrays: an
+    /// earlier encoding of the same program met them at a computed
+    /// address.
+    pub array_regions: std::collections::BTreeSet<RKey>,
+    /// Regions met at a computed address after some of their values got
+    /// cells: this encoding is void, and the next keeps them as arrays.
+    pub wants_arrays: std::collections::BTreeSet<RKey>,
+    /// The guess each round copy of a cell starts from.
+    cell_guess: HashMap<(u32, u64, u32), T>,
 }
 
 enum ArrDef {
@@ -223,6 +233,9 @@ impl<'p> Symex<'p> {
             round_reads: Vec::new(),
             round_read_set: Default::default(),
             cells: HashMap::new(),
+            cell_addrs: HashMap::new(),
+            array_regions: Default::default(),
+            wants_arrays: Default::default(),
             cell_guess: HashMap::new(),
         }
     }
@@ -273,7 +286,9 @@ impl<'p> Symex<'p> {
             },
             Var::Mem(r) => self.regions.regions[r as usize].name.clone(),
             Var::MemG(r) => format!("{}.rounds", self.regions.regions[r as usize].name),
-            Var::Cell(r, i) => format!("{}.r{i}", self.regions.regions[r as usize].name),
+            Var::Cell(r, a, i) => {
+                format!("{}.{a:x}.r{i}", self.regions.regions[r as usize].name)
+            }
             Var::Ret(..) => "return".into(),
             Var::Tmp(..) => "result".into(),
         }
@@ -308,15 +323,15 @@ impl<'p> Symex<'p> {
             }
             // Round 0 starts as zero-initialised memory does; rounds 1..K
             // start at their guesses.
-            Var::Cell(r, 0) => term::bv(0, self.regions.regions[r as usize].width),
-            Var::Cell(r, i) => {
-                if let Some(t) = self.cell_guess.get(&(r, i)) {
+            Var::Cell(r, _, 0) => term::bv(0, self.regions.regions[r as usize].width),
+            Var::Cell(r, a, i) => {
+                if let Some(t) = self.cell_guess.get(&(r, a, i)) {
                     return t.clone();
                 }
                 let w = self.regions.regions[r as usize].width;
-                let name = format!("{}.guess{i}", self.regions.regions[r as usize].name);
+                let name = format!("{}.{a:x}.guess{i}", self.regions.regions[r as usize].name);
                 let t = self.fresh(&name, 0, Sort::Bv(w));
-                self.cell_guess.insert((r, i), t.clone());
+                self.cell_guess.insert((r, a, i), t.clone());
                 t
             }
             // A variable no path defined here (a jump over its declaration).
