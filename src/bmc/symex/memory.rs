@@ -235,12 +235,23 @@ impl<'p> Symex<'p> {
         if self.cells.get(&r) == Some(&false) {
             return None;
         }
-        let p = self.p;
-        let lone = self
-            .regions
-            .lone_global(p, r)
-            .filter(|g| p.rounds.as_ref().is_some_and(|x| x.copied[g.index()]))
-            .and_then(|g| self.global_addr[g.index()]);
+        let (lone, key) = match self.cell_info.get(&r) {
+            Some(x) => x.clone(),
+            None => {
+                let p = self.p;
+                let lone = self
+                    .regions
+                    .lone_global(p, r)
+                    .filter(|g| p.rounds.as_ref().is_some_and(|x| x.copied[g.index()]))
+                    .and_then(|g| self.global_addr[g.index()]);
+                let key = self
+                    .regions
+                    .class_key(r)
+                    .expect("internal error: a region without a class");
+                self.cell_info.insert(r, (lone, key.clone()));
+                (lone, key)
+            }
+        };
         if let Some(c) = lone {
             // Only the global's own name reaches its region.
             assert!(
@@ -251,8 +262,7 @@ impl<'p> Symex<'p> {
             self.cells.insert(r, true);
             return Some(c);
         }
-        let key = self.regions.class_key(r);
-        let forced = key.as_ref().is_some_and(|k| self.array_regions.contains(k));
+        let forced = self.array_regions.contains(&key);
         let fits = |s: &Self, a: u64| {
             s.cell_addrs
                 .get(&r)
@@ -265,10 +275,8 @@ impl<'p> Symex<'p> {
                 Some(*a as u64)
             }
             _ => {
-                if self.cells.insert(r, false) == Some(true)
-                    && let Some(k) = key
-                {
-                    self.wants_arrays.insert(k);
+                if self.cells.insert(r, false) == Some(true) {
+                    self.wants_arrays.insert(key);
                 }
                 None
             }

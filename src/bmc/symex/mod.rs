@@ -163,6 +163,9 @@ pub(super) struct Symex<'p> {
     /// Per region met with rounds on: are its round copies plain values
     /// (`Var::Cell`, true) or arrays (false)? See `cell_of`.
     cells: HashMap<u32, bool>,
+    /// Per region: the address of the copied scalar global it holds
+    /// alone, and its root key.
+    cell_info: HashMap<u32, (Option<u64>, RKey)>,
     /// How many addresses of each region have cells.
     cell_addrs: HashMap<u32, std::collections::BTreeSet<u64>>,
     /// Regions (by root key) whose round copies must be arrays: an
@@ -233,6 +236,7 @@ impl<'p> Symex<'p> {
             round_reads: Vec::new(),
             round_read_set: Default::default(),
             cells: HashMap::new(),
+            cell_info: HashMap::new(),
             cell_addrs: HashMap::new(),
             array_regions: Default::default(),
             wants_arrays: Default::default(),

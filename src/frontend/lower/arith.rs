@@ -312,8 +312,8 @@ impl<'a> Lowerer<'a> {
                     );
                 }
                 let rv = self.rvalue(&b.node.rhs)?;
-                if lv.ty.is_atomic() && lv.ty.is_integer() {
-                    return self.atomic_rmw(lv, op, rv, false, want, loc);
+                if lv.ty.is_atomic() {
+                    return self.atomic_rmw(lv, op, rv, false, want, loc, e);
                 }
                 let new = self.arith_on(op, lv.clone(), rv, loc, e)?;
                 let new = self.convert(new, &lv.ty);

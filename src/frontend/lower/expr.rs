@@ -628,8 +628,8 @@ impl<'a> Lowerer<'a> {
                 }
                 let one = Expr::int(1, Ty::INT, loc);
                 let bop = if inc { BinOp::Add } else { BinOp::Sub };
-                if lv.ty.is_atomic() && lv.ty.is_integer() {
-                    return self.atomic_rmw(lv, bop, one, post, want, loc);
+                if lv.ty.is_atomic() {
+                    return self.atomic_rmw(lv, bop, one, post, want, loc, e);
                 }
                 if want == Want::Effect {
                     let new = self.arith_on(bop, lv.clone(), one, loc, e)?;
@@ -691,7 +691,15 @@ impl<'a> Lowerer<'a> {
         self.fold(bin(BinOp::Sub, bin(BinOp::BitXor, low, k(sign)), k(sign)))
     }
 
-    /// `x++`, `x += v` on an `_Atomic` integer: one atomic step.
+    /// `x++`, `x += v` on an `_Atomic` object: one atomic step (C11
+    /// 6.5.2.4p2, 6.5.16.2p3). On an integer other than `_Bool`, with an
+    /// integer operand and + - & | ^, the hardware's fetch-op gives the
+    /// same bits as C's `x = (T)(x op v)` (both are modulo 2^N), so it is
+    /// one atomic operation. Anything else (a floating or `_Bool` object,
+    /// a floating operand, a pointer, * / % << >>) is that read, the
+    /// arithmetic and the conversion back in an atomic section: the
+    /// operand and the object's address are computed before it.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn atomic_rmw(
         &mut self,
         lv: Expr,
@@ -700,20 +708,21 @@ impl<'a> Lowerer<'a> {
         post: bool,
         want: Want,
         loc: Loc,
+        e: &Node<ast::Expression>,
     ) -> Result<Expr> {
         let rmw = match op {
-            BinOp::Add => AtomicRmw::Add,
-            BinOp::Sub => AtomicRmw::Sub,
-            BinOp::BitAnd => AtomicRmw::And,
-            BinOp::BitOr => AtomicRmw::Or,
-            BinOp::BitXor => AtomicRmw::Xor,
-            _ => {
-                return Err(self.err_at(loc, crate::diag::Diagnostic::unsupported(
-                    "this compound assignment on an _Atomic object (only + - & | ^ are atomic read-modify-writes)",
-                )));
-            }
+            BinOp::Add => Some(AtomicRmw::Add),
+            BinOp::Sub => Some(AtomicRmw::Sub),
+            BinOp::BitAnd => Some(AtomicRmw::And),
+            BinOp::BitOr => Some(AtomicRmw::Or),
+            BinOp::BitXor => Some(AtomicRmw::Xor),
+            _ => None,
         };
         let vt = lv.ty.unqual().clone();
+        let fetch = matches!(vt, Ty::Int(_)) && v.ty.is_integer();
+        let Some(rmw) = rmw.filter(|_| fetch) else {
+            return self.atomic_section_rmw(lv, op, v, post, want, loc, e);
+        };
         let v = self.convert(v, &vt);
         let addr = Expr::new(
             ExprKind::AddrOf(Box::new(lv.clone())),
@@ -741,9 +750,65 @@ impl<'a> Lowerer<'a> {
         Ok(dest.unwrap_or_else(|| Expr::int(0, Ty::Void, loc)))
     }
 
-    pub(super) fn err_at(&self, loc: Loc, d: crate::diag::Diagnostic) -> crate::diag::Diagnostic {
-        let (f, l, c) = self.map.loc_position(loc);
-        d.at(f, l, c)
+    /// `atomic_rmw` where no fetch-op computes C's value: read, compute
+    /// and store back inside an atomic section.
+    #[allow(clippy::too_many_arguments)]
+    fn atomic_section_rmw(
+        &mut self,
+        lv: Expr,
+        op: BinOp,
+        v: Expr,
+        post: bool,
+        want: Want,
+        loc: Loc,
+        e: &Node<ast::Expression>,
+    ) -> Result<Expr> {
+        let v = if matches!(v.kind, ExprKind::Int(_) | ExprKind::Float(_)) {
+            v
+        } else {
+            let t = self.temp(v.ty.unqual().clone(), loc);
+            self.emit(StmtKind::Assign(t.clone(), v), loc);
+            t
+        };
+        let obj = match lv.kind {
+            ExprKind::Global(_) | ExprKind::Local(_) => lv,
+            _ => {
+                let pt = lv.ty.clone().ptr();
+                let a = self.temp(pt.clone(), loc);
+                let addr = Expr::new(ExprKind::AddrOf(Box::new(lv.clone())), pt, loc);
+                self.emit(StmtKind::Assign(a.clone(), addr), loc);
+                Expr::new(ExprKind::Deref(Box::new(a)), lv.ty.clone(), loc)
+            }
+        };
+        let vt = obj.ty.unqual().clone();
+        self.emit(
+            StmtKind::Op {
+                dest: None,
+                op: Op::AtomicBegin,
+                args: vec![],
+            },
+            loc,
+        );
+        let old = self.temp(vt.clone(), loc);
+        self.emit(StmtKind::Assign(old.clone(), obj.clone()), loc);
+        let new = self.arith_on(op, old.clone(), v, loc, e)?;
+        let new = self.convert(new, &vt);
+        let t = self.temp(vt, loc);
+        self.emit(StmtKind::Assign(t.clone(), new), loc);
+        self.emit(StmtKind::Assign(obj, t.clone()), loc);
+        self.emit(
+            StmtKind::Op {
+                dest: None,
+                op: Op::AtomicEnd,
+                args: vec![],
+            },
+            loc,
+        );
+        Ok(match want {
+            Want::Value if post => old,
+            Want::Value => t,
+            _ => Expr::int(0, Ty::Void, loc),
+        })
     }
 
     /// Folds constant sub-trees so the output keeps `-1` rather than `-(1)`;

@@ -310,7 +310,9 @@ impl<'a> Lowerer<'a> {
                 }
                 let (k, sub_ty) = self.designator(ty, &it.node.designation[0])?;
                 if is_union {
-                    m.clear();
+                    // A union holds one member: naming another drops the
+                    // one before, naming a part of the same one keeps it.
+                    m.retain(|&j, _| j == k);
                 }
                 let rest = &it.node.designation[1..];
                 let entry = m.remove(&k);
@@ -467,7 +469,7 @@ impl<'a> Lowerer<'a> {
         let is_union =
             matches!(ty.unqual(), Ty::Comp(c) if self.prog.comp(*c).kind == CompKind::Union);
         if is_union {
-            m.clear();
+            m.retain(|&j, _| j == k);
         }
         let entry = m.remove(&k);
         let p = self.designated(&sub_ty, entry, &rest[1..], items, pos, is_static)?;
