@@ -283,6 +283,19 @@ impl<'p> Symex<'p> {
         }
     }
 
+    /// Stops an encoding that `cell_of` made void at once: the rest of
+    /// it would be thrown away (running it to the end doubled the
+    /// encoding time of goblint's thread-array tasks).
+    fn cells_void(&self) -> R<()> {
+        match self.wants_arrays.is_empty() {
+            true => Ok(()),
+            false => Err((
+                "round copies to encode again as arrays".into(),
+                self.cur_loc,
+            )),
+        }
+    }
+
     pub(super) fn load(&mut self, st: &State, addr: &T, ty: &Ty, k: RKey, line: u32) -> R<T> {
         let v = self.load_value(st, addr, ty, k, line)?;
         if matches!(ty.unqual(), Ty::Bool) && v != term::bv(0, 8) && v != term::bv(1, 8) {
@@ -312,7 +325,9 @@ impl<'p> Symex<'p> {
 
     /// A load of one value of region `r`'s array.
     fn load_in(&mut self, st: &State, r: u32, addr: &T) -> R<T> {
-        if let Some(a) = self.cell_of(r, addr) {
+        let cell = self.cell_of(r, addr);
+        self.cells_void()?;
+        if let Some(a) = cell {
             let (g, k) = self.rounds.expect("cells only with rounds");
             let round = self.get(st, Var::Global(g));
             if self.round_read_set.insert((r, addr.clone())) {
@@ -494,7 +509,9 @@ impl<'p> Symex<'p> {
 
     /// A store of one value into region `r`'s array.
     fn store_in(&mut self, st: &mut State, fr: &Frame, r: u32, addr: &T, v: T, line: u32) -> R<()> {
-        if let Some(a) = self.cell_of(r, addr) {
+        let cell = self.cell_of(r, addr);
+        self.cells_void()?;
+        if let Some(a) = cell {
             let (g, k) = self.rounds.expect("cells only with rounds");
             let round = self.get(st, Var::Global(g));
             if let T::V(i, _) = round {

@@ -177,6 +177,11 @@ impl<'a> Lowerer<'a> {
             }
             ast::Expression::Call(c) => self.call(c, e, want),
             ast::Expression::CompoundLiteral(cl) => {
+                // At file scope it is an object of static storage (C11
+                // 6.5.2.5p5), which no function's locals can hold.
+                if self.fs().func == FuncId(u32::MAX) {
+                    return self.unsupported(e.span, "compound literals at file scope");
+                }
                 let ty = self.type_name(&cl.node.type_name)?;
                 let (init, ty) =
                     self.init_top_list(&ty, &cl.node.initializer_list, cl.span, false)?;
