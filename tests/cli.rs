@@ -207,6 +207,11 @@ fn unknown_option_and_value() {
 fn refusals_name_the_construct() {
     let cases: &[(&str, &str, &str)] = &[
         (
+            "int *gp = (int[]){ 1, 2, 3 };\nint main(void) { return gp[1] - 2; }\n",
+            "1:11",
+            "compound literals at file scope",
+        ),
+        (
             "int depth;\nint main(int argc, char **argv) {\n  if (depth) return argc;\n  depth = 1; return main(42, argv);\n}\n",
             "4:21",
             "main used by the program itself",
