@@ -259,6 +259,19 @@ pub(super) fn confirm(
             }))
         }
         ReplayOutcome::NotReproduced(why) => match refused.into_inner() {
+            // The backend's run goes through what the oracle refuses (an
+            // access out of bounds the input makes, C's undefined
+            // behaviour): no verdict can be confirmed, so it is a
+            // refusal by name at that place (exit 2), not seqc's error.
+            Some(d) if d.kind == crate::diag::DiagKind::Unsupported => Err(Diagnostic {
+                message: format!(
+                    "unsupported: no verdict: the violation's run goes through {}, which the oracle cannot run",
+                    d.message
+                        .trim_start_matches("unsupported: ")
+                        .trim_start_matches("the oracle cannot run this: ")
+                ),
+                ..d
+            }),
             Some(d) => Err(Diagnostic::internal(format!(
                 "the counterexample cannot be replayed: {}",
                 d.message
