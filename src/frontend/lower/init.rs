@@ -410,33 +410,8 @@ impl<'a> Lowerer<'a> {
         pos: &mut usize,
         is_static: bool,
     ) -> Result<Part> {
-        if rest.is_empty() {
-            let init = &items[*pos].node.initializer;
-            // `.in[0] = 7, 8` with `in` an array of structs: the value is
-            // the first scalar of the designated aggregate, the items after
-            // it fill the rest (brace elision, C11 6.7.9p20).
-            let elided = match &init.node {
-                ast::Initializer::Expression(e) if !ty.is_scalar() => {
-                    let char_array = matches!(ty.unqual(), Ty::Array(el, _) if el.is_integer() && el.int_bits(self.prog.data_model) == Some(8));
-                    let is_str = matches!(e.node, ast::Expression::StringLiteral(_));
-                    let pthread = matches!(ty.unqual(), Ty::Pthread(_));
-                    !(pthread || (is_str && char_array))
-                        && self.type_of_expr(e)?.unqual() != ty.unqual()
-                }
-                _ => false,
-            };
-            if elided {
-                let mut m = BTreeMap::new();
-                let mut dummy = 0;
-                self.fill(
-                    ty, &mut m, 0, items, pos, false, is_static, &mut dummy, true,
-                )?;
-                return Ok(Part::Agg(m));
-            }
-            let (i, _) = self.initializer(ty, init, is_static)?;
-            *pos += 1;
-            return Ok(Part::Leaf(i));
-        }
+        // What earlier designators gave this object: a later one
+        // overrides only its own part (C11 6.7.9p19).
         let mut m = match existing {
             Some(Part::Agg(m)) => m,
             // A whole initialiser given before (`.a = {1, 2}, .a.x = 5`):
@@ -465,6 +440,33 @@ impl<'a> Lowerer<'a> {
             }
             _ => BTreeMap::new(),
         };
+        if rest.is_empty() {
+            let init = &items[*pos].node.initializer;
+            // `.in[0] = 7, 8` with `in` an array of structs: the value is
+            // the first scalar of the designated aggregate, the items after
+            // it fill the rest (brace elision, C11 6.7.9p20).
+            let elided = match &init.node {
+                ast::Initializer::Expression(e) if !ty.is_scalar() => {
+                    let char_array = matches!(ty.unqual(), Ty::Array(el, _) if el.is_integer() && el.int_bits(self.prog.data_model) == Some(8));
+                    let is_str = matches!(e.node, ast::Expression::StringLiteral(_));
+                    let pthread = matches!(ty.unqual(), Ty::Pthread(_));
+                    !(pthread || (is_str && char_array))
+                        && self.type_of_expr(e)?.unqual() != ty.unqual()
+                }
+                _ => false,
+            };
+            if elided {
+                // `.s.hi = 2, .s = 1`: the 1 fills `.s.lo` alone.
+                let mut dummy = 0;
+                self.fill(
+                    ty, &mut m, 0, items, pos, false, is_static, &mut dummy, true,
+                )?;
+                return Ok(Part::Agg(m));
+            }
+            let (i, _) = self.initializer(ty, init, is_static)?;
+            *pos += 1;
+            return Ok(Part::Leaf(i));
+        }
         let (k, sub_ty) = self.designator(ty, &rest[0])?;
         let is_union =
             matches!(ty.unqual(), Ty::Comp(c) if self.prog.comp(*c).kind == CompKind::Union);
