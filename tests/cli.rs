@@ -341,6 +341,32 @@ fn refusals_name_the_construct() {
 /// the copy of whichever thread dereferences it: its address is refused by
 /// both methods (Lal-Reps once answered SUCCESSFUL on a reviewer's program
 /// whose thread writes main's copy through the pointer).
+/// A compound literal at file scope is refused only where its value is
+/// used: in a `sizeof` only its type counts (the refusal once caught
+/// these too), and the C output keeps the sizes.
+#[test]
+fn file_scope_literal_in_sizeof_is_accepted() {
+    let (_d, f) = temp_file(
+        "sz.c",
+        b"int n = sizeof((int[]){1, 2, 3}) / sizeof(int);\nchar buf[sizeof((int[]){1, 2})];\nint main(void) { return n == 3 && sizeof buf == 8 ? 0 : 1; }\n",
+    );
+    let out = seqc()
+        .args(["translate", "--method", "none", &f])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        text.contains("int n = 3;") && text.contains("buf[8]"),
+        "{text}"
+    );
+}
+
 #[test]
 fn thread_local_addresses_are_refused() {
     let cases: &[(&str, &str)] = &[

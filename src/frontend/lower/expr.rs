@@ -20,8 +20,12 @@ impl<'a> Lowerer<'a> {
     /// Lowers `e` where no statement may be emitted (file-scope
     /// initialisers, array sizes): a constant or address expression.
     pub(super) fn pure_expr(&mut self, e: &'a Node<ast::Expression>) -> Result<Expr> {
+        self.file_literal = None;
         match self.effect_free_expr(e)? {
             Some(x) => Ok(x),
+            None if let Some(at) = self.file_literal.take() => {
+                self.unsupported(at, "compound literals at file scope")
+            }
             None => self.error(
                 e.span,
                 "expected a constant expression (this one has side effects)",
@@ -178,9 +182,10 @@ impl<'a> Lowerer<'a> {
             ast::Expression::Call(c) => self.call(c, e, want),
             ast::Expression::CompoundLiteral(cl) => {
                 // At file scope it is an object of static storage (C11
-                // 6.5.2.5p5), which no function's locals can hold.
+                // 6.5.2.5p5), which no function's locals can hold; in a
+                // `sizeof` only its type matters.
                 if self.fs().func == FuncId(u32::MAX) {
-                    return self.unsupported(e.span, "compound literals at file scope");
+                    self.file_literal.get_or_insert(e.span);
                 }
                 let ty = self.type_name(&cl.node.type_name)?;
                 let (init, ty) =

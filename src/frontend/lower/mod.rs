@@ -122,6 +122,9 @@ pub(super) struct Lowerer<'a> {
     /// Why a struct or union has no body: its members were refused (a
     /// flexible array member, say). A use of the type says so.
     comp_errors: HashMap<CompId, Diagnostic>,
+    /// A compound literal met at file scope, where it would be an object
+    /// of static storage (refused by `pure_expr` if its value is used).
+    file_literal: Option<Span>,
     /// Function definitions not lowered yet (system headers: lowered on use).
     pending: HashMap<FuncId, &'a Node<ast::FunctionDefinition>>,
     queue: Vec<FuncId>,
@@ -168,6 +171,7 @@ pub(super) fn lower(
         scopes: vec![HashMap::default()],
         named: Vec::new(),
         comp_errors: HashMap::default(),
+        file_literal: None,
         tags: vec![HashMap::default()],
         pending: HashMap::default(),
         queue: Vec::new(),
