@@ -1,8 +1,9 @@
 //! Memory: declarations and initialisers, objects and their addresses,
 //! loads and stores by region, and Lal-Reps' round copies (the round of
 //! an address, the shifted copies, the final consistency check). A
-//! region that is one scalar global alone keeps its round copies as
-//! plain values (`cell_of`), every other region as arrays.
+//! region whose round-copied accesses all have constant addresses keeps
+//! its round copies as plain values per address (`cell_of`), every other
+//! region as arrays.
 
 use super::*;
 
