@@ -593,7 +593,16 @@ impl<'p> Prepared<'p> {
                         });
                     }
                 }
-                // Enumerate the choices that were not forced.
+                // Enumerate the choices that were not forced. Each one
+                // counts against the budget: a step may draw many values
+                // (a havocked struct of a sliced program), and the stack
+                // would otherwise hold the whole product of their domains.
+                explored += 1;
+                if explored > b.max_states {
+                    return Ok(ReplayOutcome::NotReproduced(
+                        "the replay search used up the state budget".into(),
+                    ));
+                }
                 match search::next_script(used, &arities) {
                     Some(next) => script = next,
                     None => break,
