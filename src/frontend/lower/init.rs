@@ -356,8 +356,16 @@ impl<'a> Lowerer<'a> {
                             *pos += 1;
                             Part::Leaf(self.initializer(&mty, &it.node.initializer, is_static)?.0)
                         } else {
+                            // Brace elision: the values fill the member's
+                            // first parts and keep what a designator gave
+                            // the rest (`.p[1].y = 5, .p[0].x = 1, 2, 3`
+                            // gives p[1] {3, 5}; gcc and CBMC agree).
+                            let mut sub = self.parts_of(&mty, m.remove(&cur), it.span);
                             let mut dummy = 0;
-                            self.init_agg(&mty, items, pos, false, is_static, &mut dummy)?
+                            self.fill(
+                                &mty, &mut sub, 0, items, pos, false, is_static, &mut dummy, false,
+                            )?;
+                            Part::Agg(sub)
                         }
                     }
                 }
@@ -396,6 +404,39 @@ impl<'a> Lowerer<'a> {
         }
     }
 
+    /// The members an earlier initialiser gave aggregate `ty`, one part
+    /// each, so that a later one can override some of them.
+    fn parts_of(&mut self, ty: &Ty, existing: Option<Part>, span: Span) -> BTreeMap<u64, Part> {
+        match existing {
+            Some(Part::Agg(m)) => m,
+            // A whole initialiser given before (`.a = {1, 2}, .a.x = 5`):
+            // the designation overrides only its part (gcc; DR 413).
+            Some(Part::Leaf(Init::Array(items))) => {
+                items.into_iter().map(|(k, i)| (k, Part::Leaf(i))).collect()
+            }
+            Some(Part::Leaf(Init::Comp(items))) => items
+                .into_iter()
+                .map(|(k, i)| (k as u64, Part::Leaf(i)))
+                .collect(),
+            Some(Part::Leaf(Init::Str(bytes))) => {
+                let elem = match ty.unqual() {
+                    Ty::Array(e, _) => (**e).clone(),
+                    _ => Ty::CHAR,
+                };
+                let loc = self.loc(span);
+                bytes
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &b)| {
+                        let v = self.convert(Expr::int(b as i128, Ty::INT, loc), &elem);
+                        (k as u64, Part::Leaf(Init::Expr(v)))
+                    })
+                    .collect()
+            }
+            _ => BTreeMap::new(),
+        }
+    }
+
     /// The part of `ty` that the designation `rest` (what is left of the
     /// one of `items[*pos]`) and its initialiser give, merged into what
     /// `existing` had. Items without a designation that follow go on from
@@ -412,34 +453,7 @@ impl<'a> Lowerer<'a> {
     ) -> Result<Part> {
         // What earlier designators gave this object: a later one
         // overrides only its own part (C11 6.7.9p19).
-        let mut m = match existing {
-            Some(Part::Agg(m)) => m,
-            // A whole initialiser given before (`.a = {1, 2}, .a.x = 5`):
-            // the designation overrides only its part (gcc; DR 413).
-            Some(Part::Leaf(Init::Array(items))) => {
-                items.into_iter().map(|(k, i)| (k, Part::Leaf(i))).collect()
-            }
-            Some(Part::Leaf(Init::Comp(items))) => items
-                .into_iter()
-                .map(|(k, i)| (k as u64, Part::Leaf(i)))
-                .collect(),
-            Some(Part::Leaf(Init::Str(bytes))) => {
-                let elem = match ty.unqual() {
-                    Ty::Array(e, _) => (**e).clone(),
-                    _ => Ty::CHAR,
-                };
-                let loc = self.loc(items[*pos].span);
-                bytes
-                    .iter()
-                    .enumerate()
-                    .map(|(k, &b)| {
-                        let v = self.convert(Expr::int(b as i128, Ty::INT, loc), &elem);
-                        (k as u64, Part::Leaf(Init::Expr(v)))
-                    })
-                    .collect()
-            }
-            _ => BTreeMap::new(),
-        };
+        let mut m = self.parts_of(ty, existing, items[*pos].span);
         if rest.is_empty() {
             let init = &items[*pos].node.initializer;
             // `.in[0] = 7, 8` with `in` an array of structs: the value is
