@@ -89,6 +89,17 @@ fn error_in_a_global_initialiser_is_placed_there() {
         err.contains("init.c:2:11: error: 'nothere' is not declared"),
         "{err}"
     );
+    // gcc rejects an atomic bit-field; it was a CBMC conversion error.
+    let (_d, p) = temp_file(
+        "bits.c",
+        b"struct S { int a; _Atomic int b : 3; };\nstruct S s;\nint main(void) { return s.b; }\n",
+    );
+    let (code, err) = translate(&p);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("bits.c:1:31: error: bit-field 'b' has atomic type"),
+        "{err}"
+    );
 }
 
 #[test]

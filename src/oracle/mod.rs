@@ -594,17 +594,17 @@ impl<'p> Prepared<'p> {
                     }
                 }
                 // Enumerate the choices that were not forced. Each one
-                // counts against the budget: a step may draw many values
-                // (a havocked struct of a sliced program), and the stack
-                // would otherwise hold the whole product of their domains.
-                explored += 1;
-                if explored > b.max_states {
-                    return Ok(ReplayOutcome::NotReproduced(
-                        "the replay search used up the state budget".into(),
-                    ));
-                }
+                // past the first counts against the budget: a step may
+                // draw many values (a havocked struct of a sliced
+                // program), and the stack would otherwise hold the whole
+                // product of their domains. The search goes on with what
+                // is on the stack; the next pop ends it.
                 match search::next_script(used, &arities) {
-                    Some(next) => script = next,
+                    Some(_) if explored >= b.max_states => break,
+                    Some(next) => {
+                        explored += 1;
+                        script = next;
+                    }
                     None => break,
                 }
             }

@@ -128,9 +128,15 @@ pub fn fingerprint(st: &State, aux: u32) -> u128 {
     ((fin(h.a) as u128) << 64) | fin(h.b) as u128
 }
 
+/// The most outcomes of one step `successors` gives: a step that draws
+/// many values (a havocked struct of a sliced program) would otherwise
+/// hold the whole product of their domains in memory.
+pub const MAX_OUTCOMES: usize = 4096;
+
 /// Every outcome of one step of thread `t` from `st`, one per choice of
-/// nondeterministic values.
-pub fn successors(m: &Machine, st: &State, t: u32) -> Vec<(State, Vec<u32>, StepEnd)> {
+/// nondeterministic values, and whether that is all of them (at most
+/// `MAX_OUTCOMES`).
+pub fn successors(m: &Machine, st: &State, t: u32) -> (Vec<(State, Vec<u32>, StepEnd)>, bool) {
     let mut out = Vec::new();
     let mut script: Vec<u32> = Vec::new();
     loop {
@@ -144,8 +150,9 @@ pub fn successors(m: &Machine, st: &State, t: u32) -> Vec<(State, Vec<u32>, Step
             .collect();
         out.push((s2, used.clone(), end));
         match next_script(used, &arities) {
+            Some(_) if out.len() >= MAX_OUTCOMES => return (out, false),
             Some(s) => script = s,
-            None => return out,
+            None => return (out, true),
         }
     }
 }
@@ -177,7 +184,10 @@ pub fn deadlocked(m: &Machine, st: &State) -> Option<Vec<(u32, String)>> {
             continue;
         }
         let own_join = format!("pthread_join: thread {t} has not returned");
+        // Past `MAX_OUTCOMES` a blocked outcome may be missed: that can
+        // only hide a deadlock.
         let why = successors(m, st, t as u32)
+            .0
             .into_iter()
             .find_map(|(_, _, end)| match end {
                 StepEnd::Blocked(w) if w != own_join => Some(w),
@@ -284,7 +294,9 @@ pub fn search(
                     Cost::Switches => (t != n.aux) as u32,
                     _ => 0,
                 };
-                for (s2, script, end) in successors(m, &n.st, t) {
+                let (outs, all) = successors(m, &n.st, t);
+                res.complete &= all;
+                for (s2, script, end) in outs {
                     match end {
                         StepEnd::Blocked(_) => {}
                         StepEnd::Unsupported(w, l) => {
@@ -553,7 +565,9 @@ pub fn races(m: &Machine, init: State) -> RaceSearch {
             if st.threads[t as usize].status != Status::Running {
                 continue;
             }
-            for (s2, script, end) in successors(m, &st, t) {
+            let (outs, all) = successors(m, &st, t);
+            res.complete &= all;
+            for (s2, script, end) in outs {
                 match end {
                     StepEnd::Unsupported(w, l) => {
                         res.unsupported = Some((w, l));

@@ -330,6 +330,12 @@ impl<'a> Lowerer<'a> {
                 }
                 break;
             }
+            if is_union {
+                // A value for the first member drops what a designator
+                // gave another (`.u[1].b = 5, .u[0].a = 1, 2`: u[1].a is
+                // 2, b is gone), as in the designated path above.
+                m.retain(|&j, _| j == cur);
+            }
             let mty = self.member_type(ty, cur);
             let pthread = matches!(mty.unqual(), Ty::Pthread(t) if *t != PthreadTy::Thread);
             let part = match &it.node.initializer.node {

@@ -333,6 +333,12 @@ impl<'a> Lowerer<'a> {
                     None => (String::new(), base.clone()),
                 };
                 let bit_width = match &sd.node.bit_width {
+                    // C leaves atomic bit-fields to the implementation;
+                    // gcc rejects them, and no access to one could be a
+                    // single atomic step here.
+                    Some(_) if ty.is_atomic() => {
+                        return self.error(sd.span, format!("bit-field '{name}' has atomic type"));
+                    }
                     Some(e) => Some(self.const_expr(e)? as u32),
                     None => None,
                 };
