@@ -27,10 +27,13 @@ int main(void)
   struct rect r = { { 1, 2 }, { .y = 4 } };
 #line 5 "golden/none/structs.c"
   struct rect *p = &r;
+  struct rect *__t1;
 #line 5 "golden/none/structs.c"
-  int __s1 = p->a.x;
+  __t1 = p;
 #line 5 "golden/none/structs.c"
-  p->a.x = (int)((unsigned int)__s1 + 10u);
+  int __s1 = __t1->a.x;
+#line 5 "golden/none/structs.c"
+  __t1->a.x = (int)((unsigned int)__s1 + 10u);
 #line 5 "golden/none/structs.c"
   r.flags = 5u;
 #line 5 "golden/none/structs.c"

@@ -311,6 +311,11 @@ impl<'a> Lowerer<'a> {
                         "compound assignment to something that is not an lvalue",
                     );
                 }
+                let lv = if lv.ty.is_atomic() {
+                    lv
+                } else {
+                    self.lvalue_once(lv)
+                };
                 let rv = self.rvalue(&b.node.rhs)?;
                 if lv.ty.is_atomic() {
                     return self.atomic_rmw(lv, op, rv, false, want, loc, e);

@@ -791,7 +791,10 @@ impl<'a> Lowerer<'a> {
             }
             "__builtin_expect" => {
                 self.arity(name, c, e, 2)?;
+                // `long __builtin_expect(long, long)`: the value is
+                // the first argument converted to long.
                 let x = self.rvalue(&args[0])?;
+                let x = self.convert(x, &Ty::LONG);
                 self.discard(&args[1])?;
                 return Ok(Some(x));
             }

@@ -265,7 +265,13 @@ impl<'a> Lowerer<'a> {
                 for it in &items[..n - 1] {
                     self.discard(it)?;
                 }
-                self.expr(&items[n - 1], want)
+                // The result is a value: `sizeof (0, a)` is a pointer's.
+                let x = self.expr(&items[n - 1], want)?;
+                Ok(if want == Want::Value {
+                    self.value(x)
+                } else {
+                    x
+                })
             }
             ast::Expression::OffsetOf(o) => {
                 let ty = self.type_name(&o.node.type_name)?;
@@ -636,6 +642,11 @@ impl<'a> Lowerer<'a> {
                 if !lv.is_lvalue() {
                     return self.error(e.span, "increment of something that is not an lvalue");
                 }
+                let lv = if lv.ty.is_atomic() {
+                    lv
+                } else {
+                    self.lvalue_once(lv)
+                };
                 let one = Expr::int(1, Ty::INT, loc);
                 let bop = if inc { BinOp::Add } else { BinOp::Sub };
                 if lv.ty.is_atomic() {
@@ -666,6 +677,35 @@ impl<'a> Lowerer<'a> {
                 }
             }
         }
+    }
+
+    /// `lv` with every value its address depends on (a pointer, an
+    /// index) computed once, before: `*p += 1` and `a[g]++` read and
+    /// write the object, and C computes its address once (C11 6.5.16.2p3),
+    /// while a shared `p` or `g` read twice could change in between.
+    pub(super) fn lvalue_once(&mut self, lv: Expr) -> Expr {
+        let Expr { kind, ty, loc } = lv;
+        let kind = match kind {
+            ExprKind::Deref(p) => ExprKind::Deref(Box::new(self.value_once(*p))),
+            ExprKind::Index(b, i) => {
+                let b = self.lvalue_once(*b);
+                ExprKind::Index(Box::new(b), Box::new(self.value_once(*i)))
+            }
+            ExprKind::Member(b, f) => ExprKind::Member(Box::new(self.lvalue_once(*b)), f),
+            k => k,
+        };
+        Expr::new(kind, ty, loc)
+    }
+
+    /// `e`, or a temporary holding it when evaluating it reads memory.
+    fn value_once(&mut self, e: Expr) -> Expr {
+        if reads_nothing(&e) {
+            return e;
+        }
+        let loc = e.loc;
+        let t = self.temp(e.ty.unqual().clone(), loc);
+        self.emit(StmtKind::Assign(t.clone(), e), loc);
+        t
     }
 
     /// The value `v` has once stored in `lv`: cut to the width of a
@@ -931,6 +971,18 @@ impl<'a> Lowerer<'a> {
             Ty::Void
         } else if x.ty.is_arith() && y.ty.is_arith() {
             usual(&x.ty, &y.ty, dm)
+        } else if x.ty.is_pointer() && y.ty.is_pointer() {
+            // C11 6.5.15p6: a null pointer constant takes the other
+            // arm's type; otherwise a `void *` arm makes the result
+            // `void *` (`c ? ip : vp` steps by bytes).
+            let void = |e: &Expr| e.ty.pointee().is_some_and(|t| t.unqual().is_void());
+            if is_null_constant(&x) {
+                y.ty.unqual().clone()
+            } else if is_null_constant(&y) || !void(&y) {
+                x.ty.unqual().clone()
+            } else {
+                y.ty.unqual().clone()
+            }
         } else if x.ty.is_pointer() {
             x.ty.unqual().clone()
         } else if y.ty.is_pointer() {
@@ -1067,4 +1119,38 @@ fn computes(e: &Expr) -> bool {
         };
     });
     any
+}
+
+/// Evaluating `e` reads no object: constants, and addresses whose
+/// computation reads none.
+fn reads_nothing(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Func(_) => true,
+        ExprKind::AddrOf(a) | ExprKind::Decay(a) => address_reads_nothing(a),
+        ExprKind::Unary(_, a) | ExprKind::Cast(a) => reads_nothing(a),
+        ExprKind::Binary(_, a, b) => reads_nothing(a) && reads_nothing(b),
+        ExprKind::Cond(a, b, c) => reads_nothing(a) && reads_nothing(b) && reads_nothing(c),
+        _ => false,
+    }
+}
+
+fn address_reads_nothing(lv: &Expr) -> bool {
+    match &lv.kind {
+        ExprKind::Global(_) | ExprKind::Local(_) | ExprKind::Str(_) | ExprKind::Func(_) => true,
+        ExprKind::Member(b, _) => address_reads_nothing(b),
+        ExprKind::Index(b, i) => address_reads_nothing(b) && reads_nothing(i),
+        ExprKind::Deref(p) => reads_nothing(p),
+        _ => false,
+    }
+}
+
+/// An integer constant 0, or one cast to `void *` (C11 6.3.2.3p3).
+fn is_null_constant(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Int(0) => true,
+        ExprKind::Cast(a) => {
+            e.ty.pointee().is_some_and(|t| t.unqual().is_void()) && is_null_constant(a)
+        }
+        _ => false,
+    }
 }

@@ -916,6 +916,14 @@ impl<'a> Lowerer<'a> {
                 format!("variable '{name}' has an incomplete type"),
             );
         }
+        // An uninitialised `_Bool` holds 0 or 1 (any value of its type,
+        // DESIGN.md §2); the backends would start it at any byte.
+        let init = match init {
+            None if *ty.unqual() == Ty::Bool => {
+                Some(Init::Expr(Expr::new(ExprKind::Nondet, Ty::Bool, loc)))
+            }
+            i => i,
+        };
         let v = match early {
             Some(v) => v,
             None => {
