@@ -247,6 +247,12 @@ fn refusals_name_the_construct() {
             "1:38",
             "run-time inner dimension",
         ),
+        // It was exit 1, "'n' is not declared".
+        (
+            "int g(int n, int a[][n]) { return a[0][0]; }\nint main(void) { return 0; }\n",
+            "1:22",
+            "depends on another parameter",
+        ),
         (
             "int main(void) { int n = 3; int a[n]; int (*p)[n] = &a; return 0; }\n",
             "1:48",

@@ -613,6 +613,17 @@ impl<'a> Lowerer<'a> {
                             }
                             None => (None, pspecs.ty),
                         };
+                        // A later parameter's type may name this one
+                        // (`int n, int a[][n]`): a run-time dimension,
+                        // refused by name where it is used.
+                        if let Some(n) = &name {
+                            self.bind(
+                                n.clone(),
+                                Sym::Poisoned(crate::diag::Diagnostic::unsupported(
+                                    "a parameter's type that depends on another parameter (a variable-length array parameter)",
+                                )),
+                            );
+                        }
                         // Parameters of array or function type are pointers.
                         let pty = match pty {
                             Ty::Array(e, _) => Ty::Ptr(e),
