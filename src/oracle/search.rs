@@ -131,7 +131,7 @@ pub fn fingerprint(st: &State, aux: u32) -> u128 {
 /// The most outcomes of one step `successors` gives: a step that draws
 /// many values (a havocked struct of a sliced program) would otherwise
 /// hold the whole product of their domains in memory.
-pub const MAX_OUTCOMES: usize = 4096;
+pub const MAX_OUTCOMES: usize = 1 << 16;
 
 /// Every outcome of one step of thread `t` from `st`, one per choice of
 /// nondeterministic values, and whether that is all of them (at most
