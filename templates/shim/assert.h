@@ -1,6 +1,19 @@
 /* seqc's <assert.h>: assert(e) is a call seqc recognises, so that the
    property keeps its own location instead of glibc's __assert_fail
-   statement expression. */
+   statement expression. As C says (7.2p1), NDEBUG at the point of
+   inclusion turns it off. */
 #undef assert
+#undef assert_perror
+#ifdef NDEBUG
+#define assert(e) ((void)0)
+#ifdef _GNU_SOURCE
+#define assert_perror(errnum) ((void)0)
+#endif
+#else
 #define assert(e) __seqc_assert(!!(e))
+#ifdef _GNU_SOURCE
+/* glibc's: fails when errnum is not 0. */
+#define assert_perror(errnum) (!(errnum) ? (void)0 : __seqc_assert(0))
+#endif
+#endif
 void __seqc_assert(int);

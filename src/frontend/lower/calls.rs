@@ -261,6 +261,7 @@ impl<'a> Lowerer<'a> {
                     let func = self.prog.func(f);
                     (func.body.is_some() || self.defined.contains(name))
                         && !self.map.is_system(func.loc.file)
+                        || self.input_defs.contains(name)
                 }
                 _ => false,
             };

@@ -136,6 +136,13 @@ pub(super) struct Lowerer<'a> {
     defined: HashSet<String>,
     /// Calls of functions not defined when the call was seen.
     extern_calls: Vec<(FuncId, Diagnostic)>,
+    /// Functions used (called or their address taken) before their
+    /// definition was read: lowered once every definition is known.
+    used_early: Vec<FuncId>,
+    /// Names of the functions the input itself defines, anywhere in it
+    /// (a call before the body is still a call of the input's function,
+    /// not of a model with the same name: `nondet_pick`).
+    input_defs: HashSet<String>,
     /// Globals and functions by name (a linear search per new local made
     /// lowering quadratic in the number of functions).
     global_index: HashMap<String, GlobalId>,
@@ -179,6 +186,8 @@ pub(super) fn lower(
         static_init: false,
         defined: HashSet::default(),
         extern_calls: Vec::new(),
+        used_early: Vec::new(),
+        input_defs: HashSet::default(),
         global_index: HashMap::default(),
         func_index: HashMap::default(),
         vla_ctx: VlaCtx::No,
@@ -188,11 +197,21 @@ pub(super) fn lower(
         retyped: None,
     };
     for ext in &unit.0 {
+        if let ast::ExternalDeclaration::FunctionDefinition(fd) = &ext.node
+            && !l.in_system(fd.span)
+            && let Some(n) = types::declarator_name(&fd.node.declarator.node)
+        {
+            l.input_defs.insert(n);
+        }
+    }
+    for ext in &unit.0 {
         l.external(ext)?;
     }
-    // Calls seen before a definition that is lowered on use (the library
-    // models come after the input).
-    let early: Vec<FuncId> = l.extern_calls.iter().map(|(f, _)| *f).collect();
+    // Calls and addresses seen before a definition that is lowered on
+    // use (a static function defined below, the library models after the
+    // input).
+    let mut early: Vec<FuncId> = l.extern_calls.iter().map(|(f, _)| *f).collect();
+    early.append(&mut l.used_early);
     for f in early {
         l.use_function(f);
     }
@@ -614,6 +633,8 @@ impl<'a> Lowerer<'a> {
     fn use_function(&mut self, f: FuncId) {
         if self.pending.contains_key(&f) && !self.queue.contains(&f) {
             self.queue.push(f);
+        } else if self.prog.func(f).body.is_none() {
+            self.used_early.push(f);
         }
     }
 
