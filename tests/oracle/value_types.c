@@ -7,10 +7,14 @@
    0 or 1. Each was a false bug; the last was exit 3 (the backends
    started the `_Bool` at any byte and the oracle could not replay it).
    gcc agrees with every assertion; CBMC on this file does not (it gives
-   the comma the array's size and the `_Bool` any byte). */
+   the comma the array's size and the `_Bool` any byte). A diff reviewer
+   then found the first fixes too broad: a comma kept a bit-field's type
+   (`sizeof (0, s.bf)` is 1) and `(const void *)0` or `(void *)NULL` is
+   no null pointer constant, so the result is a void pointer. */
 #include <assert.h>
 extern int __VERIFIER_nondet_int(void);
 long __builtin_expect(long, long);
+struct B { unsigned char bf : 3; } sb;
 int main(void) {
   int a[10];
   int *ip = a;
@@ -22,6 +26,10 @@ int main(void) {
   assert(r == (char *)a + 1);
   char *r2 = (char *)((c ? vp : ip) + 1);
   assert(r2 == (char *)a + 1);
+  assert(sizeof(0, sb.bf) == 1);
+  assert(_Generic(c ? ip : (const void *)0, int *: 1, default: 2) == 2);
+  assert(_Generic(c ? ip : (void *)((void *)0), int *: 1, default: 2) == 2);
+  assert(_Generic(c ? (void *)0 : ip, int *: 1, default: 2) == 1);
   int *n = c ? ip : (void *)0;
   assert(n == ip || n == 0);
   unsigned u = 1;

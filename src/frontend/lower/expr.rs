@@ -266,11 +266,12 @@ impl<'a> Lowerer<'a> {
                     self.discard(it)?;
                 }
                 // The result is a value: `sizeof (0, a)` is a pointer's.
+                // Only arrays and functions convert: a bit-field keeps
+                // its type (`sizeof (0, s.bf)` is its declared type's).
                 let x = self.expr(&items[n - 1], want)?;
-                Ok(if want == Want::Value {
-                    self.value(x)
-                } else {
-                    x
+                Ok(match x.ty.unqual() {
+                    Ty::Array(..) | Ty::Func(_) if want == Want::Value => self.value(x),
+                    _ => x,
                 })
             }
             ast::Expression::OffsetOf(o) => {
@@ -976,9 +977,11 @@ impl<'a> Lowerer<'a> {
             // arm's type; otherwise a `void *` arm makes the result
             // `void *` (`c ? ip : vp` steps by bytes).
             let void = |e: &Expr| e.ty.pointee().is_some_and(|t| t.unqual().is_void());
-            if is_null_constant(&x) {
+            let null_x = is_null_constant(&x) && ast_null_cast(&c.node.then_expression.node);
+            let null_y = is_null_constant(&y) && ast_null_cast(&c.node.else_expression.node);
+            if null_x {
                 y.ty.unqual().clone()
-            } else if is_null_constant(&y) || !void(&y) {
+            } else if null_y || !void(&y) {
                 x.ty.unqual().clone()
             } else {
                 y.ty.unqual().clone()
@@ -1149,8 +1152,27 @@ fn is_null_constant(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::Int(0) => true,
         ExprKind::Cast(a) => {
-            e.ty.pointee().is_some_and(|t| t.unqual().is_void()) && is_null_constant(a)
+            e.ty.pointee().is_some_and(|t| t.unqual().is_void())
+                && matches!(a.kind, ExprKind::Int(0))
+                && a.ty.is_integer()
         }
         _ => false,
     }
+}
+
+/// What the lowered form no longer shows: a pointer-typed null pointer
+/// constant is a cast to plain `void *` (no qualifier: `(const void *)0`
+/// is none) of an integer constant, not of another cast (`(void *)NULL`).
+fn ast_null_cast(e: &ast::Expression) -> bool {
+    let ast::Expression::Cast(c) = e else {
+        return true;
+    };
+    let tn = &c.node.type_name.node;
+    let plain_void = tn.specifiers.iter().all(|s| {
+        matches!(&s.node, ast::SpecifierQualifier::TypeSpecifier(t) if matches!(t.node, ast::TypeSpecifier::Void))
+    });
+    let one_plain_pointer = tn.declarator.as_ref().is_some_and(|d| {
+        matches!(&d.node.derived[..], [p] if matches!(&p.node, ast::DerivedDeclarator::Pointer(q) if q.is_empty()))
+    });
+    plain_void && one_plain_pointer && !matches!(c.node.expression.node, ast::Expression::Cast(_))
 }
