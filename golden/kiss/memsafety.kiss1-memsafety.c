@@ -85,11 +85,6 @@ void *w(void *x)
   }
 #line 15 "golden/kiss/memsafety.c"
   if (__seqc_m3) {
-    __seqc_step();
-    if (__seqc_raise != 0) {
-      return (void *)0;
-    }
-#line 16 "golden/kiss/memsafety.c"
     int __s1 = k;
     __seqc_step();
     if (__seqc_raise != 0) {
@@ -307,10 +302,6 @@ static int __seqc_main(void)
       return 0;
     }
     __seqc_run(0u, (void *)0, __seqc_t7);
-  }
-  __seqc_step();
-  if (__seqc_raise != 0) {
-    return 0;
   }
 #line 25 "golden/kiss/memsafety.c"
   int __s2 = k;

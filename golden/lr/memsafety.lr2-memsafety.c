@@ -159,8 +159,6 @@ void *w(void *x)
   }
 #line 15 "golden/lr/memsafety.c"
   if (__seqc_m3) {
-    __seqc_cs();
-#line 16 "golden/lr/memsafety.c"
     int __s1 = __seqc_nmem[__seqc_r]->k;
     __seqc_cs();
 #line 16 "golden/lr/memsafety.c"
@@ -351,7 +349,6 @@ static int __seqc_main(void)
 #line 24 "golden/lr/memsafety.c"
     (*(unsigned long *)((char *)__seqc_mem[__seqc_r] + ((char *)&*t__p7 - (char *)&__seqc_mem0))) = (unsigned long)__seqc_t9 + 1ul;
   }
-  __seqc_cs();
 #line 25 "golden/lr/memsafety.c"
   int __s2 = __seqc_nmem[__seqc_r]->k;
   __seqc_cs();

@@ -126,7 +126,6 @@ static int __seqc_main(void)
   __seqc_cs();
 #line 13 "golden/lr/string_literals.c"
   char *__s2 = __seqc_nmem[__seqc_r]->msg;
-  __seqc_cs();
 #line 13 "golden/lr/string_literals.c"
   char __s3 = (*(char *)((char *)__seqc_mem[__seqc_r] + ((char *)(__s2 + 0) - (char *)&__seqc_mem0)));
 #line 13 "golden/lr/string_literals.c"

@@ -232,6 +232,7 @@ pub fn kiss(mut p: Program, o: &KissOptions) -> Result<(Program, KissInfo)> {
         .iter()
         .map(|g| !g.thread_local && !g.name.starts_with("__seqc_"))
         .collect();
+    let readonly = std::sync::Arc::new(crate::ir::readonly::ReadOnly::analyse(&p));
     let arr = |t: Ty, n: u64| Ty::Array(Box::new(t), Some(n.max(1)));
     let vptr = Ty::Void.ptr();
     let add = |p: &mut Program, name: &str, ty: Ty| {
@@ -342,6 +343,7 @@ pub fn kiss(mut p: Program, o: &KissOptions) -> Result<(Program, KissInfo)> {
         nslots,
         sites: site_list.clone(),
         shared,
+        readonly,
         tls,
         asserts: Vec::new(),
         err: None,
@@ -604,6 +606,8 @@ struct Rewriter {
     sites: Vec<Site>,
     /// Per input global: shared between threads.
     shared: Vec<bool>,
+    /// What no thread writes (reads of it need no schedule point).
+    readonly: std::sync::Arc<crate::ir::readonly::ReadOnly>,
     tls: HashSet<GlobalId>,
     asserts: Vec<(Loc, AssertKind)>,
     err: Option<(String, Loc)>,

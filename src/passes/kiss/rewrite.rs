@@ -127,6 +127,16 @@ impl Rewriter {
             .visible(s, &self.atomic_fns)
     }
 
+    /// `s`, before the rewrite, reads nothing but memory no thread
+    /// writes (`ir::readonly`): it needs no schedule point.
+    fn only_constant_reads(&self, s: &Stmt) -> bool {
+        let sh = Shared {
+            globals: &self.shared,
+            escaping: &self.escaping,
+        };
+        self.readonly.only_constant_reads(&sh, self.cur_fn, s)
+    }
+
     pub(super) fn block(&mut self, p: &Program, b: Block) -> Block {
         let mut out = Vec::new();
         for s in b.0 {
@@ -137,6 +147,7 @@ impl Rewriter {
 
     pub(super) fn stmt(&mut self, p: &Program, mut s: Stmt, out: &mut Vec<Stmt>) {
         let loc = s.loc;
+        let constant = self.only_constant_reads(&s);
         s.each_expr_mut(&mut |e| self.expr(p, e));
         // `x = f()` with `x` shared: the write is a step of its own after
         // the call's steps, not part of the step before the call.
@@ -155,7 +166,7 @@ impl Rewriter {
             self.stmt(p, assign(d, lv_local(t, ty, loc), loc), out);
             return;
         }
-        if self.visible(&s) {
+        if !constant && self.visible(&s) {
             let step = self.step(p, loc);
             match self.unscheduled_test(p, &s) {
                 // A create past the thread bound only writes the new id:

@@ -176,6 +176,9 @@ pub fn lal_reps(mut p: Program, o: &LrOptions) -> Result<(Program, LrInfo)> {
         .collect();
     crate::passes::retype::check_layouts(&p)?;
     retype_program(&mut p);
+    // Before seqc's globals and string objects exist: the statements it
+    // is asked about are the input's, as the rewrite finds them.
+    let readonly = crate::ir::readonly::ReadOnly::analyse(&p);
     let nglobals_in = p.globals.len();
     let gloc = Loc::NONE;
     let mut copied: Vec<bool> = p
@@ -323,6 +326,7 @@ pub fn lal_reps(mut p: Program, o: &LrOptions) -> Result<(Program, LrInfo)> {
         atomic_code: threads::has_atomic_code(&p),
         dtor_passes: threads::dtor_passes(&p),
         copied,
+        readonly,
         tls,
         strings: HashMap::new(),
         atomic_fns: p.functions.iter().map(|f| f.atomic).collect(),
@@ -612,6 +616,8 @@ struct Ctx {
     locks: threads::LockChecks,
     /// Round-copied globals (those before the functions' rewrite).
     copied: Vec<bool>,
+    /// What no thread writes (reads of it need no switch point).
+    readonly: crate::ir::readonly::ReadOnly,
     tls: HashSet<GlobalId>,
     strings: HashMap<Vec<u8>, GlobalId>,
     atomic_fns: Vec<bool>,

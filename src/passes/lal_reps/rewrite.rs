@@ -146,10 +146,20 @@ impl Rewriter<'_> {
         let loc = s.loc;
         // Rewrite expressions first, so that visibility sees pool derefs.
         let is_decl_esc = matches!(&s.kind, StmtKind::Decl(v, _) if self.esc_ptr.contains_key(v));
+        // Reads of memory no thread writes commute with every other
+        // thread's steps (`ir::readonly`): no switch point before them.
+        let constant = {
+            let sh = crate::ir::access::Shared {
+                globals: &self.copied,
+                escaping: &self.escaping,
+            };
+            self.readonly
+                .only_constant_reads(&sh, FuncId(self.fi as u32), &s)
+        };
         if !is_decl_esc {
             s.each_expr_mut(&mut |e| self.expr(p, e));
         }
-        let vis = self.visible(&s);
+        let vis = !constant && self.visible(&s);
         if vis {
             let cs = self.cs_call(loc);
             out.push(match self.unscheduled_test(p, &s) {

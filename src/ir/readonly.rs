@@ -1,0 +1,708 @@
+//! Memory no thread ever writes: which reads of shared memory need no
+//! switch point.
+//!
+//! A read of an object that no statement of the program writes commutes
+//! with every step of every other thread: moving a context switch from
+//! before such a read to the thread's next visible step (or its end)
+//! reaches the same states, in the same number of rounds. The
+//! sequentializations therefore put no switch point before a statement
+//! whose only shared accesses are such reads (`Lal–Reps` and KISS ask
+//! `ReadOnly::only_constant_reads`). Typical cases: a string literal
+//! parsed through a `const char *`, a table of constants, a global that
+//! only its initialiser sets.
+//!
+//! The analysis is a flow-insensitive, field-insensitive points-to
+//! analysis by unification (Steensgaard's), blind to types: every value
+//! may carry an address (integers made from pointers, bytes copied one
+//! by one), so no cast or type pun can take an address past it. Abstract
+//! objects are globals, string literals (one object), the heap (one
+//! object) and locals; each class of objects has one class its contents
+//! point to. A write through an lvalue marks what it may designate:
+//! the object itself for a named lvalue, the whole class for one reached
+//! through a pointer. Heap memory and locals count as written (an
+//! allocation, a declaration, a free or a frame's end change what a read
+//! of them can see), so only globals and string literals are ever
+//! constant. Operations write every object their pointer arguments may
+//! reach, but for `memcpy`'s source and the thread operations whose
+//! flows are spelled out below.
+//!
+//! Soundness does not rest on the analysis: leaving out a switch point
+//! only removes interleavings, so an analysis that missed a write could
+//! hide a bug but never make one up. It is exact in the sense that
+//! matters: an object it calls constant is written by no run of the
+//! program as seqc models it. Anything it cannot follow (an id it did not
+//! see, made by a pass after it ran) counts as written.
+
+use crate::ir::access::Shared;
+use crate::ir::*;
+
+/// The result: which objects are constant, and enough of the
+/// points-to graph to place the lvalues of a statement.
+pub struct ReadOnly {
+    parent: Vec<usize>,
+    /// Per class root: the class its contents point to.
+    pts: Vec<Option<usize>>,
+    /// Per class root: written through a pointer.
+    written: Vec<bool>,
+    /// Per node: written by name (or by its nature: heap, locals).
+    direct: Vec<bool>,
+    /// Per class root, after the analysis: some member is not constant.
+    tainted: Vec<bool>,
+    nglobals: usize,
+    /// Per function: `__VERIFIER_atomic_*`.
+    atomic: Vec<bool>,
+    /// First node of each function's locals, and how many it had.
+    local_base: Vec<(usize, usize)>,
+    str_node: usize,
+}
+
+/// Where an lvalue is: a named object, or any object of a class.
+#[derive(Clone, Copy)]
+enum Place {
+    Named(usize),
+    Class(usize),
+}
+
+impl Place {
+    fn node(self) -> usize {
+        match self {
+            Place::Named(n) | Place::Class(n) => n,
+        }
+    }
+}
+
+struct Builder<'p> {
+    p: &'p Program,
+    ro: ReadOnly,
+    heap: usize,
+    code: usize,
+    thread_ret: usize,
+    key_val: usize,
+    /// Per function: the node its return values flow into.
+    ret: Vec<usize>,
+    /// Functions whose address is taken (callees of indirect calls).
+    addressed: Vec<FuncId>,
+}
+
+impl ReadOnly {
+    pub fn analyse(p: &Program) -> ReadOnly {
+        let mut ro = ReadOnly {
+            parent: Vec::new(),
+            pts: Vec::new(),
+            written: Vec::new(),
+            direct: Vec::new(),
+            tainted: Vec::new(),
+            nglobals: p.globals.len(),
+            atomic: p.functions.iter().map(|f| f.atomic).collect(),
+            local_base: Vec::new(),
+            str_node: 0,
+        };
+        for _ in &p.globals {
+            ro.node();
+        }
+        for f in &p.functions {
+            let base = ro.parent.len();
+            for _ in &f.locals {
+                let n = ro.node();
+                ro.direct[n] = true;
+            }
+            ro.local_base.push((base, f.locals.len()));
+        }
+        ro.str_node = ro.node();
+        let heap = ro.node();
+        ro.direct[heap] = true;
+        let code = ro.node();
+        let thread_ret = ro.node();
+        let key_val = ro.node();
+        let ret = p.functions.iter().map(|_| ro.node()).collect();
+        let mut b = Builder {
+            p,
+            ro,
+            heap,
+            code,
+            thread_ret,
+            key_val,
+            ret,
+            addressed: addressed_functions(p),
+        };
+        b.run();
+        let mut ro = b.ro;
+        ro.tainted = vec![false; ro.parent.len()];
+        for n in 0..ro.parent.len() {
+            let r = ro.find(n);
+            if ro.direct[n] || ro.written[r] {
+                ro.tainted[r] = true;
+            }
+        }
+        ro
+    }
+
+    fn node(&mut self) -> usize {
+        let n = self.parent.len();
+        self.parent.push(n);
+        self.pts.push(None);
+        self.written.push(false);
+        self.direct.push(false);
+        n
+    }
+
+    fn find(&self, mut n: usize) -> usize {
+        while self.parent[n] != n {
+            n = self.parent[n];
+        }
+        n
+    }
+
+    fn find_mut(&mut self, n: usize) -> usize {
+        let r = self.find(n);
+        let mut m = n;
+        while self.parent[m] != r {
+            let next = self.parent[m];
+            self.parent[m] = r;
+            m = next;
+        }
+        r
+    }
+
+    /// Merges two classes, and (recursively) what their contents point to.
+    fn unify(&mut self, a: usize, b: usize) -> usize {
+        let mut work = vec![(a, b)];
+        while let Some((x, y)) = work.pop() {
+            let (x, y) = (self.find_mut(x), self.find_mut(y));
+            if x == y {
+                continue;
+            }
+            self.parent[y] = x;
+            self.written[x] |= self.written[y];
+            match (self.pts[x], self.pts[y]) {
+                (Some(px), Some(py)) => work.push((px, py)),
+                (None, Some(py)) => self.pts[x] = Some(py),
+                _ => {}
+            }
+        }
+        self.find_mut(a)
+    }
+
+    /// The class that the contents of class `n` point to.
+    fn pts_of(&mut self, n: usize) -> usize {
+        let r = self.find_mut(n);
+        match self.pts[r] {
+            Some(t) => self.find_mut(t),
+            None => {
+                let t = self.node();
+                self.pts[r] = Some(t);
+                t
+            }
+        }
+    }
+
+    fn atomic_fn(&self, f: FuncId) -> bool {
+        self.atomic.get(f.index()).copied().unwrap_or(true)
+    }
+
+    fn global(&self, g: GlobalId) -> Option<usize> {
+        (g.index() < self.nglobals).then_some(g.index())
+    }
+
+    fn local(&self, f: FuncId, v: LocalId) -> Option<usize> {
+        let &(base, n) = self.local_base.get(f.index())?;
+        (v.index() < n).then_some(base + v.index())
+    }
+
+    /// Is the statement `s` of function `f` (before a pass rewrote it)
+    /// one whose shared accesses, as `sh` sees them, are all reads of
+    /// constant memory? False for operations and for any statement the
+    /// analysis cannot place; a statement with no shared access at all
+    /// is true.
+    pub fn only_constant_reads(&self, sh: &Shared, f: FuncId, s: &Stmt) -> bool {
+        // A global or local made after the analysis (by the pass that
+        // asks): unknown, so the statement keeps its switch point.
+        let mut unknown = false;
+        s.each_expr(&mut |e| {
+            e.walk(&mut |x| match x.kind {
+                ExprKind::Global(g) => unknown |= self.global(g).is_none(),
+                ExprKind::Local(v) => unknown |= self.local(f, v).is_none(),
+                _ => {}
+            })
+        });
+        if let StmtKind::Decl(v, _) = &s.kind {
+            unknown |= self.local(f, *v).is_none();
+        }
+        if unknown {
+            return false;
+        }
+        let mut reads: Vec<&Expr> = Vec::new();
+        match &s.kind {
+            StmtKind::Op { .. } => return false,
+            StmtKind::Decl(v, init) => {
+                if sh.escaping.contains(v) {
+                    return false;
+                }
+                if let Some(i) = init {
+                    i.each_expr(&mut |e| reads.push(e));
+                }
+            }
+            StmtKind::Assign(l, r) => {
+                if sh.visible_lvalue(l) || !self.address_reads_constant(sh, f, l) {
+                    return false;
+                }
+                reads.push(r);
+            }
+            StmtKind::Call { dest, callee, args } => {
+                // A call of an atomic function is one visible step
+                // whatever it reads.
+                if crate::ir::sites::strip(callee).is_some_and(|g| self.atomic_fn(g)) {
+                    return false;
+                }
+                if let Some(d) = dest
+                    && (sh.visible_lvalue(d) || !self.address_reads_constant(sh, f, d))
+                {
+                    return false;
+                }
+                reads.push(callee);
+                reads.extend(args);
+            }
+            _ => s.each_expr(&mut |e| reads.push(e)),
+        }
+        reads.iter().all(|e| self.value_reads_constant(sh, f, e))
+    }
+
+    /// Every shared read made to evaluate `e` is of constant memory.
+    fn value_reads_constant(&self, sh: &Shared, f: FuncId, e: &Expr) -> bool {
+        match &e.kind {
+            ExprKind::Global(_)
+            | ExprKind::Local(_)
+            | ExprKind::Deref(_)
+            | ExprKind::Member(..)
+            | ExprKind::Index(..)
+            | ExprKind::Str(_) => {
+                let shared = sh.visible_lvalue(e) || on_string(e);
+                // A function reached through a pointer is code, not data.
+                let code = matches!(e.ty.unqual(), Ty::Func(_));
+                self.address_reads_constant(sh, f, e)
+                    && (!shared || code || self.constant_place(f, e))
+            }
+            ExprKind::AddrOf(a) | ExprKind::Decay(a) => self.address_reads_constant(sh, f, a),
+            ExprKind::Unary(_, a) | ExprKind::Cast(a) => self.value_reads_constant(sh, f, a),
+            ExprKind::Binary(_, a, b) => {
+                self.value_reads_constant(sh, f, a) && self.value_reads_constant(sh, f, b)
+            }
+            ExprKind::Cond(a, b, c) => {
+                self.value_reads_constant(sh, f, a)
+                    && self.value_reads_constant(sh, f, b)
+                    && self.value_reads_constant(sh, f, c)
+            }
+            ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Func(_) | ExprKind::Nondet => true,
+        }
+    }
+
+    /// Every shared read made to compute the address of `lv` is of
+    /// constant memory.
+    fn address_reads_constant(&self, sh: &Shared, f: FuncId, lv: &Expr) -> bool {
+        match &lv.kind {
+            ExprKind::Deref(p) => self.value_reads_constant(sh, f, p),
+            ExprKind::Member(a, _) => self.address_reads_constant(sh, f, a),
+            ExprKind::Index(a, i) => {
+                self.address_reads_constant(sh, f, a) && self.value_reads_constant(sh, f, i)
+            }
+            _ => true,
+        }
+    }
+
+    /// Is every object the lvalue `lv` may designate constant?
+    fn constant_place(&self, f: FuncId, lv: &Expr) -> bool {
+        let Some(places) = self.place(f, lv) else {
+            return false;
+        };
+        places.iter().all(|pl| match *pl {
+            // Only globals and string literals can be constant; a write
+            // through a pointer into its class may hit it too.
+            Place::Named(n) => {
+                (n < self.nglobals || n == self.str_node)
+                    && !self.direct[n]
+                    && !self.written[self.find(n)]
+            }
+            Place::Class(c) => !self.tainted[self.find(c)],
+        })
+    }
+
+    /// Where `lv` is, without changing the graph (`None`: unknown).
+    fn place(&self, f: FuncId, lv: &Expr) -> Option<Vec<Place>> {
+        match &lv.kind {
+            ExprKind::Global(g) => Some(vec![Place::Named(self.global(*g)?)]),
+            ExprKind::Local(v) => Some(vec![Place::Named(self.local(f, *v)?)]),
+            ExprKind::Str(_) => Some(vec![Place::Named(self.str_node)]),
+            ExprKind::Deref(p) => {
+                let v = self.value(f, p)?;
+                Some(v.into_iter().map(Place::Class).collect())
+            }
+            ExprKind::Member(a, _) | ExprKind::Index(a, _) => self.place(f, a),
+            _ => None,
+        }
+    }
+
+    /// The classes the value of `e` may point into, without changing the
+    /// graph (`None`: unknown).
+    fn value(&self, f: FuncId, e: &Expr) -> Option<Vec<usize>> {
+        Some(match &e.kind {
+            ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Nondet => vec![],
+            ExprKind::Func(_) => vec![],
+            ExprKind::Str(_) => vec![self.find(self.str_node)],
+            ExprKind::Global(_)
+            | ExprKind::Local(_)
+            | ExprKind::Deref(_)
+            | ExprKind::Member(..)
+            | ExprKind::Index(..) => self
+                .place(f, e)?
+                .into_iter()
+                .filter_map(|pl| self.pts[self.find(pl.node())].map(|t| self.find(t)))
+                .collect(),
+            ExprKind::AddrOf(a) | ExprKind::Decay(a) => self
+                .place(f, a)?
+                .into_iter()
+                .map(|pl| self.find(pl.node()))
+                .collect(),
+            ExprKind::Unary(UnOp::LogNot, _) => vec![],
+            ExprKind::Unary(_, a) | ExprKind::Cast(a) => self.value(f, a)?,
+            ExprKind::Binary(op, a, b) => {
+                if yields_no_address(*op) {
+                    vec![]
+                } else {
+                    let mut v = self.value(f, a)?;
+                    v.extend(self.value(f, b)?);
+                    v
+                }
+            }
+            ExprKind::Cond(_, a, b) => {
+                let mut v = self.value(f, a)?;
+                v.extend(self.value(f, b)?);
+                v
+            }
+        })
+    }
+}
+
+/// Comparisons and logical operators give 0 or 1, never an address.
+fn yields_no_address(op: BinOp) -> bool {
+    use BinOp::*;
+    matches!(op, Eq | Ne | Lt | Le | Gt | Ge | LogAnd | LogOr)
+}
+
+/// A string literal, or a part of one.
+fn on_string(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Str(_) => true,
+        ExprKind::Member(a, _) | ExprKind::Index(a, _) => on_string(a),
+        _ => false,
+    }
+}
+
+/// Functions named anywhere but as the callee of a direct call.
+fn addressed_functions(p: &Program) -> Vec<FuncId> {
+    let mut seen = vec![false; p.functions.len()];
+    let mut mark = |e: &Expr| {
+        e.walk(&mut |x| {
+            if let ExprKind::Func(f) = x.kind
+                && let Some(s) = seen.get_mut(f.index())
+            {
+                *s = true;
+            }
+        })
+    };
+    for g in &p.globals {
+        if let Some(i) = &g.init {
+            i.each_expr(&mut mark);
+        }
+    }
+    for f in &p.functions {
+        if let Some(b) = &f.body {
+            b.walk(&mut |s| match &s.kind {
+                StmtKind::Call { dest, callee, args } => {
+                    if !matches!(callee.kind, ExprKind::Func(_)) {
+                        mark(callee);
+                    }
+                    dest.iter().for_each(&mut mark);
+                    args.iter().for_each(&mut mark);
+                }
+                _ => s.each_expr(&mut mark),
+            });
+        }
+    }
+    (0..p.functions.len())
+        .filter(|&i| seen[i])
+        .map(|i| FuncId(i as u32))
+        .collect()
+}
+
+impl Builder<'_> {
+    fn run(&mut self) {
+        let p = self.p;
+        for (gi, g) in p.globals.iter().enumerate() {
+            if let Some(init) = &g.init {
+                let mut es = Vec::new();
+                init.exprs(&mut es);
+                for e in es {
+                    // Global initialisers name no locals: any function
+                    // id will do for the lookup.
+                    let v = self.val(FuncId(0), e);
+                    let t = self.ro.pts_of(gi);
+                    self.ro.unify(t, v);
+                }
+            }
+        }
+        for (fi, f) in p.functions.iter().enumerate() {
+            let fid = FuncId(fi as u32);
+            if let Some(b) = &f.body {
+                b.walk(&mut |s| self.stmt(fid, s));
+            }
+        }
+    }
+
+    fn fresh(&mut self) -> usize {
+        self.ro.node()
+    }
+
+    fn place(&mut self, f: FuncId, lv: &Expr) -> Place {
+        match &lv.kind {
+            ExprKind::Global(g) => match self.ro.global(*g) {
+                Some(n) => Place::Named(n),
+                None => self.unknown(),
+            },
+            ExprKind::Local(v) => match self.ro.local(f, *v) {
+                Some(n) => Place::Named(n),
+                None => self.unknown(),
+            },
+            ExprKind::Str(_) => Place::Named(self.ro.str_node),
+            ExprKind::Deref(p) => Place::Class(self.val(f, p)),
+            ExprKind::Member(a, _) | ExprKind::Index(a, _) => {
+                if let ExprKind::Index(_, i) = &lv.kind {
+                    self.val(f, i);
+                }
+                self.place(f, a)
+            }
+            _ => {
+                // A value used as an lvalue (a struct returned by value,
+                // say): a place of its own.
+                self.val(f, lv);
+                Place::Class(self.fresh())
+            }
+        }
+    }
+
+    /// An id the analysis never saw: a place that is written.
+    fn unknown(&mut self) -> Place {
+        let n = self.fresh();
+        self.ro.direct[n] = true;
+        Place::Named(n)
+    }
+
+    fn val(&mut self, f: FuncId, e: &Expr) -> usize {
+        match &e.kind {
+            ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Nondet => self.fresh(),
+            ExprKind::Func(_) => self.code,
+            ExprKind::Str(_) => self.ro.str_node,
+            ExprKind::Global(_)
+            | ExprKind::Local(_)
+            | ExprKind::Deref(_)
+            | ExprKind::Member(..)
+            | ExprKind::Index(..) => {
+                let pl = self.place(f, e);
+                self.ro.pts_of(pl.node())
+            }
+            ExprKind::AddrOf(a) | ExprKind::Decay(a) => self.place(f, a).node(),
+            ExprKind::Unary(UnOp::LogNot, a) => {
+                self.val(f, a);
+                self.fresh()
+            }
+            ExprKind::Unary(_, a) | ExprKind::Cast(a) => self.val(f, a),
+            ExprKind::Binary(op, a, b) => {
+                let (x, y) = (self.val(f, a), self.val(f, b));
+                if yields_no_address(*op) {
+                    self.fresh()
+                } else {
+                    self.ro.unify(x, y)
+                }
+            }
+            ExprKind::Cond(c, a, b) => {
+                self.val(f, c);
+                let (x, y) = (self.val(f, a), self.val(f, b));
+                self.ro.unify(x, y)
+            }
+        }
+    }
+
+    fn write(&mut self, pl: Place) {
+        match pl {
+            Place::Named(n) => self.ro.direct[n] = true,
+            Place::Class(c) => {
+                let r = self.ro.find_mut(c);
+                self.ro.written[r] = true;
+            }
+        }
+    }
+
+    /// `lv = (a value pointing into class v)`.
+    fn store(&mut self, f: FuncId, lv: &Expr, v: usize) {
+        let pl = self.place(f, lv);
+        let t = self.ro.pts_of(pl.node());
+        self.ro.unify(t, v);
+        self.write(pl);
+    }
+
+    /// The functions a call of `callee` may run.
+    fn callees(&self, callee: &Expr) -> Vec<FuncId> {
+        match crate::ir::sites::strip(callee) {
+            Some(f) => vec![f],
+            None => self.addressed.clone(),
+        }
+    }
+
+    /// A call of `callee` with arguments of classes `args`, whose result
+    /// goes into class `into` (when kept).
+    fn call(&mut self, callee: &Expr, args: &[usize], into: Option<usize>) {
+        for t in self.callees(callee) {
+            let params = self.p.func(t).params.clone();
+            for (pv, &a) in params.iter().zip(args) {
+                let n = self.ro.local(t, *pv).expect("a parameter is a local");
+                let pt = self.ro.pts_of(n);
+                self.ro.unify(pt, a);
+            }
+            if let Some(i) = into {
+                let r = self.ret[t.index()];
+                self.ro.unify(r, i);
+            }
+        }
+    }
+
+    fn stmt(&mut self, f: FuncId, s: &Stmt) {
+        match &s.kind {
+            StmtKind::Decl(v, Some(init)) => {
+                let mut es = Vec::new();
+                init.exprs(&mut es);
+                for e in es {
+                    let x = self.val(f, e);
+                    let lv = Expr::new(ExprKind::Local(*v), Ty::Void, s.loc);
+                    self.store(f, &lv, x);
+                }
+            }
+            StmtKind::Assign(l, r) => {
+                let x = self.val(f, r);
+                self.store(f, l, x);
+            }
+            StmtKind::Call { dest, callee, args } => {
+                self.val(f, callee);
+                let a: Vec<usize> = args.iter().map(|e| self.val(f, e)).collect();
+                let into = self.fresh();
+                self.call(callee, &a, Some(into));
+                if let Some(d) = dest {
+                    self.store(f, d, into);
+                }
+            }
+            StmtKind::Op { dest, op, args } => self.op(f, dest.as_ref(), *op, args),
+            StmtKind::Return(Some(e)) => {
+                let x = self.val(f, e);
+                let r = self.ret[f.index()];
+                self.ro.unify(r, x);
+            }
+            _ => s.each_expr(&mut |e| {
+                self.val(f, e);
+            }),
+        }
+    }
+
+    fn op(&mut self, f: FuncId, dest: Option<&Expr>, op: Op, args: &[Expr]) {
+        let a: Vec<usize> = args.iter().map(|e| self.val(f, e)).collect();
+        let result = match op {
+            Op::LibNoop(_)
+            | Op::Fence
+            | Op::Abort
+            | Op::Exit
+            | Op::ThreadSelf
+            | Op::ThreadEqual
+            | Op::RoundInit
+            | Op::RoundCheck
+            | Op::AtomicBegin
+            | Op::AtomicEnd => self.fresh(),
+            Op::Malloc | Op::Calloc => self.heap,
+            Op::Free => {
+                if let Some(&p) = a.first() {
+                    self.write(Place::Class(p));
+                }
+                self.fresh()
+            }
+            Op::Memcpy if a.len() >= 2 => {
+                let (d, s) = (a[0], a[1]);
+                let (td, ts) = (self.ro.pts_of(d), self.ro.pts_of(s));
+                self.ro.unify(td, ts);
+                self.write(Place::Class(d));
+                d
+            }
+            Op::ThreadCreate if args.len() == 4 => {
+                self.write(Place::Class(a[0]));
+                let into = self.thread_ret;
+                self.call(&args[2], &a[3..], Some(into));
+                self.fresh()
+            }
+            Op::ThreadExit => {
+                if let Some(&v) = a.first() {
+                    let r = self.thread_ret;
+                    self.ro.unify(r, v);
+                }
+                self.fresh()
+            }
+            Op::ThreadJoin if a.len() == 2 => {
+                let t = self.ro.pts_of(a[1]);
+                let r = self.thread_ret;
+                self.ro.unify(t, r);
+                self.write(Place::Class(a[1]));
+                self.fresh()
+            }
+            Op::KeyCreate if a.len() == 2 => {
+                self.write(Place::Class(a[0]));
+                let kv = self.key_val;
+                self.call(&args[1], &[kv], None);
+                self.fresh()
+            }
+            Op::SetSpecific if a.len() == 2 => {
+                let kv = self.key_val;
+                self.ro.unify(kv, a[1]);
+                self.fresh()
+            }
+            Op::GetSpecific => self.key_val,
+            Op::Once if a.len() == 2 => {
+                self.write(Place::Class(a[0]));
+                self.call(&args[1], &[], None);
+                self.fresh()
+            }
+            _ => {
+                // Any other operation may write and swap whatever its
+                // arguments reach: one class for all of it.
+                let mut all = self.fresh();
+                for &x in &a {
+                    let t = self.ro.pts_of(x);
+                    all = self.ro.unify(all, x);
+                    all = self.ro.unify(all, t);
+                }
+                self.write(Place::Class(all));
+                all
+            }
+        };
+        if let Some(d) = dest {
+            self.store(f, d, result);
+        }
+    }
+}
+
+impl ReadOnly {
+    /// Is global `g` (an id the analysis saw) written by no run?
+    pub fn constant_global(&self, g: GlobalId) -> bool {
+        self.global(g)
+            .is_some_and(|n| !self.direct[n] && !self.written[self.find(n)])
+    }
+
+    /// Are string literals written by no run?
+    pub fn constant_strings(&self) -> bool {
+        let n = self.str_node;
+        !self.direct[n] && !self.written[self.find(n)]
+    }
+}
