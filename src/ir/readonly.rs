@@ -14,17 +14,29 @@
 //! The analysis is a flow-insensitive, field-insensitive points-to
 //! analysis by unification (Steensgaard's), blind to types: every value
 //! may carry an address (integers made from pointers, bytes copied one
-//! by one), so no cast or type pun can take an address past it. Abstract
-//! objects are globals, string literals (one object), the heap (one
-//! object) and locals; each class of objects has one class its contents
-//! point to. A write through an lvalue marks what it may designate:
-//! the object itself for a named lvalue, the whole class for one reached
-//! through a pointer. Heap memory and locals count as written (an
-//! allocation, a declaration, a free or a frame's end change what a read
-//! of them can see), so only globals and string literals are ever
+//! by one), so no cast or type pun hides a flow of values from it.
+//! Abstract objects are globals, string literals (one object), the heap
+//! (one object) and locals; each class of objects has one class its
+//! contents point to. A write through an lvalue marks what it may
+//! designate: the object itself for a named lvalue, the whole class for
+//! one reached through a pointer. Heap memory and locals count as written
+//! (an allocation, a declaration, a free or a frame's end change what a
+//! read of them can see), so only globals and string literals are ever
 //! constant. Operations write every object their pointer arguments may
 //! reach, but for `memcpy`'s source and the thread operations whose
 //! flows are spelled out below.
+//!
+//! Addresses that leave the flow of values. An address held as an integer
+//! can come back as a pointer by ways no flow shows: a table lookup
+//! indexed by its bits, bit tests, a union or `memcpy` of integer data.
+//! So an object in the class of any integer-typed value counts as written
+//! as soon as the program writes through any pointer. A pointer of
+//! unknown origin (a nondeterministic pointer, the result of an external
+//! function) may point anywhere: a write through it writes everything.
+//! Comparisons give no address, nor do a pointer's offset and a distance
+//! between two pointers (a distance between two objects is undefined,
+//! C11 6.5.6p9). A read through a pointer that points at no known object
+//! is not called constant.
 //!
 //! Soundness does not rest on the analysis: leaving out a switch point
 //! only removes interleavings, so an analysis that missed a write could
@@ -48,6 +60,9 @@ pub struct ReadOnly {
     direct: Vec<bool>,
     /// Per class root, after the analysis: some member is not constant.
     tainted: Vec<bool>,
+    /// Per class root, after the analysis: it holds a global, a string,
+    /// a local or the heap (a pointer into it points somewhere known).
+    has_object: Vec<bool>,
     nglobals: usize,
     /// Per function: `__VERIFIER_atomic_*`.
     atomic: Vec<bool>,
@@ -82,6 +97,14 @@ struct Builder<'p> {
     ret: Vec<usize>,
     /// Functions whose address is taken (callees of indirect calls).
     addressed: Vec<FuncId>,
+    /// A pointer of unknown origin (a nondeterministic pointer, an
+    /// external function's result): it may point to any object.
+    wild: usize,
+    /// The values of integer-typed expressions: an object in one of their
+    /// classes has its address held as an integer.
+    int_values: Vec<usize>,
+    /// Some write goes through a pointer.
+    indirect_write: bool,
 }
 
 impl ReadOnly {
@@ -92,6 +115,7 @@ impl ReadOnly {
             written: Vec::new(),
             direct: Vec::new(),
             tainted: Vec::new(),
+            has_object: Vec::new(),
             nglobals: p.globals.len(),
             atomic: p.functions.iter().map(|f| f.atomic).collect(),
             local_base: Vec::new(),
@@ -115,6 +139,7 @@ impl ReadOnly {
         let thread_ret = ro.node();
         let key_val = ro.node();
         let ret = p.functions.iter().map(|_| ro.node()).collect();
+        let wild = ro.node();
         let mut b = Builder {
             p,
             ro,
@@ -124,9 +149,40 @@ impl ReadOnly {
             key_val,
             ret,
             addressed: addressed_functions(p),
+            wild,
+            int_values: Vec::new(),
+            indirect_write: false,
         };
         b.run();
+        let (int_values, indirect_write) = (std::mem::take(&mut b.int_values), b.indirect_write);
         let mut ro = b.ro;
+        let objects = ro.nglobals + ro.local_base.iter().map(|&(_, n)| n).sum::<usize>() + 2;
+        let mut has_object = vec![false; ro.parent.len()];
+        for n in 0..objects {
+            has_object[ro.find(n)] = true;
+        }
+        // An address held as an integer can come back as a pointer by
+        // ways no flow shows (a table lookup, bit tests, a union or a
+        // memcpy of integer data): with any write through a pointer in
+        // the program, such an object counts as written.
+        if indirect_write {
+            let mut exposed = vec![false; ro.parent.len()];
+            for v in int_values {
+                exposed[ro.find(v)] = true;
+            }
+            for n in 0..objects {
+                if exposed[ro.find(n)] {
+                    ro.direct[n] = true;
+                }
+            }
+        }
+        // A write through a pointer that may point anywhere.
+        if ro.written[ro.find(wild)] {
+            for n in 0..objects {
+                ro.direct[n] = true;
+            }
+        }
+        ro.has_object = has_object;
         ro.tainted = vec![false; ro.parent.len()];
         for n in 0..ro.parent.len() {
             let r = ro.find(n);
@@ -322,7 +378,11 @@ impl ReadOnly {
                     && !self.direct[n]
                     && !self.written[self.find(n)]
             }
-            Place::Class(c) => !self.tainted[self.find(c)],
+            // A pointer that points nowhere known: not known constant.
+            Place::Class(c) => {
+                let r = self.find(c);
+                self.has_object[r] && !self.tainted[r]
+            }
         })
     }
 
@@ -367,6 +427,8 @@ impl ReadOnly {
             ExprKind::Binary(op, a, b) => {
                 if yields_no_address(*op) {
                     vec![]
+                } else if matches!(op, BinOp::PtrAdd | BinOp::PtrSub) {
+                    self.value(f, a)?
                 } else {
                     let mut v = self.value(f, a)?;
                     v.extend(self.value(f, b)?);
@@ -382,10 +444,12 @@ impl ReadOnly {
     }
 }
 
-/// Comparisons and logical operators give 0 or 1, never an address.
+/// Comparisons and logical operators give 0 or 1, never an address; a
+/// difference of two pointers is a distance, not an address (adding it
+/// back to the first gives the second, which the first already reaches).
 fn yields_no_address(op: BinOp) -> bool {
     use BinOp::*;
-    matches!(op, Eq | Ne | Lt | Le | Gt | Ge | LogAnd | LogOr)
+    matches!(op, Eq | Ne | Lt | Le | Gt | Ge | LogAnd | LogOr | PtrDiff)
 }
 
 /// A string literal, or a part of one.
@@ -497,7 +561,20 @@ impl Builder<'_> {
     }
 
     fn val(&mut self, f: FuncId, e: &Expr) -> usize {
+        let v = self.val_of(f, e);
+        let ty = match e.ty.unqual() {
+            Ty::Atomic(t) => t.as_ref(),
+            t => t,
+        };
+        if ty.is_integer() && !matches!(e.kind, ExprKind::Int(_)) {
+            self.int_values.push(v);
+        }
+        v
+    }
+
+    fn val_of(&mut self, f: FuncId, e: &Expr) -> usize {
         match &e.kind {
+            ExprKind::Nondet if e.ty.is_pointer() => self.wild,
             ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Nondet => self.fresh(),
             ExprKind::Func(_) => self.code,
             ExprKind::Str(_) => self.ro.str_node,
@@ -519,6 +596,10 @@ impl Builder<'_> {
                 let (x, y) = (self.val(f, a), self.val(f, b));
                 if yields_no_address(*op) {
                     self.fresh()
+                } else if matches!(op, BinOp::PtrAdd | BinOp::PtrSub) {
+                    // The offset is a number: an address it held was
+                    // exposed as an integer (`ReadOnly::analyse`).
+                    x
                 } else {
                     self.ro.unify(x, y)
                 }
@@ -537,6 +618,7 @@ impl Builder<'_> {
             Place::Class(c) => {
                 let r = self.ro.find_mut(c);
                 self.ro.written[r] = true;
+                self.indirect_write = true;
             }
         }
     }
@@ -560,7 +642,15 @@ impl Builder<'_> {
     /// A call of `callee` with arguments of classes `args`, whose result
     /// goes into class `into` (when kept).
     fn call(&mut self, callee: &Expr, args: &[usize], into: Option<usize>) {
-        for t in self.callees(callee) {
+        let callees = self.callees(callee);
+        // An external function (no body) returns anything.
+        if let Some(i) = into
+            && (callees.is_empty() || callees.iter().any(|t| self.p.func(*t).body.is_none()))
+        {
+            let w = self.wild;
+            self.ro.unify(i, w);
+        }
+        for t in callees {
             let params = self.p.func(t).params.clone();
             for (pv, &a) in params.iter().zip(args) {
                 let n = self.ro.local(t, *pv).expect("a parameter is a local");
