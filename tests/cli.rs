@@ -102,6 +102,24 @@ fn error_in_a_global_initialiser_is_placed_there() {
     );
 }
 
+/// `<assert.h>` defines `static_assert` (C11 7.2p3): a true one
+/// translates, a false one is an error at its place.
+#[test]
+fn static_assert_from_assert_h() {
+    let text = |c: &str| {
+        format!(
+            "#include <assert.h>\nstatic_assert(sizeof(int) {c} 4, \"int\");\nint main(void) {{ return 0; }}\n"
+        )
+    };
+    let (_d, p) = temp_file("sa.c", text("==").as_bytes());
+    let (code, err) = translate(&p);
+    assert_eq!(code, 0, "{err}");
+    let (_d, p) = temp_file("sa.c", text("!=").as_bytes());
+    let (code, err) = translate(&p);
+    assert_eq!(code, 1);
+    assert!(err.contains("sa.c:2:"), "{err}");
+}
+
 #[test]
 fn huge_input() {
     let mut text = String::from("int main(void) { return 0; }\n");

@@ -4,6 +4,11 @@
    inclusion turns it off. */
 #undef assert
 #undef assert_perror
+/* C11 7.2p3: static_assert expands to _Static_assert (glibc's too). */
+#if defined __STDC_VERSION__ && __STDC_VERSION__ >= 201112L && !defined __cplusplus
+#undef static_assert
+#define static_assert _Static_assert
+#endif
 #ifdef NDEBUG
 #define assert(e) ((void)0)
 #ifdef _GNU_SOURCE
