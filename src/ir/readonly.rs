@@ -148,7 +148,7 @@ impl ReadOnly {
             thread_ret,
             key_val,
             ret,
-            addressed: addressed_functions(p),
+            addressed: p.address_taken_functions(),
             wild,
             int_values: Vec::new(),
             indirect_write: false,
@@ -373,11 +373,7 @@ impl ReadOnly {
         places.iter().all(|pl| match *pl {
             // Only globals and string literals can be constant; a write
             // through a pointer into its class may hit it too.
-            Place::Named(n) => {
-                (n < self.nglobals || n == self.str_node)
-                    && !self.direct[n]
-                    && !self.written[self.find(n)]
-            }
+            Place::Named(n) => (n < self.nglobals || n == self.str_node) && self.unwritten(n),
             // A pointer that points nowhere known: not known constant.
             Place::Class(c) => {
                 let r = self.find(c);
@@ -459,43 +455,6 @@ fn on_string(e: &Expr) -> bool {
         ExprKind::Member(a, _) | ExprKind::Index(a, _) => on_string(a),
         _ => false,
     }
-}
-
-/// Functions named anywhere but as the callee of a direct call.
-fn addressed_functions(p: &Program) -> Vec<FuncId> {
-    let mut seen = vec![false; p.functions.len()];
-    let mut mark = |e: &Expr| {
-        e.walk(&mut |x| {
-            if let ExprKind::Func(f) = x.kind
-                && let Some(s) = seen.get_mut(f.index())
-            {
-                *s = true;
-            }
-        })
-    };
-    for g in &p.globals {
-        if let Some(i) = &g.init {
-            i.each_expr(&mut mark);
-        }
-    }
-    for f in &p.functions {
-        if let Some(b) = &f.body {
-            b.walk(&mut |s| match &s.kind {
-                StmtKind::Call { dest, callee, args } => {
-                    if !matches!(callee.kind, ExprKind::Func(_)) {
-                        mark(callee);
-                    }
-                    dest.iter().for_each(&mut mark);
-                    args.iter().for_each(&mut mark);
-                }
-                _ => s.each_expr(&mut mark),
-            });
-        }
-    }
-    (0..p.functions.len())
-        .filter(|&i| seen[i])
-        .map(|i| FuncId(i as u32))
-        .collect()
 }
 
 impl Builder<'_> {
@@ -669,9 +628,9 @@ impl Builder<'_> {
             StmtKind::Decl(v, Some(init)) => {
                 let mut es = Vec::new();
                 init.exprs(&mut es);
+                let lv = Expr::new(ExprKind::Local(*v), Ty::Void, s.loc);
                 for e in es {
                     let x = self.val(f, e);
-                    let lv = Expr::new(ExprKind::Local(*v), Ty::Void, s.loc);
                     self.store(f, &lv, x);
                 }
             }
@@ -786,13 +745,16 @@ impl Builder<'_> {
 impl ReadOnly {
     /// Is global `g` (an id the analysis saw) written by no run?
     pub fn constant_global(&self, g: GlobalId) -> bool {
-        self.global(g)
-            .is_some_and(|n| !self.direct[n] && !self.written[self.find(n)])
+        self.global(g).is_some_and(|n| self.unwritten(n))
     }
 
     /// Are string literals written by no run?
     pub fn constant_strings(&self) -> bool {
-        let n = self.str_node;
+        self.unwritten(self.str_node)
+    }
+
+    /// Object node `n` is written neither by name nor through a pointer.
+    fn unwritten(&self, n: usize) -> bool {
         !self.direct[n] && !self.written[self.find(n)]
     }
 }
