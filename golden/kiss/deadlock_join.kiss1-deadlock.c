@@ -91,11 +91,6 @@ static int __seqc_main(void)
 {
 #line 17 "golden/kiss/deadlock_join.c"
   unsigned long t;
-  __seqc_step();
-  if (__seqc_raise != 0) {
-    return 0;
-  }
-#line 18 "golden/kiss/deadlock_join.c"
   int __seqc_waits2;
 #line 18 "golden/kiss/deadlock_join.c"
   __seqc_waits2 = __seqc_wait_pick();

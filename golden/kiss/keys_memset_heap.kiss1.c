@@ -89,11 +89,6 @@ void *worker(void *arg)
   }
 #line 22 "golden/kiss/keys_memset_heap.c"
   memmove(&(*__seqc_c_local), &g, 8ul);
-  __seqc_step();
-  if (__seqc_raise != 0) {
-    return (void *)0;
-  }
-#line 23 "golden/kiss/keys_memset_heap.c"
   int __s1 = key;
   __seqc_step();
   if (__seqc_raise != 0) {
@@ -114,16 +109,8 @@ void *worker(void *arg)
   if (__seqc_raise != 0) {
     return (void *)0;
   }
-  __seqc_step();
-  if (__seqc_raise != 0) {
-    return (void *)0;
-  }
 #line 24 "golden/kiss/keys_memset_heap.c"
   int *__s2 = buf;
-  __seqc_step();
-  if (__seqc_raise != 0) {
-    return (void *)0;
-  }
 #line 24 "golden/kiss/keys_memset_heap.c"
   int __s3 = n;
   __seqc_step();
@@ -133,10 +120,6 @@ void *worker(void *arg)
 #line 24 "golden/kiss/keys_memset_heap.c"
   __s2[(int)((unsigned int)__s3 - 1u)] = (int)__t1;
   void *__t2;
-  __seqc_step();
-  if (__seqc_raise != 0) {
-    return (void *)0;
-  }
 #line 25 "golden/kiss/keys_memset_heap.c"
   int __s4 = key;
   __seqc_step();
@@ -161,24 +144,10 @@ static int __seqc_main(void)
 {
 #line 27 "golden/kiss/keys_memset_heap.c"
   void **__seqc_c_r = (void **)malloc(sizeof(void *));
-  __seqc_step();
-  if (__seqc_raise != 0) {
-    return 0;
-  }
-#line 28 "golden/kiss/keys_memset_heap.c"
   n = (int)__VERIFIER_nondet_int();
-  __seqc_step();
-  if (__seqc_raise != 0) {
-    return 0;
-  }
-#line 29 "golden/kiss/keys_memset_heap.c"
   int __s1 = n;
   int __s2 = __s1 < 1;
   if (!__s2) {
-    __seqc_step();
-    if (__seqc_raise != 0) {
-      return 0;
-    }
 #line 29 "golden/kiss/keys_memset_heap.c"
     int __s3 = n;
     __s2 = __s3 > 3;
@@ -189,47 +158,17 @@ static int __seqc_main(void)
     return 0;
   }
   void *__t1;
-  __seqc_step();
-  if (__seqc_raise != 0) {
-    return 0;
-  }
 #line 30 "golden/kiss/keys_memset_heap.c"
   int __s4 = n;
-  __seqc_step();
-  if (__seqc_raise != 0) {
-    return 0;
-  }
 #line 30 "golden/kiss/keys_memset_heap.c"
   __t1 = malloc((unsigned long)__s4 * 4ul);
-  __seqc_step();
-  if (__seqc_raise != 0) {
-    return 0;
-  }
 #line 30 "golden/kiss/keys_memset_heap.c"
   buf = (int *)__t1;
-  __seqc_step();
-  if (__seqc_raise != 0) {
-    return 0;
-  }
-#line 31 "golden/kiss/keys_memset_heap.c"
   int *__s5 = buf;
-  __seqc_step();
-  if (__seqc_raise != 0) {
-    return 0;
-  }
 #line 31 "golden/kiss/keys_memset_heap.c"
   int __s6 = n;
-  __seqc_step();
-  if (__seqc_raise != 0) {
-    return 0;
-  }
 #line 31 "golden/kiss/keys_memset_heap.c"
   memset(__s5, 0, (unsigned long)__s6 * 4ul);
-  __seqc_step();
-  if (__seqc_raise != 0) {
-    return 0;
-  }
-#line 32 "golden/kiss/keys_memset_heap.c"
   if (__seqc_key_n >= 8u) {
 #line 32 "golden/kiss/keys_memset_heap.c"
     __seqc_raise = 1;
@@ -331,16 +270,7 @@ static int __seqc_main(void)
   }
 #line 38 "golden/kiss/keys_memset_heap.c"
   assert((*__seqc_c_r) == (void *)&g);
-  __seqc_step();
-  if (__seqc_raise != 0) {
-    return 0;
-  }
-#line 39 "golden/kiss/keys_memset_heap.c"
   int *__s8 = buf;
-  __seqc_step();
-  if (__seqc_raise != 0) {
-    return 0;
-  }
 #line 39 "golden/kiss/keys_memset_heap.c"
   int __s9 = n;
   __seqc_step();

@@ -237,11 +237,6 @@ static int __seqc_main(void)
 {
 #line 21 "golden/kiss/locks_discipline.c"
   unsigned long a;
-  __seqc_step();
-  if (__seqc_raise != 0) {
-    return 0;
-  }
-#line 22 "golden/kiss/locks_discipline.c"
   *&s = 0;
   __seqc_step();
   if (__seqc_raise != 0) {

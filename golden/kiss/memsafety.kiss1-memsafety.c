@@ -50,10 +50,6 @@ static void *__seqc_keys[16];
 #line 13 "golden/kiss/memsafety.c"
 void *w(void *x)
 {
-  __seqc_step();
-  if (__seqc_raise != 0) {
-    return (void *)0;
-  }
 #line 14 "golden/kiss/memsafety.c"
   struct S *q = p;
   __seqc_step();
@@ -126,10 +122,6 @@ void *w(void *x)
   }
 #line 17 "golden/kiss/memsafety.c"
   assert((unsigned long)q == 0ul || (0u < __seqcm_heap_n && (unsigned long)__seqcm_heap[0u] == (unsigned long)q && __seqcm_heap_live[0u] != 0)); /* valid-free: an invalid free */
-  __seqc_step();
-  if (__seqc_raise != 0) {
-    return (void *)0;
-  }
 #line 17 "golden/kiss/memsafety.c"
   if (0u < __seqcm_heap_n && (unsigned long)__seqcm_heap[0u] == (unsigned long)q) {
     __seqc_step();
@@ -162,16 +154,8 @@ void *w(void *x)
 static int __seqc_main(void)
 {
   void *__t1;
-  __seqc_step();
-  if (__seqc_raise != 0) {
-    return 0;
-  }
 #line 21 "golden/kiss/memsafety.c"
   __seqc_atomic = (int)((unsigned int)__seqc_atomic + 1u);
-  __seqc_step();
-  if (__seqc_raise != 0) {
-    return 0;
-  }
 #line 21 "golden/kiss/memsafety.c"
   if (!(__seqcm_heap_n < 1u)) {
 #line 21 "golden/kiss/memsafety.c"
@@ -179,79 +163,30 @@ static int __seqc_main(void)
 #line 21 "golden/kiss/memsafety.c"
     return 0;
   }
-  __seqc_step();
-  if (__seqc_raise != 0) {
-    return 0;
-  }
 #line 21 "golden/kiss/memsafety.c"
   __t1 = malloc(12ul);
-  __seqc_step();
-  if (__seqc_raise != 0) {
-    return 0;
-  }
 #line 21 "golden/kiss/memsafety.c"
   __seqcm_heap[__seqcm_heap_n] = __t1;
-  __seqc_step();
-  if (__seqc_raise != 0) {
-    return 0;
-  }
 #line 21 "golden/kiss/memsafety.c"
   __seqcm_heap_size[__seqcm_heap_n] = 12ul;
-  __seqc_step();
-  if (__seqc_raise != 0) {
-    return 0;
-  }
 #line 21 "golden/kiss/memsafety.c"
   __seqcm_heap_live[__seqcm_heap_n] = 1;
-  __seqc_step();
-  if (__seqc_raise != 0) {
-    return 0;
-  }
 #line 21 "golden/kiss/memsafety.c"
   __seqcm_heap_n = __seqcm_heap_n + 1u;
-  __seqc_step();
-  if (__seqc_raise != 0) {
-    return 0;
-  }
 #line 21 "golden/kiss/memsafety.c"
   if (__seqc_atomic > 0) {
 #line 21 "golden/kiss/memsafety.c"
     __seqc_atomic = (int)((unsigned int)__seqc_atomic - 1u);
   }
-  __seqc_step();
-  if (__seqc_raise != 0) {
-    return 0;
-  }
 #line 21 "golden/kiss/memsafety.c"
   p = (struct S *)__t1;
-  __seqc_step();
-  if (__seqc_raise != 0) {
-    return 0;
-  }
-#line 22 "golden/kiss/memsafety.c"
   struct S *__s1 = p;
-  __seqc_step();
-  if (__seqc_raise != 0) {
-    return 0;
-  }
 #line 22 "golden/kiss/memsafety.c"
   __seqc_atomic = (int)((unsigned int)__seqc_atomic + 1u);
-  __seqc_step();
-  if (__seqc_raise != 0) {
-    return 0;
-  }
 #line 22 "golden/kiss/memsafety.c"
   assert(12ul == 0ul || ((unsigned long)__s1 != 0ul && (!(0u < __seqcm_heap_n && (unsigned long)__s1 + 16ul - (unsigned long)__seqcm_heap[0u] <= __seqcm_heap_size[0u] + 16ul) || (__seqcm_heap_live[0u] != 0 && (unsigned long)__s1 + 16ul - (unsigned long)__seqcm_heap[0u] >= 16ul && 12ul <= __seqcm_heap_size[0u] + 16ul - ((unsigned long)__s1 + 16ul - (unsigned long)__seqcm_heap[0u]))))); /* valid-deref: an invalid dereference */
-  __seqc_step();
-  if (__seqc_raise != 0) {
-    return 0;
-  }
 #line 22 "golden/kiss/memsafety.c"
   memset(__s1, 0, 12ul);
-  __seqc_step();
-  if (__seqc_raise != 0) {
-    return 0;
-  }
 #line 22 "golden/kiss/memsafety.c"
   if (__seqc_atomic > 0) {
 #line 22 "golden/kiss/memsafety.c"
@@ -305,10 +240,6 @@ static int __seqc_main(void)
   }
 #line 25 "golden/kiss/memsafety.c"
   int __s2 = k;
-  __seqc_step();
-  if (__seqc_raise != 0) {
-    return 0;
-  }
 #line 25 "golden/kiss/memsafety.c"
   struct S *__s3 = p;
   __seqc_step();

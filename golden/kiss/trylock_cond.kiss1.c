@@ -82,16 +82,8 @@ static int __seqc_main(void)
 {
 #line 21 "golden/kiss/trylock_cond.c"
   unsigned long t;
-  __seqc_step();
-  if (__seqc_raise != 0) {
-    return 0;
-  }
 #line 21 "golden/kiss/trylock_cond.c"
   *&m = 0;
-  __seqc_step();
-  if (__seqc_raise != 0) {
-    return 0;
-  }
 #line 21 "golden/kiss/trylock_cond.c"
   *&c = 0;
   __seqc_step();

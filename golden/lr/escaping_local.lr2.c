@@ -88,13 +88,8 @@ static int __seqc_main(void)
 #line 14 "golden/lr/escaping_local.c"
     __seqc_pool11_n = __seqc_pool11_n + 1u;
   }
-  __seqc_cs();
-#line 14 "golden/lr/escaping_local.c"
-  __seqc_atomic = 1;
 #line 14 "golden/lr/escaping_local.c"
   (*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)shared__p5 - (char *)&__seqc_mem0))) = 0;
-#line 14 "golden/lr/escaping_local.c"
-  __seqc_atomic = 0;
 #line 14 "golden/lr/escaping_local.c"
   int private = 1;
 #line 14 "golden/lr/escaping_local.c"

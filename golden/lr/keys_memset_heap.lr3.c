@@ -161,8 +161,6 @@ void *worker(void *arg)
   __seqc_cs();
 #line 22 "golden/lr/keys_memset_heap.c"
   (*(struct S *)((char *)__seqc_mem[__seqc_r] + ((char *)(&*local__p8 + 0l) - (char *)&__seqc_mem0))) = (*(struct S *)((char *)__seqc_mem[__seqc_r] + ((char *)(&__seqc_mem0.g + 0l) - (char *)&__seqc_mem0)));
-  __seqc_cs();
-#line 23 "golden/lr/keys_memset_heap.c"
   int __s1 = __seqc_mem[__seqc_r]->key;
   __seqc_cs();
 #line 23 "golden/lr/keys_memset_heap.c"
@@ -175,17 +173,14 @@ void *worker(void *arg)
   unsigned long __t1;
 #line 24 "golden/lr/keys_memset_heap.c"
   __t1 = strlen((*local__p8).name);
-  __seqc_cs();
 #line 24 "golden/lr/keys_memset_heap.c"
   int *__s2 = __seqc_nmem[__seqc_r]->buf;
-  __seqc_cs();
 #line 24 "golden/lr/keys_memset_heap.c"
   int __s3 = __seqc_nmem[__seqc_r]->n;
   __seqc_cs();
 #line 24 "golden/lr/keys_memset_heap.c"
   (*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)(__s2 + (int)((unsigned int)__s3 - 1u)) - (char *)&__seqc_mem0))) = (int)__t1;
   void *__t2;
-  __seqc_cs();
 #line 25 "golden/lr/keys_memset_heap.c"
   int __s4 = __seqc_mem[__seqc_r]->key;
   __seqc_cs();
@@ -205,15 +200,11 @@ static int __seqc_main(void)
 {
   unsigned long *t__p13;
   void **r__p14;
-  __seqc_cs();
 #line 28 "golden/lr/keys_memset_heap.c"
   __seqc_nmem[__seqc_r]->n = (int)__VERIFIER_nondet_int();
-  __seqc_cs();
-#line 29 "golden/lr/keys_memset_heap.c"
   int __s1 = __seqc_nmem[__seqc_r]->n;
   int __s2 = __s1 < 1;
   if (!__s2) {
-    __seqc_cs();
 #line 29 "golden/lr/keys_memset_heap.c"
     int __s3 = __seqc_nmem[__seqc_r]->n;
     __s2 = __s3 > 3;
@@ -224,10 +215,8 @@ static int __seqc_main(void)
     return 0;
   }
   void *__t1;
-  __seqc_cs();
 #line 30 "golden/lr/keys_memset_heap.c"
   int __s4 = __seqc_nmem[__seqc_r]->n;
-  __seqc_cs();
 #line 30 "golden/lr/keys_memset_heap.c"
   if ((unsigned long)__s4 * 4ul > 64ul) {
 #line 30 "golden/lr/keys_memset_heap.c"
@@ -249,16 +238,11 @@ static int __seqc_main(void)
   }
 #line 30 "golden/lr/keys_memset_heap.c"
   __t1 = (void *)__seqc_obj15;
-  __seqc_cs();
 #line 30 "golden/lr/keys_memset_heap.c"
   __seqc_nmem[__seqc_r]->buf = (int *)__t1;
-  __seqc_cs();
-#line 31 "golden/lr/keys_memset_heap.c"
   int *__s5 = __seqc_nmem[__seqc_r]->buf;
-  __seqc_cs();
 #line 31 "golden/lr/keys_memset_heap.c"
   int __s6 = __seqc_nmem[__seqc_r]->n;
-  __seqc_cs();
 #line 31 "golden/lr/keys_memset_heap.c"
   if ((unsigned long)__s6 * 4ul > 64ul || (unsigned long)__s6 * 4ul % 4ul != 0ul) {
 #line 31 "golden/lr/keys_memset_heap.c"
@@ -344,7 +328,6 @@ static int __seqc_main(void)
 #line 31 "golden/lr/keys_memset_heap.c"
     (*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)(__s5 + 15l) - (char *)&__seqc_mem0))) = (int)0ull;
   }
-  __seqc_cs();
 #line 32 "golden/lr/keys_memset_heap.c"
   if (__seqc_key_n >= 8u) {
 #line 32 "golden/lr/keys_memset_heap.c"
@@ -440,10 +423,8 @@ static int __seqc_main(void)
       __seqc_r = 4u;
     }
   }
-  __seqc_cs();
 #line 39 "golden/lr/keys_memset_heap.c"
   int *__s8 = __seqc_nmem[__seqc_r]->buf;
-  __seqc_cs();
 #line 39 "golden/lr/keys_memset_heap.c"
   int __s9 = __seqc_nmem[__seqc_r]->n;
   __seqc_cs();

@@ -347,7 +347,6 @@ static int __seqc_main(void)
 #line 21 "golden/lr/locks_discipline.c"
     __seqc_pool16_n = __seqc_pool16_n + 1u;
   }
-  __seqc_cs();
 #line 22 "golden/lr/locks_discipline.c"
   (*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)&__seqc_mem0.s - (char *)&__seqc_mem0))) = 0;
   __seqc_cs();

@@ -128,7 +128,6 @@ static unsigned int __seqc_pool20_n;
 #line 13 "golden/lr/memsafety.c"
 void *w(void *x)
 {
-  __seqc_cs();
 #line 14 "golden/lr/memsafety.c"
   struct S *q = __seqc_nmem[__seqc_r]->p;
   __seqc_cs();
@@ -204,7 +203,6 @@ void *w(void *x)
       __seqc_r = 3u;
     }
   }
-  __seqc_cs();
 #line 17 "golden/lr/memsafety.c"
   if (0u < __seqc_nmem[__seqc_r]->__seqcm_heap_n && (unsigned long)__seqc_nmem[__seqc_r]->__seqcm_heap[0u] == (unsigned long)q) {
     __seqc_cs();
@@ -226,10 +224,8 @@ static int __seqc_main(void)
 {
   unsigned long *t__p7;
   void *__t1;
-  __seqc_cs();
 #line 21 "golden/lr/memsafety.c"
   __seqc_atomic = (int)((unsigned int)__seqc_atomic + 1u);
-  __seqc_cs();
 #line 21 "golden/lr/memsafety.c"
   if (!(__seqc_nmem[__seqc_r]->__seqcm_heap_n < 1u)) {
     {
@@ -238,7 +234,6 @@ static int __seqc_main(void)
       __seqc_r = 3u;
     }
   }
-  __seqc_cs();
 #line 21 "golden/lr/memsafety.c"
   unsigned char *__seqc_obj8;
 #line 21 "golden/lr/memsafety.c"
@@ -258,34 +253,24 @@ static int __seqc_main(void)
   }
 #line 21 "golden/lr/memsafety.c"
   __t1 = (void *)__seqc_obj8;
-  __seqc_cs();
 #line 21 "golden/lr/memsafety.c"
   __seqc_nmem[__seqc_r]->__seqcm_heap[__seqc_nmem[__seqc_r]->__seqcm_heap_n] = __t1;
-  __seqc_cs();
 #line 21 "golden/lr/memsafety.c"
   __seqc_nmem[__seqc_r]->__seqcm_heap_size[__seqc_nmem[__seqc_r]->__seqcm_heap_n] = 12ul;
-  __seqc_cs();
 #line 21 "golden/lr/memsafety.c"
   __seqc_nmem[__seqc_r]->__seqcm_heap_live[__seqc_nmem[__seqc_r]->__seqcm_heap_n] = 1;
-  __seqc_cs();
 #line 21 "golden/lr/memsafety.c"
   __seqc_nmem[__seqc_r]->__seqcm_heap_n = __seqc_nmem[__seqc_r]->__seqcm_heap_n + 1u;
-  __seqc_cs();
 #line 21 "golden/lr/memsafety.c"
   if (__seqc_atomic > 0) {
 #line 21 "golden/lr/memsafety.c"
     __seqc_atomic = (int)((unsigned int)__seqc_atomic - 1u);
   }
-  __seqc_cs();
 #line 21 "golden/lr/memsafety.c"
   __seqc_nmem[__seqc_r]->p = (struct S *)__t1;
-  __seqc_cs();
-#line 22 "golden/lr/memsafety.c"
   struct S *__s1 = __seqc_nmem[__seqc_r]->p;
-  __seqc_cs();
 #line 22 "golden/lr/memsafety.c"
   __seqc_atomic = (int)((unsigned int)__seqc_atomic + 1u);
-  __seqc_cs();
 #line 22 "golden/lr/memsafety.c"
   if (__seqc_r < 3u) {
 #line 22 "golden/lr/memsafety.c"
@@ -299,14 +284,12 @@ static int __seqc_main(void)
       __seqc_r = 3u;
     }
   }
-  __seqc_cs();
 #line 22 "golden/lr/memsafety.c"
   (*(struct S *)((char *)__seqc_mem[__seqc_r] + ((char *)(__s1 + 0l) - (char *)&__seqc_mem0))).a = (int)0ull;
 #line 22 "golden/lr/memsafety.c"
   (*(struct S *)((char *)__seqc_mem[__seqc_r] + ((char *)(__s1 + 0l) - (char *)&__seqc_mem0))).b[0l] = (int)0ull;
 #line 22 "golden/lr/memsafety.c"
   (*(struct S *)((char *)__seqc_mem[__seqc_r] + ((char *)(__s1 + 0l) - (char *)&__seqc_mem0))).b[1l] = (int)0ull;
-  __seqc_cs();
 #line 22 "golden/lr/memsafety.c"
   if (__seqc_atomic > 0) {
 #line 22 "golden/lr/memsafety.c"
@@ -351,7 +334,6 @@ static int __seqc_main(void)
   }
 #line 25 "golden/lr/memsafety.c"
   int __s2 = __seqc_nmem[__seqc_r]->k;
-  __seqc_cs();
 #line 25 "golden/lr/memsafety.c"
   struct S *__s3 = __seqc_nmem[__seqc_r]->p;
   __seqc_cs();

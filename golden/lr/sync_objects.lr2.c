@@ -181,17 +181,12 @@ static int __seqc_main(void)
   }
 #line 23 "golden/lr/sync_objects.c"
   (*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)v__p7 - (char *)&__seqc_mem0))) = (int)__VERIFIER_nondet_int();
-  __seqc_cs();
-#line 24 "golden/lr/sync_objects.c"
   if (0u > 2147483647u) { } else {
 #line 24 "golden/lr/sync_objects.c"
     (*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)&__seqc_mem0.s - (char *)&__seqc_mem0))) = (int)0u;
   }
-  __seqc_cs();
 #line 25 "golden/lr/sync_objects.c"
   (*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)&__seqc_mem0.sp - (char *)&__seqc_mem0))) = 0;
-  __seqc_cs();
-#line 26 "golden/lr/sync_objects.c"
   if (2u == 0u) { } else {
 #line 26 "golden/lr/sync_objects.c"
     if (2u > 1023u) {

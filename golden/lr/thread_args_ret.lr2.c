@@ -125,15 +125,10 @@ static int __seqc_main(void)
 #line 18 "golden/lr/thread_args_ret.c"
     __seqc_pool13_n = __seqc_pool13_n + 1u;
   }
-  __seqc_cs();
-#line 18 "golden/lr/thread_args_ret.c"
-  __seqc_atomic = 1;
 #line 18 "golden/lr/thread_args_ret.c"
   (*(struct arg *)((char *)__seqc_mem[__seqc_r] + ((char *)a__p9 - (char *)&__seqc_mem0))).in = 21;
 #line 18 "golden/lr/thread_args_ret.c"
   (*(struct arg *)((char *)__seqc_mem[__seqc_r] + ((char *)a__p9 - (char *)&__seqc_mem0))).out = 0;
-#line 18 "golden/lr/thread_args_ret.c"
-  __seqc_atomic = 0;
 #line 18 "golden/lr/thread_args_ret.c"
   if (__seqc_pool15_n >= 1u) {
 #line 18 "golden/lr/thread_args_ret.c"

@@ -98,10 +98,8 @@ static int __seqc_main(void)
 #line 21 "golden/lr/trylock_cond.c"
     __seqc_pool14_n = __seqc_pool14_n + 1u;
   }
-  __seqc_cs();
 #line 21 "golden/lr/trylock_cond.c"
   (*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)&__seqc_mem0.m - (char *)&__seqc_mem0))) = 0;
-  __seqc_cs();
 #line 21 "golden/lr/trylock_cond.c"
   (*(int *)((char *)__seqc_mem[__seqc_r] + ((char *)&__seqc_mem0.c - (char *)&__seqc_mem0))) = 0;
   __seqc_cs();

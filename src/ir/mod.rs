@@ -16,6 +16,7 @@ pub mod build;
 pub mod layout;
 pub use layout::BitField;
 pub mod loops;
+pub mod prefix;
 pub mod readonly;
 pub mod regions;
 pub mod regions_report;

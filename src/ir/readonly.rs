@@ -9,7 +9,13 @@
 //! whose only shared accesses are such reads (`Lal–Reps` and KISS ask
 //! `ReadOnly::only_constant_reads`). Typical cases: a string literal
 //! parsed through a `const char *`, a table of constants, a global that
-//! only its initialiser sets.
+//! only its initialiser or main's sequential prefix sets.
+//!
+//! Writes made in the sequential prefix (`ir::prefix`: main's statements
+//! before it may start a thread, and what only they call) do not count:
+//! they all come before any other thread's first step, so from then on
+//! the object holds one value. Switch points in the prefix are left out
+//! anyway, so which of its own reads are called constant does not matter.
 //!
 //! The analysis is a flow-insensitive, field-insensitive points-to
 //! analysis by unification (Steensgaard's), blind to types: every value
@@ -46,11 +52,13 @@
 //! see, made by a pass after it ran) counts as written.
 
 use crate::ir::access::Shared;
+use crate::ir::prefix::Prefix;
 use crate::ir::*;
 
 /// The result: which objects are constant, and enough of the
 /// points-to graph to place the lvalues of a statement.
 pub struct ReadOnly {
+    prefix: Prefix,
     parent: Vec<usize>,
     /// Per class root: the class its contents point to.
     pts: Vec<Option<usize>>,
@@ -105,11 +113,15 @@ struct Builder<'p> {
     int_values: Vec<usize>,
     /// Some write goes through a pointer.
     indirect_write: bool,
+    /// Walking the sequential prefix: its writes precede every other
+    /// thread, so they do not count (its flows of values do).
+    quiet: bool,
 }
 
 impl ReadOnly {
     pub fn analyse(p: &Program) -> ReadOnly {
         let mut ro = ReadOnly {
+            prefix: Prefix::analyse(p),
             parent: Vec::new(),
             pts: Vec::new(),
             written: Vec::new(),
@@ -152,6 +164,7 @@ impl ReadOnly {
             wild,
             int_values: Vec::new(),
             indirect_write: false,
+            quiet: false,
         };
         b.run();
         let (int_values, indirect_write) = (std::mem::take(&mut b.int_values), b.indirect_write);
@@ -265,9 +278,9 @@ impl ReadOnly {
         (v.index() < n).then_some(base + v.index())
     }
 
-    /// Is the statement `s` of function `f` (before a pass rewrote it)
-    /// one whose shared accesses, as `sh` sees them, are all reads of
-    /// constant memory? False for operations and for any statement the
+    /// Is the statement `s` of function `f` (before a pass rewrote it),
+    /// outside the sequential prefix, one whose shared accesses, as `sh`
+    /// sees them, are all reads of memory constant after the prefix? False for operations and for any statement the
     /// analysis cannot place; a statement with no shared access at all
     /// is true.
     pub fn only_constant_reads(&self, sh: &Shared, f: FuncId, s: &Stmt) -> bool {
@@ -476,7 +489,12 @@ impl Builder<'_> {
         for (fi, f) in p.functions.iter().enumerate() {
             let fid = FuncId(fi as u32);
             if let Some(b) = &f.body {
-                b.walk(&mut |s| self.stmt(fid, s));
+                let n = self.ro.prefix.top_level(fid, b);
+                for (i, s) in b.0.iter().enumerate() {
+                    self.quiet = i < n;
+                    s.walk(&mut |s| self.stmt(fid, s));
+                }
+                self.quiet = false;
             }
         }
     }
@@ -572,6 +590,9 @@ impl Builder<'_> {
     }
 
     fn write(&mut self, pl: Place) {
+        if self.quiet {
+            return;
+        }
         match pl {
             Place::Named(n) => self.ro.direct[n] = true,
             Place::Class(c) => {
@@ -743,6 +764,11 @@ impl Builder<'_> {
 }
 
 impl ReadOnly {
+    /// The sequential prefix the analysis left out (`ir::prefix`).
+    pub fn prefix(&self) -> &Prefix {
+        &self.prefix
+    }
+
     /// Is global `g` (an id the analysis saw) written by no run?
     pub fn constant_global(&self, g: GlobalId) -> bool {
         self.global(g).is_some_and(|n| self.unwritten(n))

@@ -32,7 +32,11 @@ void *worker(void *arg) {
   return &w_ret;
 }
 
+void *idle(void *a) { return a; }
 int main(void) {
+  /* Writes in main before a thread exists would not count (ir::prefix). */
+  pthread_t idle_t;
+  pthread_create(&idle_t, 0, idle, 0);
   long a = (long)w_int;
   *(int *)(a + sizeof(int)) = 7;
   int seven = 7;

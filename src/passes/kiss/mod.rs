@@ -334,6 +334,8 @@ pub fn kiss(mut p: Program, o: &KissOptions) -> Result<(Program, KissInfo)> {
         regions: std::collections::BTreeSet::new(),
         cur_fn: FuncId(0),
         cur_name: String::new(),
+        prefix_stmts: 0,
+        in_prefix: false,
         g,
         step_f,
         run_f,
@@ -389,6 +391,7 @@ pub fn kiss(mut p: Program, o: &KissOptions) -> Result<(Program, KissInfo)> {
             rw.cur_fn = FuncId(w.fi as u32);
             rw.cur_name = f.name.clone();
             let body = std::mem::take(&mut w.body);
+            rw.prefix_stmts = rw.readonly.prefix().top_level(rw.cur_fn, &body);
             w.body = rw.block(&p, body);
             w.locals = std::mem::take(&mut rw.locals);
             w.err = rw.err.take();
@@ -594,6 +597,12 @@ struct Rewriter {
     /// Race mode: the regions of the instrumented accesses.
     regions: std::collections::BTreeSet<String>,
     cur_fn: FuncId,
+    /// Top-level statements of the body still to come that run while
+    /// main is the only thread (`ir::prefix`); `block` takes it.
+    prefix_stmts: usize,
+    /// The statement being rewritten runs in the sequential prefix: no
+    /// schedule point (no thread is pending there).
+    in_prefix: bool,
     cur_name: String,
     step_f: FuncId,
     run_f: FuncId,

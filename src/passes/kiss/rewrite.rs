@@ -139,8 +139,17 @@ impl Rewriter {
 
     pub(super) fn block(&mut self, p: &Program, b: Block) -> Block {
         let mut out = Vec::new();
-        for s in b.0 {
+        // Only the body's own block marks the prefix; nested blocks keep
+        // the mark of the statement around them.
+        let prefix = std::mem::take(&mut self.prefix_stmts);
+        for (i, s) in b.0.into_iter().enumerate() {
+            if prefix > 0 {
+                self.in_prefix = i < prefix;
+            }
             self.stmt(p, s, &mut out);
+        }
+        if prefix > 0 {
+            self.in_prefix = false;
         }
         Block(out)
     }
@@ -166,7 +175,7 @@ impl Rewriter {
             self.stmt(p, assign(d, lv_local(t, ty, loc), loc), out);
             return;
         }
-        if !constant && self.visible(&s) {
+        if !constant && !self.in_prefix && self.visible(&s) {
             let step = self.step(p, loc);
             match self.unscheduled_test(p, &s) {
                 // A create past the thread bound only writes the new id:

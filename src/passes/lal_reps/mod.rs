@@ -691,6 +691,12 @@ struct Rewriter<'c> {
     /// How many times the statement being rewritten can run in an
     /// execution, when known (`sites::run_counts`).
     times: Option<u64>,
+    /// Top-level statements of the body still to come that run while
+    /// main is the only thread (`ir::prefix`); `block` takes it.
+    prefix_stmts: usize,
+    /// The statement being rewritten runs in the sequential prefix: no
+    /// switch point (nothing to switch to; it would only burn rounds).
+    in_prefix: bool,
 }
 
 impl std::ops::Deref for Rewriter<'_> {
@@ -782,6 +788,8 @@ impl Job {
             atomic_fn: f.atomic,
             fi: self.fi,
             times: cx.once_fns[self.fi].then_some(1),
+            prefix_stmts: 0,
+            in_prefix: false,
         };
         let mut pre = Vec::new();
         let mut esc: Vec<LocalId> = rw.escaping.iter().copied().collect();
@@ -801,6 +809,10 @@ impl Job {
             }
         }
         let body = std::mem::take(&mut self.body);
+        rw.prefix_stmts = cx
+            .readonly
+            .prefix()
+            .top_level(FuncId(self.fi as u32), &body);
         let mut out = rw.block(p, body, false);
         pre.append(&mut out.0);
         self.body = Block(pre);

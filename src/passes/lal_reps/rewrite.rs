@@ -97,7 +97,15 @@ impl Rewriter<'_> {
     pub(super) fn block(&mut self, p: &Program, b: Block, _in_atomic: bool) -> Block {
         let mut out = Vec::new();
         let mut stmts = b.0.into_iter().peekable();
+        // Only the body's own block marks the prefix; nested blocks keep
+        // the mark of the statement around them.
+        let prefix = std::mem::take(&mut self.prefix_stmts);
+        let mut i = 0;
         while let Some(s) = stmts.next() {
+            if prefix > 0 {
+                self.in_prefix = i < prefix;
+                i += 1;
+            }
             let next_ty = stmts.peek().and_then(|n| match &n.kind {
                 StmtKind::Assign(l, r) if matches!(strip_cast(r).kind, ExprKind::Local(_)) => {
                     Some((strip_cast(r).clone(), l.ty.clone()))
@@ -111,6 +119,9 @@ impl Rewriter<'_> {
                 _ => None,
             });
             self.stmt(p, s, &mut out, next_ty);
+        }
+        if prefix > 0 {
+            self.in_prefix = false;
         }
         Block(out)
     }
@@ -159,7 +170,7 @@ impl Rewriter<'_> {
         if !is_decl_esc {
             s.each_expr_mut(&mut |e| self.expr(p, e));
         }
-        let vis = !constant && self.visible(&s);
+        let vis = !constant && !self.in_prefix && self.visible(&s);
         if vis {
             let cs = self.cs_call(loc);
             out.push(match self.unscheduled_test(p, &s) {
@@ -192,7 +203,10 @@ impl Rewriter<'_> {
                     }
                     None => {}
                 }
-                {
+                if self.in_prefix {
+                    // No other thread yet: the writes need no step.
+                    out.extend(w);
+                } else {
                     if !w.is_empty() {
                         // The initialising writes are shared: one step.
                         out.push(self.cs_call(loc));
