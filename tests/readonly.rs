@@ -52,6 +52,32 @@ fn constant_and_written_globals() {
                 path.display()
             );
         }
+        // Optional: main's locals (`// main-locals: constant a b; written c`).
+        if let Some(line) = text.lines().find_map(|l| l.strip_prefix("// main-locals:")) {
+            let main = p.func_by_name("main").unwrap();
+            let f = p.func(main);
+            for part in line.split(';') {
+                let mut w = part.split_whitespace();
+                let want = match w.next() {
+                    Some("constant") => true,
+                    Some("written") => false,
+                    other => panic!("{}: main-locals: {other:?}", path.display()),
+                };
+                for n in w {
+                    let v = f
+                        .locals
+                        .iter()
+                        .position(|l| l.name == n)
+                        .unwrap_or_else(|| panic!("{}: no local {n}", path.display()));
+                    assert_eq!(
+                        ro.constant_local(main, seqc::ir::LocalId(v as u32)),
+                        want,
+                        "{}: main's local {n}",
+                        path.display()
+                    );
+                }
+            }
+        }
         let strings = names(&text, "// strings:") == ["constant"];
         assert_eq!(
             ro.constant_strings(),

@@ -155,6 +155,41 @@ impl Prefix {
         }
     }
 
+    /// Main's locals declared by a top-level statement of the prefix:
+    /// the declaration (with its initialiser) runs before any other
+    /// thread exists, and they live until the run ends — unless main may
+    /// leave by `pthread_exit` (any function may call it), which ends
+    /// their lifetime while other threads run: then none.
+    pub fn lasting_locals(&self, p: &Program) -> Vec<(FuncId, LocalId)> {
+        let Some(m) = self.main else { return vec![] };
+        let Some(b) = &p.func(m).body else {
+            return vec![];
+        };
+        let exits = p.functions.iter().any(|f| {
+            f.body.as_ref().is_some_and(|b| {
+                any_stmt(b, &|s| {
+                    matches!(
+                        s.kind,
+                        StmtKind::Op {
+                            op: Op::ThreadExit,
+                            ..
+                        }
+                    )
+                })
+            })
+        });
+        if exits {
+            return vec![];
+        }
+        b.0.iter()
+            .take(self.main_len)
+            .filter_map(|s| match s.kind {
+                StmtKind::Decl(v, _) => Some((m, v)),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// Does all of function `f` run in the prefix?
     pub fn whole(&self, f: FuncId) -> bool {
         self.funcs.get(f.index()).copied().unwrap_or(false)

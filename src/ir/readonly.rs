@@ -28,7 +28,9 @@
 //! one reached through a pointer. Heap memory and locals count as written
 //! (an allocation, a declaration, a free or a frame's end change what a
 //! read of them can see), so only globals and string literals are ever
-//! constant. Operations write every object their pointer arguments may
+//! constant by name; main's locals declared at its top level in the
+//! sequential prefix are the exception (their frame lasts as long as the
+//! run), and reads of them through pointers can be constant too. Operations write every object their pointer arguments may
 //! reach, but for `memcpy`'s source and the thread operations whose
 //! flows are spelled out below.
 //!
@@ -136,11 +138,15 @@ impl ReadOnly {
         for _ in &p.globals {
             ro.node();
         }
-        for f in &p.functions {
+        // Main's locals declared at its top level in the prefix live as
+        // long as the run and get their value there: only later writes
+        // count for them.
+        let lasting = ro.prefix.lasting_locals(p);
+        for (fi, f) in p.functions.iter().enumerate() {
             let base = ro.parent.len();
-            for _ in &f.locals {
+            for (vi, _) in f.locals.iter().enumerate() {
                 let n = ro.node();
-                ro.direct[n] = true;
+                ro.direct[n] = !lasting.contains(&(FuncId(fi as u32), LocalId(vi as u32)));
             }
             ro.local_base.push((base, f.locals.len()));
         }
@@ -772,6 +778,11 @@ impl ReadOnly {
     /// Is global `g` (an id the analysis saw) written by no run?
     pub fn constant_global(&self, g: GlobalId) -> bool {
         self.global(g).is_some_and(|n| self.unwritten(n))
+    }
+
+    /// Is local `v` of `f` written by no run (after the prefix)?
+    pub fn constant_local(&self, f: FuncId, v: LocalId) -> bool {
+        self.local(f, v).is_some_and(|n| self.unwritten(n))
     }
 
     /// Are string literals written by no run?
