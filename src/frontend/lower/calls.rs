@@ -134,6 +134,61 @@ const LIB_NOOPS: &[&str] = &[
     "__builtin_prefetch",
 ];
 
+/// Names whose direct calls `special_call` may give a meaning of its own
+/// (an operation, an assertion, a model, a no-op, a refusal). Taking the
+/// address of such a function when the input does not define it is
+/// refused: a call through the pointer would run an external function
+/// (any result, no effect) and drop that meaning (a lock that does not
+/// lock is a false bug). It covers more than `special_call` handles (every
+/// name of these families), which can only refuse more.
+pub(super) fn modelled_by_name(name: &str) -> bool {
+    const PREFIXES: &[&str] = &[
+        "pthread_",
+        "sem_",
+        "__VERIFIER_",
+        "__CPROVER_",
+        "nondet_",
+        "atomic_",
+        "__atomic_",
+        "__c11_atomic_",
+        "__sync_",
+        "__builtin_",
+        "thrd_",
+        "mtx_",
+        "cnd_",
+    ];
+    const NAMES: &[&str] = &[
+        "assert",
+        "__assert",
+        "__assert_fail",
+        "__assert_perror_fail",
+        "assert_perror",
+        "assume",
+        "reach_error",
+        "exit",
+        "_exit",
+        "_Exit",
+        "abort",
+        "malloc",
+        "calloc",
+        "free",
+        "memcpy",
+        "memmove",
+        "memset",
+        "rand",
+        "random",
+        "sscanf",
+    ];
+    PREFIXES.iter().any(|p| name.starts_with(p))
+        || NAMES.contains(&name)
+        || intercepted(name)
+        || UNSUPPORTED.contains(&name)
+        || LIB_NOOPS.contains(&name)
+        || ATTR_NOOPS.contains(&name)
+        || word_sig(name).is_some()
+        || atomic_op(name).is_some()
+}
+
 /// The bytes of a string literal argument (through casts and decay).
 fn string_of(e: &Expr) -> Option<&[u8]> {
     match &e.kind {
@@ -283,7 +338,11 @@ impl<'a> Lowerer<'a> {
                 );
             }
         }
-        let callee = self.rvalue(&c.node.callee)?;
+        // A function named as the callee is called, not taken by address.
+        self.direct_callee = matches!(c.node.callee.node, ast::Expression::Identifier(_));
+        let callee = self.rvalue(&c.node.callee);
+        self.direct_callee = false;
+        let callee = callee?;
         let sig = match callee.ty.pointee() {
             Some(Ty::Func(sig)) => (**sig).clone(),
             _ => return self.error(c.node.callee.span, "called object is not a function"),

@@ -413,6 +413,17 @@ impl<'a> Lowerer<'a> {
                         "main used by the program itself (a call of main with arguments)",
                     );
                 }
+                let defined = (func.body.is_some() || self.defined.contains(name))
+                    && !self.map.is_system(func.loc.file)
+                    || self.input_defs.contains(name);
+                if !self.direct_callee && !defined && super::calls::modelled_by_name(name) {
+                    return self.unsupported(
+                        id.span,
+                        format!(
+                            "the address of '{name}' (seqc gives meaning to its calls by name; a call through a pointer would lose it)"
+                        ),
+                    );
+                }
                 self.use_function(f);
                 let sig = self.prog.func(f).sig.clone();
                 Ok(Expr::new(ExprKind::Func(f), Ty::Func(Box::new(sig)), loc))

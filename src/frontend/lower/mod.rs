@@ -157,6 +157,9 @@ pub(super) struct Lowerer<'a> {
     folded: Vec<Ty>,
     /// Lowering the arguments of an allocator's call (`LayoutUse::alloc`).
     alloc_args: u32,
+    /// Lowering the identifier a call names as its callee (`identifier`
+    /// refuses other uses of functions seqc models by name).
+    direct_callee: bool,
     /// The comps as `passes::retype` leaves them, for `LayoutUse`: made
     /// when first needed, again when comps were defined or completed.
     retyped: Option<Program>,
@@ -194,6 +197,7 @@ pub(super) fn lower(
         vla_size: None,
         folded: Vec::new(),
         alloc_args: 0,
+        direct_callee: false,
         retyped: None,
     };
     for ext in &unit.0 {
