@@ -76,11 +76,7 @@ impl Prefix {
         let mut starts: Vec<bool> = p
             .functions
             .iter()
-            .map(|f| {
-                f.body
-                    .as_ref()
-                    .is_some_and(|b| any_stmt(b, &|s| creates(s)))
-            })
+            .map(|f| f.body.as_ref().is_some_and(|b| any_stmt(b, &creates)))
             .collect();
         loop {
             let indirect = addressed.iter().any(|f| starts[f.index()]);

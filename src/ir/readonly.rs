@@ -30,9 +30,10 @@
 //! read of them can see), so only globals and string literals are ever
 //! constant by name; main's locals declared at its top level in the
 //! sequential prefix are the exception (their frame lasts as long as the
-//! run), and reads of them through pointers can be constant too. Operations write every object their pointer arguments may
-//! reach, but for `memcpy`'s source and the thread operations whose
-//! flows are spelled out below.
+//! run), and reads of them through pointers can be constant too.
+//! Operations write every object their pointer arguments may reach, but
+//! for `memcpy`'s source and the thread operations whose flows are
+//! spelled out below.
 //!
 //! Addresses that leave the flow of values. An address held as an integer
 //! can come back as a pointer by ways no flow shows: a table lookup
@@ -286,9 +287,9 @@ impl ReadOnly {
 
     /// Is the statement `s` of function `f` (before a pass rewrote it),
     /// outside the sequential prefix, one whose shared accesses, as `sh`
-    /// sees them, are all reads of memory constant after the prefix? False for operations and for any statement the
-    /// analysis cannot place; a statement with no shared access at all
-    /// is true.
+    /// sees them, are all reads of memory constant after the prefix?
+    /// False for operations and for any statement the analysis cannot
+    /// place; a statement with no shared access at all is true.
     pub fn only_constant_reads(&self, sh: &Shared, f: FuncId, s: &Stmt) -> bool {
         // A global or local made after the analysis (by the pass that
         // asks): unknown, so the statement keeps its switch point.

@@ -297,6 +297,15 @@ fn nondet_type(suffix: &str, dm: DataModel) -> Option<Ty> {
 }
 
 impl<'a> Lowerer<'a> {
+    /// The input defines function `f` itself (not a system header's
+    /// declaration, nor seqc's model): its calls are ordinary calls.
+    pub(super) fn user_defined(&self, f: FuncId) -> bool {
+        let func = self.prog.func(f);
+        let name = func.name.as_str();
+        (func.body.is_some() || self.defined.contains(name)) && !self.map.is_system(func.loc.file)
+            || self.input_defs.contains(name)
+    }
+
     pub(super) fn call(
         &mut self,
         c: &'a Node<ast::CallExpression>,
@@ -312,12 +321,7 @@ impl<'a> Lowerer<'a> {
                 Some(Sym::Local(_)) | Some(Sym::Global(_)) | Some(Sym::Vla { .. })
             );
             let user_defined = match sym {
-                Some(Sym::Func(f)) => {
-                    let func = self.prog.func(f);
-                    (func.body.is_some() || self.defined.contains(name))
-                        && !self.map.is_system(func.loc.file)
-                        || self.input_defs.contains(name)
-                }
+                Some(Sym::Func(f)) => self.user_defined(f),
                 _ => false,
             };
             let alloc = allocator(name) as u32;

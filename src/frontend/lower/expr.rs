@@ -413,10 +413,10 @@ impl<'a> Lowerer<'a> {
                         "main used by the program itself (a call of main with arguments)",
                     );
                 }
-                let defined = (func.body.is_some() || self.defined.contains(name))
-                    && !self.map.is_system(func.loc.file)
-                    || self.input_defs.contains(name);
-                if !self.direct_callee && !defined && super::calls::modelled_by_name(name) {
+                if !self.direct_callee
+                    && !self.user_defined(f)
+                    && super::calls::modelled_by_name(name)
+                {
                     return self.unsupported(
                         id.span,
                         format!(
