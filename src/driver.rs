@@ -83,6 +83,7 @@ pub fn load_timed(input: &str, cfg: &Config) -> Result<(Program, frontend::Timin
             defines: cfg.defines.clone(),
             data_model: cfg.data_model,
         },
+        overflow: cfg.property.overflow(),
     };
     frontend::load_timed(input, &opts)
 }

@@ -18,6 +18,10 @@ use std::time::{Duration, Instant};
 #[derive(Clone, Debug, Default)]
 pub struct FrontendOptions {
     pub pp: PpOptions,
+    /// `--property overflow` will be checked: a signed `+=` on an
+    /// `_Atomic` object is lowered to an atomic section the overflow
+    /// pass can check, not to a fetch-op (which wraps).
+    pub overflow: bool,
 }
 
 /// Preprocesses, parses and lowers `path` (`-`: standard input, shown as
@@ -33,7 +37,7 @@ pub fn load_timed(path: &str, opts: &FrontendOptions) -> Result<(Program, Timing
     let text = preprocess::preprocess(path, &opts.pp)?;
     let pp = t.elapsed();
     let shown = preprocess::display_name(path);
-    let (p, mut times) = load_preprocessed_timed(shown, text, opts.pp.data_model)?;
+    let (p, mut times) = load_preprocessed_timed(shown, text, opts.pp.data_model, opts.overflow)?;
     times.insert(0, ("preprocess".to_string(), pp));
     Ok((p, times))
 }
@@ -42,11 +46,16 @@ pub type Timings = Vec<(String, Duration)>;
 
 /// Parses and lowers already preprocessed text.
 pub fn load_preprocessed(path: &str, text: String, dm: DataModel) -> Result<Program> {
-    load_preprocessed_timed(path, text, dm).map(|(p, _)| p)
+    load_preprocessed_timed(path, text, dm, false).map(|(p, _)| p)
 }
 
-fn load_preprocessed_timed(path: &str, text: String, dm: DataModel) -> Result<(Program, Timings)> {
-    crate::par::deep(|| parse_and_lower(path, text, dm))
+fn load_preprocessed_timed(
+    path: &str,
+    text: String,
+    dm: DataModel,
+    overflow: bool,
+) -> Result<(Program, Timings)> {
+    crate::par::deep(|| parse_and_lower(path, text, dm, overflow))
 }
 
 /// The library models (templates/models.c), one per `/* model: NAME */`.
@@ -116,7 +125,12 @@ fn reserved_names(p: &Program) -> Result<()> {
     }
 }
 
-fn parse_and_lower(path: &str, text: String, dm: DataModel) -> Result<(Program, Timings)> {
+fn parse_and_lower(
+    path: &str,
+    text: String,
+    dm: DataModel,
+    overflow: bool,
+) -> Result<(Program, Timings)> {
     let t = Instant::now();
     let text = with_models(text, dm);
     let map = SourceMap::new(&text, path);
@@ -141,7 +155,7 @@ fn parse_and_lower(path: &str, text: String, dm: DataModel) -> Result<(Program, 
     };
     let parsed = t.elapsed();
     let t = Instant::now();
-    let mut p = lower::lower(&parse.unit, &parse.source, map, dm)?;
+    let mut p = lower::lower(&parse.unit, &parse.source, map, dm, overflow)?;
     reserved_names(&p)?;
     crate::ir::loops::mark(&mut p);
     let lowered = t.elapsed();

@@ -10,7 +10,8 @@
 //! the limits used). Not checked, as C defines them: unsigned
 //! arithmetic, conversions to a narrower signed type (gcc wraps; C calls
 //! it implementation-defined), `char` and `short` arithmetic (done in
-//! `int`), atomic read-modify-writes (they wrap, C11 7.17.7.5p3).
+//! `int`), the atomic fetch-ops (they wrap, C11 7.17.7.5p3; a signed
+//! `x += v` on an `_Atomic` object is an atomic section, checked).
 //! Division by zero and out-of-range shift counts keep their pinned
 //! meaning (DESIGN.md §2): they are not overflow.
 //!

@@ -426,6 +426,29 @@ impl<'p> Emitter<'p> {
         }
         let copied =
             |gi: usize| !self.opts.ir_mode && p.rounds.as_ref().is_some_and(|r| r.copied[gi]);
+        // A global that an initialiser printed before its definition names
+        // is declared first: a file-scope compound literal is made after
+        // the object whose initialiser takes its address, and the round
+        // structs come before every global left out of them.
+        let mut ahead = vec![false; p.globals.len()];
+        for (gi, g) in p.globals.iter().enumerate() {
+            let Some(init) = &g.init else { continue };
+            init.each_expr(&mut |e| {
+                e.walk(&mut |x| {
+                    if let ExprKind::Global(h) = x.kind
+                        && !copied(h.index())
+                        && (h.index() > gi || copied(gi))
+                    {
+                        ahead[h.index()] = true;
+                    }
+                })
+            });
+        }
+        for (gi, g) in p.globals.iter().enumerate() {
+            if ahead[gi] {
+                let _ = writeln!(out, "{};", self.global_head(g));
+            }
+        }
         if let Some(r) = p.rounds.as_ref().filter(|_| !self.opts.ir_mode) {
             // Shared state: two structs, each with K round copies and a
             // sink copy, each copy its own object so that a wild index in
@@ -494,16 +517,7 @@ impl<'p> Emitter<'p> {
             if copied(gi) {
                 continue;
             }
-            let mut d = String::new();
-            if g.storage == Storage::Extern {
-                d.push_str("extern ");
-            } else if g.storage == Storage::Static {
-                d.push_str("static ");
-            }
-            if g.thread_local {
-                d.push_str("_Thread_local ");
-            }
-            d.push_str(&self.declare(&g.ty, &c_ident(&g.name)));
+            let mut d = self.global_head(g);
             if let Some(i) = &g.init {
                 let i = self.init(i, &g.ty);
                 let _ = write!(d, " = {i}");
@@ -514,6 +528,21 @@ impl<'p> Emitter<'p> {
             out.push('\n');
         }
         (out, bodies)
+    }
+
+    /// A global's declaration without its initialiser (storage, type, name).
+    fn global_head(&mut self, g: &Global) -> String {
+        let mut d = String::new();
+        if g.storage == Storage::Extern {
+            d.push_str("extern ");
+        } else if g.storage == Storage::Static {
+            d.push_str("static ");
+        }
+        if g.thread_local {
+            d.push_str("_Thread_local ");
+        }
+        d.push_str(&self.declare(&g.ty, &c_ident(&g.name)));
+        d
     }
 
     /// The text of every function definition, and per defined function

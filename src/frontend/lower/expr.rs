@@ -20,12 +20,8 @@ impl<'a> Lowerer<'a> {
     /// Lowers `e` where no statement may be emitted (file-scope
     /// initialisers, array sizes): a constant or address expression.
     pub(super) fn pure_expr(&mut self, e: &'a Node<ast::Expression>) -> Result<Expr> {
-        self.file_literal = None;
         match self.effect_free_expr(e)? {
             Some(x) => Ok(x),
-            None if let Some(at) = self.file_literal.take() => {
-                self.unsupported(at, "compound literals at file scope")
-            }
             None => self.error(
                 e.span,
                 "expected a constant expression (this one has side effects)",
@@ -181,13 +177,12 @@ impl<'a> Lowerer<'a> {
             }
             ast::Expression::Call(c) => self.call(c, e, want),
             ast::Expression::CompoundLiteral(cl) => {
-                // At file scope it is an object of static storage (C11
-                // 6.5.2.5p5), which no function's locals can hold; in a
-                // `sizeof` only its type matters.
-                if self.fs().func == FuncId(u32::MAX) {
-                    self.file_literal.get_or_insert(e.span);
-                }
                 let ty = self.type_name(&cl.node.type_name)?;
+                // At file scope it is an object of static storage (C11
+                // 6.5.2.5p5), initialised by constants as any such object.
+                if self.fs().func == FuncId(u32::MAX) {
+                    return self.static_literal(ty, cl, loc);
+                }
                 let (init, ty) =
                     self.init_top_list(&ty, &cl.node.initializer_list, cl.span, false)?;
                 let t = self.temp(ty, loc);
@@ -760,7 +755,12 @@ impl<'a> Lowerer<'a> {
     /// one atomic operation. Anything else (a floating or `_Bool` object,
     /// a floating operand, a pointer, * / % << >>) is that read, the
     /// arithmetic and the conversion back in an atomic section: the
-    /// operand and the object's address are computed before it.
+    /// operand and the object's address are computed before it. Under
+    /// `--property overflow`, so is a + or - done in a signed type:
+    /// unlike `atomic_fetch_add`, which wraps (7.17.7.5p3), C's `x + v`
+    /// may overflow (6.5.16.2 note 113), and the overflow pass checks
+    /// operations in atomic sections. Both forms have the same meaning
+    /// otherwise; the fetch-op is one step in the sequentializations.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn atomic_rmw(
         &mut self,
@@ -781,7 +781,12 @@ impl<'a> Lowerer<'a> {
             _ => None,
         };
         let vt = lv.ty.unqual().clone();
-        let fetch = matches!(vt, Ty::Int(_)) && v.ty.is_integer();
+        let signed_sum = self.checked_sums
+            && matches!(rmw, Some(AtomicRmw::Add | AtomicRmw::Sub))
+            && super::arith::usual(&vt, &v.ty, self.prog.data_model)
+                .int_kind()
+                .is_some_and(|k| k.signed());
+        let fetch = matches!(vt, Ty::Int(_)) && v.ty.is_integer() && !signed_sum;
         let Some(rmw) = rmw.filter(|_| fetch) else {
             return self.atomic_section_rmw(lv, op, v, post, want, loc, e);
         };
@@ -871,6 +876,33 @@ impl<'a> Lowerer<'a> {
             Want::Value => t,
             _ => Expr::int(0, Ty::Void, loc),
         })
+    }
+
+    /// A compound literal outside any function: an unnamed object of
+    /// static storage (C11 6.5.2.5p5), made a global of its own whose
+    /// initialiser is constant (6.7.9p4), as a named one's would be.
+    fn static_literal(
+        &mut self,
+        ty: Ty,
+        cl: &'a Node<ast::CompoundLiteral>,
+        loc: Loc,
+    ) -> Result<Expr> {
+        let outer = self.static_init;
+        self.static_init = true;
+        let made = self.init_top_list(&ty, &cl.node.initializer_list, cl.span, true);
+        self.static_init = outer;
+        let (init, ty) = made?;
+        let g = GlobalId(self.prog.globals.len() as u32);
+        self.made_globals.push(g);
+        self.prog.globals.push(Global {
+            name: "compound_literal".to_string(),
+            ty: ty.clone(),
+            init: Some(init),
+            storage: Storage::Static,
+            thread_local: false,
+            loc,
+        });
+        Ok(Expr::new(ExprKind::Global(g), ty, loc))
     }
 
     /// Folds constant sub-trees so the output keeps `-1` rather than `-(1)`;

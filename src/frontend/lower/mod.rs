@@ -122,9 +122,6 @@ pub(super) struct Lowerer<'a> {
     /// Why a struct or union has no body: its members were refused (a
     /// flexible array member, say). A use of the type says so.
     comp_errors: HashMap<CompId, Diagnostic>,
-    /// A compound literal met at file scope, where it would be an object
-    /// of static storage (refused by `pure_expr` if its value is used).
-    file_literal: Option<Span>,
     /// Function definitions not lowered yet (system headers: lowered on use).
     pending: HashMap<FuncId, &'a Node<ast::FunctionDefinition>>,
     queue: Vec<FuncId>,
@@ -163,6 +160,14 @@ pub(super) struct Lowerer<'a> {
     /// The comps as `passes::retype` leaves them, for `LayoutUse`: made
     /// when first needed, again when comps were defined or completed.
     retyped: Option<Program>,
+    /// A signed `+=` or `-=` on an `_Atomic` object is an atomic section
+    /// (`--property overflow` checks it), not a fetch-op.
+    checked_sums: bool,
+    /// Globals seqc named (block-scope statics, file-scope compound
+    /// literals): kept out of `global_index`, so that a later file-scope
+    /// `int f__x;` is not taken for f's `static int x`, and renamed at the
+    /// end where their name is the input's too (`unique_made_names`).
+    made_globals: Vec<GlobalId>,
 }
 
 pub(super) fn lower(
@@ -170,6 +175,7 @@ pub(super) fn lower(
     src: &str,
     map: SourceMap,
     dm: DataModel,
+    checked_sums: bool,
 ) -> Result<Program> {
     let mut prog = Program::new(dm);
     prog.files = map.files.clone();
@@ -181,7 +187,6 @@ pub(super) fn lower(
         scopes: vec![HashMap::default()],
         named: Vec::new(),
         comp_errors: HashMap::default(),
-        file_literal: None,
         tags: vec![HashMap::default()],
         pending: HashMap::default(),
         queue: Vec::new(),
@@ -199,6 +204,8 @@ pub(super) fn lower(
         alloc_args: 0,
         direct_callee: false,
         retyped: None,
+        checked_sums,
+        made_globals: Vec::new(),
     };
     for ext in &unit.0 {
         if let ast::ExternalDeclaration::FunctionDefinition(fd) = &ext.node
@@ -229,6 +236,7 @@ pub(super) fn lower(
             return Err(d);
         }
     }
+    l.unique_made_names();
     l.finish()
 }
 
@@ -438,7 +446,8 @@ impl<'a> Lowerer<'a> {
             let fname = self.prog.func(self.fs.as_ref().unwrap().func).name.clone();
             self.fresh_global_name(&format!("{fname}__{name}"))
         };
-        let existing = if file_scope || specs.is_extern {
+        let named_here = file_scope || specs.is_extern;
+        let existing = if named_here {
             self.global_index.get(&gname).map(|g| g.index())
         } else {
             None
@@ -451,7 +460,11 @@ impl<'a> Lowerer<'a> {
             Some(i) => GlobalId(i as u32),
             None => {
                 let g = GlobalId(self.prog.globals.len() as u32);
-                self.global_index.insert(gname.clone(), g);
+                if named_here {
+                    self.global_index.insert(gname.clone(), g);
+                } else {
+                    self.made_globals.push(g);
+                }
                 self.prog.globals.push(Global {
                     name: gname,
                     ty: ty.clone(),
@@ -529,6 +542,37 @@ impl<'a> Lowerer<'a> {
             }
         }
         Ok(())
+    }
+
+    /// Gives each global seqc named a name no other global, function or
+    /// local has (C output and traces name objects by it; a local of the
+    /// same name would hide it in the output).
+    fn unique_made_names(&mut self) {
+        if self.made_globals.is_empty() {
+            return;
+        }
+        let made: HashSet<GlobalId> = self.made_globals.iter().copied().collect();
+        let mut taken: HashSet<String> = HashSet::default();
+        for (i, g) in self.prog.globals.iter().enumerate() {
+            if !made.contains(&GlobalId(i as u32)) {
+                taken.insert(g.name.clone());
+            }
+        }
+        for f in &self.prog.functions {
+            taken.insert(f.name.clone());
+            taken.extend(f.locals.iter().map(|l| l.name.clone()));
+        }
+        for &g in &self.made_globals {
+            let base = self.prog.globals[g.index()].name.clone();
+            let mut n = base.clone();
+            let mut i = 1;
+            while taken.contains(&n) {
+                n = format!("{base}_{i}");
+                i += 1;
+            }
+            taken.insert(n.clone());
+            self.prog.globals[g.index()].name = n;
+        }
     }
 
     fn fresh_global_name(&self, base: &str) -> String {
