@@ -262,6 +262,41 @@ fn refusals_name_the_construct() {
             "2:47",
             "the address of 'malloc'",
         ),
+        // Each of these was accepted with part of its meaning dropped
+        // (a reviewer's false bugs): a layout pragma, a constructor on a
+        // declaration, the null address of a weak undefined function, a
+        // packed enum's size, _Generic on qualifiers seqc's types drop,
+        // and inline assembly given unknown outputs.
+        (
+            "#pragma pack(1)\nstruct p { char c; int i; };\nint main(void) { return sizeof(struct p); }\n",
+            "1:1",
+            "#pragma pack",
+        ),
+        (
+            "int g;\nvoid init(void) __attribute__((constructor));\nvoid init(void) { g = 5; }\nint main(void) { return g; }\n",
+            "2:32",
+            "__attribute__((constructor))",
+        ),
+        (
+            "extern int h(void) __attribute__((weak));\nint main(void) { if (h) return 1; return 0; }\n",
+            "2:22",
+            "the address of 'h', declared weak",
+        ),
+        (
+            "enum f { A = 1, B = 200 } __attribute__((packed));\nint main(void) { return sizeof(enum f); }\n",
+            "1:1",
+            "__attribute__((packed)) on an enum",
+        ),
+        (
+            "int g;\nint main(void) { int *p = &g; return _Generic(p, const int *: 1, int *: 2); }\n",
+            "2:50",
+            "_Generic with qualified or pointer types",
+        ),
+        (
+            "int main(void) { int x = 0, y = 5; __asm__(\"movl %1, %0\" : \"=r\"(x) : \"r\"(y)); return x; }\n",
+            "1:36",
+            "inline assembly \"movl %1, %0\"",
+        ),
         (
             "int depth;\nint main(int argc, char **argv) {\n  if (depth) return argc;\n  depth = 1; return main(42, argv);\n}\n",
             "4:21",

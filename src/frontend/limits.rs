@@ -77,9 +77,22 @@ pub fn check(text: &str, map: &SourceMap) -> Result<()> {
             continue;
         }
         if line_start && c == b'#' {
-            // Line markers and pragmas.
+            // Line markers and pragmas. `#pragma pack` changes struct
+            // layouts, which the parser never sees: refused, not dropped.
+            let at = i;
             while i < b.len() && b[i] != b'\n' {
                 i += 1;
+            }
+            let words: Vec<&[u8]> = b[at + 1..i]
+                .split(|c| c.is_ascii_whitespace() || *c == b'(')
+                .filter(|w| !w.is_empty())
+                .take(2)
+                .collect();
+            if words == [&b"pragma"[..], &b"pack"[..]] {
+                let (file, line, col, src) = map.position(at);
+                return Err(Diagnostic::unsupported("#pragma pack (struct layouts)")
+                    .at(file, line, col)
+                    .with_source_line(src));
             }
             continue;
         }

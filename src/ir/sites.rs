@@ -22,6 +22,58 @@ pub struct Site {
 /// The sites in slot order, or why no such order exists.
 pub fn thread_sites(p: &Program) -> std::result::Result<Vec<Site>, (String, Loc)> {
     let indirect = p.address_taken_functions();
+    let (calls, sites) = calls_and_sites(p, &indirect);
+    let reach = |from: FuncId| reach_from(&calls, from);
+    order_sites(sites, &indirect, reach)
+}
+
+/// Per function, how many threads may run it, main's included: the thread
+/// slots (`caps`, by site in slot order) of every site whose start routine
+/// reaches it through calls, plus one when main reaches it. A function
+/// reached by neither (a key's destructor, say) counts every slot.
+pub fn runners(p: &Program, sites: &[Site], caps: &[u32], main: FuncId) -> Vec<u64> {
+    let indirect = p.address_taken_functions();
+    let (calls, _) = calls_and_sites(p, &indirect);
+    let all = 1 + caps.iter().map(|&c| c as u64).sum::<u64>();
+    let mut n = vec![0u64; p.functions.len()];
+    for f in reach_from(&calls, main) {
+        n[f.index()] += 1;
+    }
+    for (s, &c) in sites.iter().zip(caps) {
+        let starts = match s.start {
+            Some(f) => vec![f],
+            None => indirect.clone(),
+        };
+        let mut seen = BTreeSet::new();
+        for st in starts {
+            seen.extend(reach_from(&calls, st));
+        }
+        for f in seen {
+            n[f.index()] += c as u64;
+        }
+    }
+    n.iter()
+        .map(|&k| if k == 0 { all } else { k.min(all) })
+        .collect()
+}
+
+/// Every function reached from `from` through calls, `from` included.
+fn reach_from(calls: &[BTreeSet<FuncId>], from: FuncId) -> BTreeSet<FuncId> {
+    let mut seen = BTreeSet::from([from]);
+    let mut todo = vec![from];
+    while let Some(f) = todo.pop() {
+        for &g in &calls[f.index()] {
+            if seen.insert(g) {
+                todo.push(g);
+            }
+        }
+    }
+    seen
+}
+
+/// Per function, whom it calls (through a pointer: every address-taken
+/// function of a matching type), and every thread-creation site.
+fn calls_and_sites(p: &Program, indirect: &[FuncId]) -> (Vec<BTreeSet<FuncId>>, Vec<Site>) {
     // Per function (on threads when many): whom it calls, and its sites.
     let per_fn = crate::par::map(&p.functions, |fi, f| {
         let mut calls = BTreeSet::new();
@@ -83,18 +135,15 @@ pub fn thread_sites(p: &Program) -> std::result::Result<Vec<Site>, (String, Loc)
         calls.push(c);
         sites.extend(s);
     }
-    let reach = |from: FuncId| -> BTreeSet<FuncId> {
-        let mut seen = BTreeSet::from([from]);
-        let mut todo = vec![from];
-        while let Some(f) = todo.pop() {
-            for &g in &calls[f.index()] {
-                if seen.insert(g) {
-                    todo.push(g);
-                }
-            }
-        }
-        seen
-    };
+    (calls, sites)
+}
+
+/// `sites` in slot order: a site after every site whose thread reaches it.
+fn order_sites(
+    sites: Vec<Site>,
+    indirect: &[FuncId],
+    reach: impl Fn(FuncId) -> BTreeSet<FuncId>,
+) -> std::result::Result<Vec<Site>, (String, Loc)> {
     let mut reach_cache: HashMap<Option<FuncId>, BTreeSet<FuncId>> = HashMap::new();
     let mut reaches = |start: Option<FuncId>| -> BTreeSet<FuncId> {
         reach_cache

@@ -546,8 +546,12 @@ impl<'a> FnCompiler<'a> {
 
     /// Stores an initialiser at `at` (an address of an object of type `ty`).
     fn init(&mut self, at: E, ty: &Ty, init: &Init, loc: Loc, top: bool) -> R<()> {
+        // A key is a value (`pthread_key_t k = b;` copies b's number).
+        let key_value =
+            matches!(init, Init::Expr(_)) && *ty.unqual() == Ty::Pthread(PthreadTy::Key);
         if let Ty::Pthread(p) = ty.unqual()
             && *p != PthreadTy::Thread
+            && !key_value
         {
             // PTHREAD_*_INITIALIZER: the zero state; a mutex's kind.
             let n = self.size(ty, loc)?;

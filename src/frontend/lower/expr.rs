@@ -309,6 +309,31 @@ impl<'a> Lowerer<'a> {
             ast::Expression::GenericSelection(g) => {
                 let t = self.type_of_expr(&g.node.expression)?;
                 let t = self.value(Expr::int(0, t, loc)).ty.unqual().clone();
+                // seqc's types keep no `const`/`volatile`, on which C's
+                // choice depends (`const int *` is not `int *`, and no
+                // qualified type matches the converted operand).
+                let has_ptr = |t: &Ty| {
+                    let mut t = t;
+                    loop {
+                        match t.unqual() {
+                            Ty::Ptr(_) => return true,
+                            Ty::Array(e, _) => t = e,
+                            _ => return false,
+                        }
+                    }
+                };
+                for a in &g.node.associations {
+                    if let ast::GenericAssociation::Type(ta) = &a.node {
+                        let tn = &ta.node.type_name;
+                        let at = self.type_name(tn)?;
+                        if self.qualified_type_name(&tn.node) || (has_ptr(&t) && has_ptr(&at)) {
+                            return self.unsupported(
+                                tn.span,
+                                "_Generic with qualified or pointer types (seqc's types keep no const or volatile, which the choice depends on)",
+                            );
+                        }
+                    }
+                }
                 let mut default = None;
                 for a in &g.node.associations {
                     match &a.node {
@@ -416,6 +441,17 @@ impl<'a> Lowerer<'a> {
                         id.span,
                         format!(
                             "the address of '{name}' (seqc gives meaning to its calls by name; a call through a pointer would lose it)"
+                        ),
+                    );
+                }
+                if !self.direct_callee
+                    && !self.input_defs.contains(name)
+                    && self.weak_undefined.contains(name)
+                {
+                    return self.unsupported(
+                        id.span,
+                        format!(
+                            "the address of '{name}', declared weak and not defined (its address would be null)"
                         ),
                     );
                 }

@@ -168,6 +168,17 @@ pub(super) struct Lowerer<'a> {
     /// `int f__x;` is not taken for f's `static int x`, and renamed at the
     /// end where their name is the input's too (`unique_made_names`).
     made_globals: Vec<GlobalId>,
+    /// Typedef names whose type has a qualifier seqc's types do not keep
+    /// (`const`, `volatile`, `restrict`, `_Atomic`), at any level:
+    /// `_Generic` cannot choose exactly on them.
+    qualified_typedefs: HashSet<String>,
+    /// Functions declared `weak` and, where so declared, not defined:
+    /// their address is null, which seqc does not model (a call is
+    /// refused anyway, as for any function without a body).
+    weak_undefined: HashSet<String>,
+    /// Inline assembly calls through a table each of these globals holds:
+    /// an error if the program defines the global after all.
+    asm_calls: Vec<(GlobalId, Diagnostic)>,
 }
 
 pub(super) fn lower(
@@ -206,6 +217,9 @@ pub(super) fn lower(
         retyped: None,
         checked_sums,
         made_globals: Vec::new(),
+        qualified_typedefs: HashSet::default(),
+        weak_undefined: HashSet::default(),
+        asm_calls: Vec::new(),
     };
     for ext in &unit.0 {
         if let ast::ExternalDeclaration::FunctionDefinition(fd) = &ext.node
@@ -233,6 +247,12 @@ pub(super) fn lower(
     }
     for (f, d) in std::mem::take(&mut l.extern_calls) {
         if l.prog.func(f).body.is_none() {
+            return Err(d);
+        }
+    }
+    for (g, d) in std::mem::take(&mut l.asm_calls) {
+        let g = l.prog.global(g);
+        if g.storage != Storage::Extern || g.init.is_some() {
             return Err(d);
         }
     }
@@ -326,6 +346,28 @@ impl<'a> Lowerer<'a> {
     /// A declaration at file scope (`file_scope`) or in a block.
     fn declaration(&mut self, d: &'a Node<ast::Declaration>, file_scope: bool) -> Result<()> {
         let system = self.in_system(d.span);
+        if !system {
+            self.attrs_acting_alone(d)?;
+        }
+        let typedef = d.node.specifiers.iter().any(|s| {
+            matches!(&s.node, ast::DeclarationSpecifier::StorageClass(c)
+                if c.node == ast::StorageClassSpecifier::Typedef)
+        });
+        if typedef {
+            let in_specs = d.node.specifiers.iter().any(|s| match &s.node {
+                ast::DeclarationSpecifier::TypeQualifier(_) => true,
+                ast::DeclarationSpecifier::TypeSpecifier(t) => self.qualified_spec(&t.node),
+                _ => false,
+            });
+            for id in &d.node.declarators {
+                let dd = &id.node.declarator.node;
+                if (in_specs || types::qualified_declarator(dd))
+                    && let Some(n) = types::declarator_name(dd)
+                {
+                    self.qualified_typedefs.insert(n);
+                }
+            }
+        }
         let specs = match self.decl_specs(&d.node.specifiers, d.span) {
             Ok(s) => s,
             Err(mut e) if system || file_scope => {
@@ -359,6 +401,116 @@ impl<'a> Lowerer<'a> {
                     }
                 }
                 Err(e) => return Err(e),
+            }
+        }
+        Ok(())
+    }
+
+    /// Refuses, at the declaration, the attributes that act without any
+    /// use of the name (a refusal found while reading a declaration is
+    /// otherwise kept for a use of the name): a `constructor` or
+    /// `destructor` runs the function around main, and a packed enum's
+    /// later uses name it by its tag alone. A `weak` function never
+    /// defined is noted: its address is refused where taken.
+    fn attrs_acting_alone(&mut self, d: &'a Node<ast::Declaration>) -> Result<()> {
+        let mut enum_at = None;
+        for s in &d.node.specifiers {
+            match &s.node {
+                ast::DeclarationSpecifier::TypeSpecifier(t)
+                    if matches!(t.node, ast::TypeSpecifier::Enum(_)) =>
+                {
+                    enum_at = Some(t.span);
+                }
+                ast::DeclarationSpecifier::Extension(e) if enum_at.is_some() => {
+                    let packed = e.iter().any(|x| {
+                        matches!(&x.node, ast::Extension::Attribute(a)
+                            if matches!(a.name.node.as_str(), "packed" | "__packed__"))
+                    });
+                    if packed {
+                        return self.unsupported(
+                            enum_at.unwrap(),
+                            "__attribute__((packed)) on an enum (its size)",
+                        );
+                    }
+                }
+                _ => {}
+            }
+        }
+        let mut exts: Vec<(&'a Node<ast::Extension>, Option<String>)> = Vec::new();
+        // The names a declaration may leave undefined: a function the
+        // input never defines, or an `extern` object (whose definition
+        // seqc would have to find elsewhere).
+        let is_extern = d.node.specifiers.iter().any(|s| {
+            matches!(&s.node, ast::DeclarationSpecifier::StorageClass(c)
+                if c.node == ast::StorageClassSpecifier::Extern)
+        });
+        let mut funcs = HashSet::default();
+        let names: Vec<Option<String>> = d
+            .node
+            .declarators
+            .iter()
+            .map(|id| {
+                let n = types::declarator_name(&id.node.declarator.node)?;
+                let func = id.node.declarator.node.derived.iter().any(|x| {
+                    matches!(
+                        x.node,
+                        ast::DerivedDeclarator::Function(_) | ast::DerivedDeclarator::KRFunction(_)
+                    )
+                });
+                if func {
+                    funcs.insert(n.clone());
+                }
+                let undefined = if func {
+                    !self.input_defs.contains(&n)
+                } else {
+                    is_extern && id.node.initializer.is_none()
+                };
+                undefined.then_some(n)
+            })
+            .collect();
+        for s in &d.node.specifiers {
+            if let ast::DeclarationSpecifier::Extension(e) = &s.node {
+                for n in &names {
+                    exts.extend(e.iter().map(|x| (x, n.clone())));
+                }
+            }
+        }
+        for (id, n) in d.node.declarators.iter().zip(&names) {
+            let ext = &id.node.declarator.node.extensions;
+            exts.extend(ext.iter().map(|x| (x, n.clone())));
+        }
+        for (x, name) in exts {
+            let ast::Extension::Attribute(a) = &x.node else {
+                continue;
+            };
+            let raw = a.name.node.as_str();
+            let bare = raw
+                .strip_prefix("__")
+                .and_then(|n| n.strip_suffix("__"))
+                .unwrap_or(raw);
+            match bare {
+                "constructor" | "destructor" => {
+                    let when = if bare == "constructor" {
+                        "before"
+                    } else {
+                        "after"
+                    };
+                    return self.unsupported(
+                        a.name.span,
+                        format!("__attribute__(({raw})): a function run {when} main"),
+                    );
+                }
+                "weak" if name.as_ref().is_some_and(|n| funcs.contains(n)) => {
+                    let n = name.unwrap_or_default();
+                    self.weak_undefined.insert(n);
+                }
+                "weak" if let Some(n) = name => {
+                    return self.unsupported(
+                        a.name.span,
+                        format!("__attribute__(({raw})) on '{n}', which may be left undefined (its address would be null)"),
+                    );
+                }
+                _ => {}
             }
         }
         Ok(())

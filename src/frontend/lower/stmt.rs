@@ -3,7 +3,7 @@
 
 use super::Lowerer;
 use super::expr::Want;
-use crate::diag::Result;
+use crate::diag::{Diagnostic, Result};
 use crate::ir::*;
 use lang_c::ast;
 use lang_c::span::Node;
@@ -184,14 +184,21 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Inline assembly, as far as a sequentially consistent C program can
-    /// see it: `ud2` (the kernel's BUG()) stops the thread like abort();
-    /// every output operand gets an unknown value; inputs, clobbers and
-    /// barriers change nothing else. Kernel drivers use it for port I/O
-    /// and fences.
+    /// see it, for the instructions whose meaning seqc gives exactly:
+    /// `ud2` (the kernel's BUG()) stops the thread like abort(); port
+    /// input (`in*`) gives its outputs unknown values (a device's); port
+    /// output, fences, `nop`/`pause`, `cli`/`sti` change nothing seqc
+    /// models; `xchg` with two read-write operands swaps them in one step;
+    /// a `mov` between a register and a memory operand reads or writes it
+    /// (of the operand's C type: a width the suffix disagrees with is
+    /// taken as the C type says);
+    /// an empty template leaves a `+` operand as it is and gives a `=`
+    /// operand the input tied to it. Anything else is refused by name: an
+    /// unknown value for its outputs could make up a bug.
     fn asm(&mut self, a: &'a Node<ast::AsmStatement>, loc: Loc) -> Result<()> {
-        let (template, outputs) = match &a.node {
-            ast::AsmStatement::GnuBasic(t) => (&t.node, &[][..]),
-            ast::AsmStatement::GnuExtended(x) => (&x.template.node, &x.outputs[..]),
+        let (template, outputs, inputs) = match &a.node {
+            ast::AsmStatement::GnuBasic(t) => (&t.node, &[][..], &[][..]),
+            ast::AsmStatement::GnuExtended(x) => (&x.template.node, &x.outputs[..], &x.inputs[..]),
         };
         if template.iter().any(|t| t.contains("ud2")) {
             self.emit(
@@ -204,18 +211,210 @@ impl<'a> Lowerer<'a> {
             );
             return Ok(());
         }
-        for o in outputs {
-            let lv = self.expr(&o.node.variable_name, Want::Value)?;
-            let ty = lv.ty.unqual().clone();
-            if !(ty.is_integer() || ty.is_pointer()) {
-                return self.unsupported(o.span, "inline assembly with a non-scalar output");
+        let text = asm_text(template);
+        let insns = asm_instructions(&text);
+        let mnemonic = |i: &str| {
+            i.split_whitespace()
+                .next()
+                .unwrap_or("")
+                .to_ascii_lowercase()
+        };
+        let quiet = |m: &str| {
+            matches!(
+                m,
+                "nop" | "pause" | "sfence" | "lfence" | "mfence" | "cli" | "sti" | "rep"
+            ) || m.starts_with("out")
+        };
+        let port_in = |m: &str| matches!(m, "in" | "inb" | "inw" | "inl");
+        let constraint = |o: &Node<ast::GnuAsmOperand>| asm_text(&o.node.constraints.node);
+        let refuse = |me: &mut Self| {
+            let shown: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+            me.unsupported(
+                a.span,
+                format!(
+                    "inline assembly \"{shown}\" (seqc models port I/O, fences, xchg, mov and ud2)"
+                ),
+            )
+        };
+        // `rep` only as the prefix of a `nop` (`rep; nop`), never of a
+        // string instruction on the same line.
+        let ms: Vec<String> = insns
+            .iter()
+            .map(|i| match mnemonic(i) {
+                m if m == "rep" && i.trim() != "rep" => "rep-op".to_string(),
+                m => m,
+            })
+            .collect();
+        if ms.iter().all(|m| quiet(m)) && !ms.is_empty() && outputs.is_empty() {
+            return Ok(());
+        }
+        if ms.iter().any(|m| port_in(m)) && ms.iter().all(|m| quiet(m) || port_in(m)) {
+            for o in outputs {
+                if constraint(o).contains('+') || constraint(o).contains('m') {
+                    return refuse(self);
+                }
+                let lv = self.expr(&o.node.variable_name, Want::Value)?;
+                let ty = lv.ty.unqual().clone();
+                if !ty.is_integer() {
+                    return self.unsupported(o.span, "inline assembly with a non-integer output");
+                }
+                self.emit(
+                    StmtKind::Assign(lv, Expr::new(ExprKind::Nondet, ty, loc)),
+                    loc,
+                );
             }
+            return Ok(());
+        }
+        if ms.len() == 1 && ms[0].starts_with("xchg") && outputs.len() == 2 && inputs.is_empty() {
+            if !outputs.iter().all(|o| constraint(o).starts_with('+')) {
+                return refuse(self);
+            }
+            let x = self.lvalue_addr_once(&outputs[0].node.variable_name)?;
+            let y = self.lvalue_addr_once(&outputs[1].node.variable_name)?;
+            if x.ty.unqual() != y.ty.unqual() || !(x.ty.is_integer() || x.ty.is_pointer()) {
+                return refuse(self);
+            }
+            let ty = x.ty.unqual().clone();
             self.emit(
-                StmtKind::Assign(lv, Expr::new(ExprKind::Nondet, ty, loc)),
+                StmtKind::Op {
+                    dest: None,
+                    op: Op::AtomicBegin,
+                    args: vec![],
+                },
                 loc,
             );
+            let t = self.temp(ty, loc);
+            self.emit(StmtKind::Assign(t.clone(), x.clone()), loc);
+            self.emit(StmtKind::Assign(x, y.clone()), loc);
+            self.emit(StmtKind::Assign(y, t), loc);
+            self.emit(
+                StmtKind::Op {
+                    dest: None,
+                    op: Op::AtomicEnd,
+                    args: vec![],
+                },
+                loc,
+            );
+            return Ok(());
         }
-        Ok(())
+        // The kernel's paravirt call (`call *%c2` through an operations
+        // table the program only declares): a call through a pointer to a
+        // function without a definition, which returns any value and has
+        // no other effect (README, as for any such call).
+        if let [call] = &insns[..]
+            && let Some(k) = call
+                .strip_prefix("call")
+                .map(|r| r.trim())
+                .and_then(|r| r.strip_prefix("*%c"))
+                .and_then(|k| k.parse::<usize>().ok())
+            && k >= outputs.len()
+            && let Some(op) = inputs.get(k - outputs.len())
+            && constraint(op) == "i"
+        {
+            let target = self.rvalue(&op.node.variable_name)?;
+            let mut base = None;
+            target.walk(&mut |x| {
+                if let ExprKind::Global(g) = x.kind {
+                    base.get_or_insert(g);
+                }
+            });
+            let Some(g) = base else {
+                return refuse(self);
+            };
+            let d = Diagnostic::unsupported(format!(
+                "inline assembly \"{}\" calling through '{}', which the program defines (seqc would not run the callee)",
+                insns[0],
+                self.prog.globals[g.index()].name
+            ));
+            let d = self.err(a.span, d);
+            self.asm_calls.push((g, d));
+            for o in outputs {
+                let c = constraint(o);
+                if c.contains('+') || c.contains('m') {
+                    return refuse(self);
+                }
+                let lv = self.expr(&o.node.variable_name, Want::Value)?;
+                let ty = lv.ty.unqual().clone();
+                if !(ty.is_integer() || ty.is_pointer()) {
+                    return refuse(self);
+                }
+                self.emit(
+                    StmtKind::Assign(lv, Expr::new(ExprKind::Nondet, ty, loc)),
+                    loc,
+                );
+            }
+            return Ok(());
+        }
+        // A plain move between a register operand and a memory one (the
+        // kernel's readl/writel): a read or a write of that memory.
+        if ms.len() == 1 && ms[0].starts_with("mov") && ms[0].len() <= 4 {
+            let ops: String = insns[0]
+                .split_whitespace()
+                .skip(1)
+                .collect::<Vec<_>>()
+                .join("");
+            let mem = |o: &Node<ast::GnuAsmOperand>| constraint(o) == "m";
+            let reg = |o: &Node<ast::GnuAsmOperand>| {
+                let c = constraint(o);
+                !c.contains('m') && !c.contains('+') && !c.is_empty()
+            };
+            let (to, from) = match (ops.as_str(), outputs, inputs) {
+                ("%1,%0", [o], [i]) if reg(o) && mem(i) => (o, i),
+                ("%0,%1", [], [i, o]) if reg(i) && mem(o) => (o, i),
+                _ => return refuse(self),
+            };
+            let v = self.rvalue(&from.node.variable_name)?;
+            let lv = self.expr(&to.node.variable_name, Want::Value)?;
+            if !(lv.ty.is_integer() || lv.ty.is_pointer())
+                || !(v.ty.is_integer() || v.ty.is_pointer())
+            {
+                return refuse(self);
+            }
+            let v = self.assign_convert(v, &lv.ty.unqual().clone(), &from.node.variable_name)?;
+            self.emit(StmtKind::Assign(lv, v), loc);
+            return Ok(());
+        }
+        if insns.is_empty() {
+            // Operands only: `+` ones keep their value, a `=` one takes
+            // the input tied to it by number ("0").
+            let mut moves = Vec::new();
+            for (k, o) in outputs.iter().enumerate() {
+                let c = constraint(o);
+                if c.starts_with('+') {
+                    continue;
+                }
+                let tied = inputs.iter().find(|i| constraint(i) == k.to_string());
+                let Some(i) = tied else {
+                    return refuse(self);
+                };
+                moves.push((o, i));
+            }
+            for (o, i) in moves {
+                let v = self.rvalue(&i.node.variable_name)?;
+                let lv = self.expr(&o.node.variable_name, Want::Value)?;
+                let v = self.assign_convert(v, &lv.ty.unqual().clone(), &i.node.variable_name)?;
+                self.emit(StmtKind::Assign(lv, v), loc);
+            }
+            return Ok(());
+        }
+        refuse(self)
+    }
+
+    /// An asm operand's lvalue, its address computed once (`*p` stays
+    /// `*p` only when p is a plain variable).
+    fn lvalue_addr_once(&mut self, e: &'a Node<ast::Expression>) -> Result<Expr> {
+        let lv = self.expr(e, Want::Value)?;
+        Ok(match lv.kind {
+            ExprKind::Global(_) | ExprKind::Local(_) => lv,
+            _ => {
+                let loc = lv.loc;
+                let pt = lv.ty.clone().ptr();
+                let a = self.temp(pt.clone(), loc);
+                let addr = Expr::new(ExprKind::AddrOf(Box::new(lv.clone())), pt, loc);
+                self.emit(StmtKind::Assign(a.clone(), addr), loc);
+                Expr::new(ExprKind::Deref(Box::new(a)), lv.ty.clone(), loc)
+            }
+        })
     }
 
     fn exit_unless(&self, c: Expr, loc: Loc) -> Stmt {
@@ -271,4 +470,37 @@ impl<'a> Lowerer<'a> {
         );
         Ok(())
     }
+}
+
+/// An asm template's text: its string pieces joined, with C's escapes for
+/// new lines and tabs read.
+fn asm_text(t: &[String]) -> String {
+    let mut out = String::new();
+    for piece in t {
+        let body = piece
+            .strip_prefix('"')
+            .and_then(|p| p.strip_suffix('"'))
+            .unwrap_or(piece);
+        out.push_str(&body.replace("\\n", "\n").replace("\\t", "\t"));
+    }
+    out
+}
+
+/// The instructions of an asm template: split at new lines and `;`,
+/// without labels (`1:`) and assembler directives (`.pushsection`).
+fn asm_instructions(text: &str) -> Vec<String> {
+    text.split(['\n', ';'])
+        .map(|i| {
+            let mut i = i.trim();
+            while let Some((label, rest)) = i.split_once(':') {
+                if label.is_empty() || !label.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                {
+                    break;
+                }
+                i = rest.trim();
+            }
+            i.to_string()
+        })
+        .filter(|i| !i.is_empty() && !i.starts_with('.'))
+        .collect()
 }

@@ -64,6 +64,10 @@ impl<'a> Lowerer<'a> {
     ) -> Result<Specs> {
         let mut ts = Vec::new();
         let mut atomic = false;
+        // Attributes before the type specifier are the declared objects'
+        // (gcc): they never change a struct defined after them, so
+        // `packed` there does nothing and `aligned` aligns the object.
+        let mut before = Attrs::default();
         let mut attrs = Attrs::default();
         let mut out = Specs {
             ty: Ty::Void,
@@ -89,6 +93,9 @@ impl<'a> Lowerer<'a> {
                     }
                 }
                 ast::DeclarationSpecifier::Function(_) => {}
+                ast::DeclarationSpecifier::Extension(e) if ts.is_empty() => {
+                    before.add(self.attrs(e, AttrSite::Decl)?);
+                }
                 ast::DeclarationSpecifier::Extension(e) => {
                     attrs.add(self.attrs(e, AttrSite::Decl)?);
                 }
@@ -99,8 +106,9 @@ impl<'a> Lowerer<'a> {
             }
         }
         out.ty = self.type_from_specifiers(&ts, span)?;
+        out.ty = before.apply_mode(out.ty, self.prog.data_model);
         out.ty = attrs.apply_mode(out.ty, self.prog.data_model);
-        out.align = self.type_attrs(&out.ty, &ts, attrs);
+        out.align = self.type_attrs(&out.ty, &ts, attrs)?.max(before.align);
         if atomic {
             out.ty = Ty::Atomic(Box::new(out.ty));
         }
@@ -133,7 +141,7 @@ impl<'a> Lowerer<'a> {
         let t = attrs.apply_mode(t, self.prog.data_model);
         // On a struct defined here they are the struct's (a member's
         // own are read by `struct_type`).
-        self.type_attrs(&t, &ts, attrs);
+        self.type_attrs(&t, &ts, attrs)?;
         Ok(if atomic { Ty::Atomic(Box::new(t)) } else { t })
     }
 
@@ -374,7 +382,21 @@ impl<'a> Lowerer<'a> {
 
     /// Gives `packed`/`aligned` to a struct or union the specifiers define;
     /// returns an alignment nothing took (for the declarator's object).
-    fn type_attrs(&mut self, ty: &Ty, ts: &[&'a Node<ast::TypeSpecifier>], a: Attrs) -> u64 {
+    fn type_attrs(
+        &mut self,
+        ty: &Ty,
+        ts: &[&'a Node<ast::TypeSpecifier>],
+        a: Attrs,
+    ) -> Result<u64> {
+        // A packed enum is the smallest integer type that holds its
+        // values (gcc), which seqc's enum types do not follow.
+        if a.packed
+            && let Some(t) = ts
+                .iter()
+                .find(|t| matches!(&t.node, ast::TypeSpecifier::Enum(_)))
+        {
+            return self.unsupported(t.span, "__attribute__((packed)) on an enum (its size)");
+        }
         let defines = ts.iter().any(
             |t| matches!(&t.node, ast::TypeSpecifier::Struct(st) if st.node.declarations.is_some()),
         );
@@ -383,9 +405,9 @@ impl<'a> Lowerer<'a> {
                 let def = &mut self.prog.comps[c.0 as usize];
                 def.packed |= a.packed;
                 def.align = def.align.max(a.align);
-                0
+                Ok(0)
             }
-            _ => a.align,
+            _ => Ok(a.align),
         }
     }
 
@@ -485,18 +507,19 @@ impl<'a> Lowerer<'a> {
         // may be variable; nested declarators and inner dimensions may not.
         let vla_ctx = std::mem::replace(&mut self.vla_ctx, VlaCtx::No);
         // Attributes after the declarator: `mode` makes the base integer
-        // type; `packed`/`aligned` go to an anonymous struct declared
-        // here (glibc's `typedef struct {...} T __attribute__((aligned))`);
+        // type; `aligned` goes to an anonymous struct declared here
+        // (glibc's `typedef struct {...} T __attribute__((aligned))`);
         // another alignment is the declared object's (see `Declared`).
+        // `packed` there is the declared name's, which gcc ignores for a
+        // variable or a typedef (it warns): it never changes a layout.
         let a = self.attrs(&d.node.extensions, AttrSite::Decl)?;
         let base = a.apply_mode(base, self.prog.data_model);
         let mut align = a.align;
         if let Ty::Comp(c) = base.unqual()
-            && (a.packed || a.align > 0)
+            && a.align > 0
             && self.prog.comp(*c).name.starts_with("__anon")
         {
             let def = &mut self.prog.comps[c.0 as usize];
-            def.packed |= a.packed;
             def.align = def.align.max(a.align);
             align = 0;
         }
@@ -734,5 +757,40 @@ fn pure_size(e: &ast::Expression) -> bool {
                 && pure_size(&c.node.else_expression.node)
         }
         _ => false,
+    }
+}
+
+/// Whether a declarator has a qualifier behind a pointer (`int *const`,
+/// `const int **` has its own in the specifiers), at any depth.
+pub(super) fn qualified_declarator(d: &ast::Declarator) -> bool {
+    let here = d.derived.iter().any(|x| match &x.node {
+        ast::DerivedDeclarator::Pointer(q) => q
+            .iter()
+            .any(|q| matches!(q.node, ast::PointerQualifier::TypeQualifier(_))),
+        _ => false,
+    });
+    here || match &d.kind.node {
+        ast::DeclaratorKind::Declarator(inner) => qualified_declarator(&inner.node),
+        _ => false,
+    }
+}
+
+impl<'a> Lowerer<'a> {
+    /// Whether a type specifier names a typedef with a qualifier inside.
+    pub(super) fn qualified_spec(&self, t: &ast::TypeSpecifier) -> bool {
+        matches!(t, ast::TypeSpecifier::TypedefName(id)
+            if self.qualified_typedefs.contains(&id.node.name))
+    }
+
+    /// Whether a type name has a qualifier anywhere seqc's types drop.
+    pub(super) fn qualified_type_name(&self, tn: &ast::TypeName) -> bool {
+        tn.specifiers.iter().any(|s| match &s.node {
+            ast::SpecifierQualifier::TypeQualifier(_) => true,
+            ast::SpecifierQualifier::TypeSpecifier(t) => self.qualified_spec(&t.node),
+            _ => false,
+        }) || tn
+            .declarator
+            .as_ref()
+            .is_some_and(|d| qualified_declarator(&d.node))
     }
 }

@@ -352,7 +352,7 @@ impl<'p> Machine<'p> {
             site_counts: BTreeMap::new(),
             unscheduled: 0,
             unscheduled_detached: BTreeSet::new(),
-            next_key: 1,
+            next_key: 0,
             key_dtors: BTreeMap::new(),
         };
         for (i, g) in self.p.globals.iter().enumerate() {
@@ -429,8 +429,12 @@ impl<'p> Machine<'p> {
         loc: Loc,
         ch: &mut Chooser,
     ) -> R<()> {
+        // A key is a value (`pthread_key_t k = b;` copies b's number).
+        let key_value =
+            matches!(init, Init::Expr(_)) && *ty.unqual() == Ty::Pthread(PthreadTy::Key);
         if let Ty::Pthread(p) = ty.unqual()
             && *p != PthreadTy::Thread
+            && !key_value
         {
             // PTHREAD_*_INITIALIZER: the zero state; a mutex's kind.
             let n = self.p.size_of(ty).unwrap_or(0);
@@ -823,6 +827,9 @@ fn const_addr(m: &Machine, e: &Expr) -> Option<E> {
     })
 }
 
+/// Whether an operation is a step other threads may see. Creating or
+/// deleting a key is: it stores the key's number where the program says
+/// (a global another thread reads) and changes which destructors run.
 fn op_visible(op: Op) -> bool {
     !matches!(
         op,
@@ -837,8 +844,6 @@ fn op_visible(op: Op) -> bool {
             | Op::Calloc
             | Op::Abort
             | Op::Exit
-            | Op::KeyCreate
-            | Op::KeyDelete
     )
 }
 

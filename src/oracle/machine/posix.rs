@@ -1027,7 +1027,7 @@ impl<'p> Machine<'p> {
                 let Value::Int(k) = s(0)? else {
                     return unsup("pthread key", loc);
                 };
-                if k <= 0 || k >= st.next_key as i128 {
+                if k < 0 || k >= st.next_key as i128 {
                     int(EINVAL)
                 } else {
                     // Its destructor no longer runs.

@@ -5,6 +5,20 @@
 use super::*;
 
 impl Rewriter<'_> {
+    /// Slots for an allocation site: every run of it within the bounds,
+    /// unwind^depth per thread (its loops in its function; at least one
+    /// loop's worth) for each thread that may run its function. Calls
+    /// made more than once by the caller (in straight-line code or in
+    /// the caller's loops) are not counted (README: *hides*). Capped at
+    /// 2^16 slots (a program of deeply nested loops).
+    fn pool_slots(&self) -> u64 {
+        let per_thread =
+            (0..self.loop_depth.max(1)).fold(1u64, |n, _| n.saturating_mul(self.unwind));
+        per_thread
+            .saturating_mul(self.runners.get(self.fi).copied().unwrap_or(self.nslots))
+            .min(1 << 16)
+    }
+
     /// `pv = &pool[next]` for a fresh object of `count` × `ty`.
     pub(super) fn alloc_stmts(
         &mut self,
@@ -16,7 +30,8 @@ impl Rewriter<'_> {
     ) -> Vec<Stmt> {
         // One slot per run where the runs are counted and fewer: main's
         // escaping locals need one, not unwind × threads.
-        let slots = self.times.map_or(self.slots, |n| n.clamp(1, self.slots));
+        let most = self.pool_slots();
+        let slots = self.times.map_or(most, |n| n.clamp(1, most));
         // The pool and its counter get their numbers after the rewrite
         // (`Job::number_pools`).
         let named_by = self.pools.len() as u32;

@@ -313,7 +313,8 @@ pub fn lal_reps(mut p: Program, o: &LrOptions) -> Result<(Program, LrInfo)> {
         caps: caps.clone(),
         once,
         bases: bases.clone(),
-        slots: o.unwind.max(1) as u64 * o.threads.max(1) as u64,
+        unwind: o.unwind.max(1) as u64,
+        runners: sites::runners(&p, &site_list, &caps, user_main),
         once_fns: sites::runs_once(&p),
         nslots,
         // Made after the rewrite, before the driver.
@@ -600,8 +601,11 @@ struct Ctx {
     /// Sites that run at most once (never past their bound).
     once: Vec<bool>,
     bases: Vec<u32>,
-    /// Pool slots per allocation site, unless it runs fewer times.
-    slots: u64,
+    /// The loop bound: a pool has unwind^depth slots per thread that may
+    /// run its site (`Rewriter::pool_slots`).
+    unwind: u64,
+    /// Per function, how many threads may run it (`sites::runners`).
+    runners: Vec<u64>,
     /// Functions whose statements run as often as `sites::runs_once`
     /// counts: an allocation there needs no more slots than its runs.
     once_fns: Vec<bool>,
@@ -691,6 +695,8 @@ struct Rewriter<'c> {
     /// How many times the statement being rewritten can run in an
     /// execution, when known (`sites::run_counts`).
     times: Option<u64>,
+    /// Loops around the statement being rewritten, in its function.
+    loop_depth: u32,
     /// Top-level statements of the body still to come that run while
     /// main is the only thread (`ir::prefix`); `block` takes it.
     prefix_stmts: usize,
@@ -788,6 +794,7 @@ impl Job {
             atomic_fn: f.atomic,
             fi: self.fi,
             times: cx.once_fns[self.fi].then_some(1),
+            loop_depth: 0,
             prefix_stmts: 0,
             in_prefix: false,
         };

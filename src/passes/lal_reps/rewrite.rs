@@ -225,8 +225,10 @@ impl Rewriter<'_> {
             StmtKind::Loop { body, latch, trips } => {
                 let outer = self.times;
                 self.times = sites::run_counts(outer, trips);
+                self.loop_depth += 1;
                 let body = self.block(p, body, false);
                 let latch = self.block(p, latch, false);
+                self.loop_depth -= 1;
                 self.times = outer;
                 out.push(st(StmtKind::Loop { body, latch, trips }, loc));
             }
