@@ -298,6 +298,21 @@ fn refusals_name_the_construct() {
             "inline assembly \"movl %1, %0\"",
         ),
         (
+            "extern int g(void);\n#pragma weak g\nint main(void) { return g != 0; }\n",
+            "2:1",
+            "#pragma weak",
+        ),
+        (
+            "int main(void) { int x = 0; asm volatile(\".byte 0xff, 0xc0\" : \"=a\"(x) : \"0\"(0)); return x; }\n",
+            "1:29",
+            "inline assembly \".byte 0xff, 0xc0\"",
+        ),
+        (
+            "int main(void) { int x = 1; asm volatile(\"test %0, %0\\n\\tjnz 1f\\n\\tud2\\n1:\" :: \"r\"(x)); return 0; }\n",
+            "1:29",
+            "inline assembly \"test %0, %0",
+        ),
+        (
             "int depth;\nint main(int argc, char **argv) {\n  if (depth) return argc;\n  depth = 1; return main(42, argv);\n}\n",
             "4:21",
             "main used by the program itself",

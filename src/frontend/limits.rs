@@ -77,22 +77,33 @@ pub fn check(text: &str, map: &SourceMap) -> Result<()> {
             continue;
         }
         if line_start && c == b'#' {
-            // Line markers and pragmas. `#pragma pack` changes struct
-            // layouts, which the parser never sees: refused, not dropped.
+            // Line markers and pragmas. The parser never sees a pragma,
+            // so one that changes the program (`pack`, `weak`,
+            // `scalar_storage_order`, ...) is refused, not dropped: only
+            // diagnostics and hints pass.
             let at = i;
             while i < b.len() && b[i] != b'\n' {
                 i += 1;
             }
-            let words: Vec<&[u8]> = b[at + 1..i]
+            let words: Vec<String> = b[at + 1..i]
                 .split(|c| c.is_ascii_whitespace() || *c == b'(')
                 .filter(|w| !w.is_empty())
-                .take(2)
+                .take(3)
+                .map(|w| String::from_utf8_lossy(w).into_owned())
                 .collect();
-            if words == [&b"pragma"[..], &b"pack"[..]] {
+            let w = |k: usize| words.get(k).map(String::as_str).unwrap_or("");
+            if w(0) == "pragma" && !harmless_pragma(w(1), w(2)) {
                 let (file, line, col, src) = map.position(at);
-                return Err(Diagnostic::unsupported("#pragma pack (struct layouts)")
-                    .at(file, line, col)
-                    .with_source_line(src));
+                let shown = if w(1) == "GCC" {
+                    format!("GCC {}", w(2))
+                } else {
+                    w(1).to_string()
+                };
+                return Err(Diagnostic::unsupported(format!(
+                    "#pragma {shown} (seqc keeps only diagnostic and optimisation pragmas)"
+                ))
+                .at(file, line, col)
+                .with_source_line(src));
             }
             continue;
         }
@@ -269,6 +280,33 @@ fn ends_statement(b: &[u8]) -> bool {
 fn trim_start(b: &[u8]) -> &[u8] {
     let n = b.iter().take_while(|c| c.is_ascii_whitespace()).count();
     &b[n..]
+}
+
+/// Pragmas that change nothing a run can see: diagnostics, messages,
+/// optimisation and loop hints, and OpenMP (off without -fopenmp).
+fn harmless_pragma(first: &str, second: &str) -> bool {
+    match first {
+        "once" | "message" | "ident" | "STDC" | "omp" | "clang" | "unroll" | "nounroll"
+        | "region" | "endregion" => true,
+        "GCC" => matches!(
+            second,
+            "diagnostic"
+                | "visibility"
+                | "system_header"
+                | "push_options"
+                | "pop_options"
+                | "optimize"
+                | "target"
+                | "poison"
+                | "dependency"
+                | "warning"
+                | "error"
+                | "unroll"
+                | "ivdep"
+                | "novector"
+        ),
+        _ => false,
+    }
 }
 
 #[cfg(test)]

@@ -181,6 +181,38 @@ pub(super) struct Lowerer<'a> {
     asm_calls: Vec<(GlobalId, Diagnostic)>,
 }
 
+/// Whether any statement writes an object within global `g` or takes an
+/// address within it (after which a write could go anywhere).
+fn stored_or_taken(p: &Program, g: GlobalId) -> bool {
+    fn root(e: &Expr) -> Option<GlobalId> {
+        match &e.kind {
+            ExprKind::Global(g) => Some(*g),
+            ExprKind::Member(x, _) | ExprKind::Index(x, _) => root(x),
+            _ => None,
+        }
+    }
+    let mut hit = false;
+    for f in &p.functions {
+        let Some(b) = &f.body else { continue };
+        b.walk(&mut |s| {
+            let dest = match &s.kind {
+                StmtKind::Assign(l, _) => Some(l),
+                StmtKind::Call { dest, .. } | StmtKind::Op { dest, .. } => dest.as_ref(),
+                _ => None,
+            };
+            hit |= dest.and_then(root) == Some(g);
+            s.each_expr(&mut |e| {
+                e.walk(&mut |x| {
+                    if let ExprKind::AddrOf(inner) = &x.kind {
+                        hit |= root(inner) == Some(g);
+                    }
+                })
+            });
+        });
+    }
+    hit
+}
+
 pub(super) fn lower(
     unit: &ast::TranslationUnit,
     src: &str,
@@ -251,8 +283,8 @@ pub(super) fn lower(
         }
     }
     for (g, d) in std::mem::take(&mut l.asm_calls) {
-        let g = l.prog.global(g);
-        if g.storage != Storage::Extern || g.init.is_some() {
+        let gl = l.prog.global(g);
+        if gl.storage != Storage::Extern || gl.init.is_some() || stored_or_taken(&l.prog, g) {
             return Err(d);
         }
     }

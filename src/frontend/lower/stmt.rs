@@ -189,9 +189,8 @@ impl<'a> Lowerer<'a> {
     /// input (`in*`) gives its outputs unknown values (a device's); port
     /// output, fences, `nop`/`pause`, `cli`/`sti` change nothing seqc
     /// models; `xchg` with two read-write operands swaps them in one step;
-    /// a `mov` between a register and a memory operand reads or writes it
-    /// (of the operand's C type: a width the suffix disagrees with is
-    /// taken as the C type says);
+    /// a `mov` between a register and a memory operand of one scalar
+    /// width (the suffix's, when it has one) reads or writes it;
     /// an empty template leaves a `+` operand as it is and gives a `=`
     /// operand the input tied to it. Anything else is refused by name: an
     /// unknown value for its outputs could make up a bug.
@@ -200,17 +199,6 @@ impl<'a> Lowerer<'a> {
             ast::AsmStatement::GnuBasic(t) => (&t.node, &[][..], &[][..]),
             ast::AsmStatement::GnuExtended(x) => (&x.template.node, &x.outputs[..], &x.inputs[..]),
         };
-        if template.iter().any(|t| t.contains("ud2")) {
-            self.emit(
-                StmtKind::Op {
-                    dest: None,
-                    op: Op::Abort,
-                    args: vec![],
-                },
-                loc,
-            );
-            return Ok(());
-        }
         let text = asm_text(template);
         let insns = asm_instructions(&text);
         let mnemonic = |i: &str| {
@@ -248,6 +236,37 @@ impl<'a> Lowerer<'a> {
         if ms.iter().all(|m| quiet(m)) && !ms.is_empty() && outputs.is_empty() {
             return Ok(());
         }
+        // The kernel's BUG(): `ud2` alone (its bug-table entry is in a
+        // pushed section) traps, so the thread stops as at abort().
+        if ms.iter().any(|m| m == "ud2") && ms.iter().all(|m| m == "ud2" || quiet(m)) {
+            self.emit(
+                StmtKind::Op {
+                    dest: None,
+                    op: Op::Abort,
+                    args: vec![],
+                },
+                loc,
+            );
+            return Ok(());
+        }
+        // An instruction's operands without spaces and without operand
+        // modifiers (`%q0` names operand 0 as a 64-bit register; the
+        // suffix rules check widths).
+        let operands = |i: &str| -> String {
+            let text: String = i.split_whitespace().skip(1).collect::<Vec<_>>().join("");
+            let mut out = String::new();
+            let mut chars = text.chars().peekable();
+            while let Some(c) = chars.next() {
+                out.push(c);
+                if c == '%'
+                    && let Some(&m) = chars.peek()
+                    && matches!(m, 'b' | 'w' | 'k' | 'q' | 'h')
+                {
+                    chars.next();
+                }
+            }
+            out
+        };
         if ms.iter().any(|m| port_in(m)) && ms.iter().all(|m| quiet(m) || port_in(m)) {
             for o in outputs {
                 if constraint(o).contains('+') || constraint(o).contains('m') {
@@ -265,13 +284,22 @@ impl<'a> Lowerer<'a> {
             }
             return Ok(());
         }
-        if ms.len() == 1 && ms[0].starts_with("xchg") && outputs.len() == 2 && inputs.is_empty() {
+        if ms.len() == 1
+            && ms[0].starts_with("xchg")
+            && matches!(operands(&insns[0]).as_str(), "%0,%1" | "%1,%0")
+            && outputs.len() == 2
+            && inputs.is_empty()
+        {
             if !outputs.iter().all(|o| constraint(o).starts_with('+')) {
                 return refuse(self);
             }
             let x = self.lvalue_addr_once(&outputs[0].node.variable_name)?;
             let y = self.lvalue_addr_once(&outputs[1].node.variable_name)?;
-            if x.ty.unqual() != y.ty.unqual() || !(x.ty.is_integer() || x.ty.is_pointer()) {
+            let width = |me: &Self, t: &Ty| me.prog.size_of(t);
+            if x.ty.unqual() != y.ty.unqual()
+                || !(x.ty.is_integer() || x.ty.is_pointer())
+                || !suffix_fits(&ms[0], "xchg", width(self, &x.ty))
+            {
                 return refuse(self);
             }
             let ty = x.ty.unqual().clone();
@@ -322,7 +350,7 @@ impl<'a> Lowerer<'a> {
                 return refuse(self);
             };
             let d = Diagnostic::unsupported(format!(
-                "inline assembly \"{}\" calling through '{}', which the program defines (seqc would not run the callee)",
+                "inline assembly \"{}\" calling through '{}', which the program defines or writes (seqc would not run the callee)",
                 insns[0],
                 self.prog.globals[g.index()].name
             ));
@@ -348,11 +376,7 @@ impl<'a> Lowerer<'a> {
         // A plain move between a register operand and a memory one (the
         // kernel's readl/writel): a read or a write of that memory.
         if ms.len() == 1 && ms[0].starts_with("mov") && ms[0].len() <= 4 {
-            let ops: String = insns[0]
-                .split_whitespace()
-                .skip(1)
-                .collect::<Vec<_>>()
-                .join("");
+            let ops = operands(&insns[0]);
             let mem = |o: &Node<ast::GnuAsmOperand>| constraint(o) == "m";
             let reg = |o: &Node<ast::GnuAsmOperand>| {
                 let c = constraint(o);
@@ -363,13 +387,17 @@ impl<'a> Lowerer<'a> {
                 ("%0,%1", [], [i, o]) if reg(i) && mem(o) => (o, i),
                 _ => return refuse(self),
             };
-            let v = self.rvalue(&from.node.variable_name)?;
-            let lv = self.expr(&to.node.variable_name, Want::Value)?;
-            if !(lv.ty.is_integer() || lv.ty.is_pointer())
-                || !(v.ty.is_integer() || v.ty.is_pointer())
-            {
+            // Both operands scalars of the width the suffix names: the
+            // move copies bytes, which is then C's assignment.
+            let src_ty = self.type_of_expr(&from.node.variable_name)?;
+            let dst_ty = self.type_of_expr(&to.node.variable_name)?;
+            let scalar = |t: &Ty| t.is_integer() || t.is_pointer();
+            let (ws, wd) = (self.prog.size_of(&src_ty), self.prog.size_of(&dst_ty));
+            if !scalar(&src_ty) || !scalar(&dst_ty) || ws != wd || !suffix_fits(&ms[0], "mov", ws) {
                 return refuse(self);
             }
+            let v = self.rvalue(&from.node.variable_name)?;
+            let lv = self.expr(&to.node.variable_name, Want::Value)?;
             let v = self.assign_convert(v, &lv.ty.unqual().clone(), &from.node.variable_name)?;
             self.emit(StmtKind::Assign(lv, v), loc);
             return Ok(());
@@ -486,21 +514,48 @@ fn asm_text(t: &[String]) -> String {
     out
 }
 
+/// Whether a mnemonic's size suffix (`movl`, `xchgq`) agrees with an
+/// operand of `bytes` bytes; no suffix agrees with any.
+fn suffix_fits(mnemonic: &str, base: &str, bytes: Option<u64>) -> bool {
+    let want = match mnemonic.strip_prefix(base) {
+        Some("") => return true,
+        Some("b") => 1,
+        Some("w") => 2,
+        Some("l") => 4,
+        Some("q") => 8,
+        _ => return false,
+    };
+    bytes == Some(want)
+}
+
 /// The instructions of an asm template: split at new lines and `;`,
-/// without labels (`1:`) and assembler directives (`.pushsection`).
+/// without labels (`1:`) and without what a pushed section holds (the
+/// kernel's bug and lock tables: data, never run here). Alignment
+/// directives are dropped; any other directive is kept as an
+/// instruction, which no rule accepts (`.byte` may encode any
+/// instruction).
 fn asm_instructions(text: &str) -> Vec<String> {
-    text.split(['\n', ';'])
-        .map(|i| {
-            let mut i = i.trim();
-            while let Some((label, rest)) = i.split_once(':') {
-                if label.is_empty() || !label.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-                {
-                    break;
-                }
-                i = rest.trim();
+    let mut out = Vec::new();
+    let mut pushed = 0u32;
+    for line in text.split(['\n', ';']) {
+        let mut i = line.trim();
+        while let Some((label, rest)) = i.split_once(':') {
+            if label.is_empty() || !label.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+                break;
             }
-            i.to_string()
-        })
-        .filter(|i| !i.is_empty() && !i.starts_with('.'))
-        .collect()
+            i = rest.trim();
+        }
+        if i.is_empty() {
+            continue;
+        }
+        let word = i.split_whitespace().next().unwrap_or("");
+        match word {
+            ".pushsection" => pushed += 1,
+            ".popsection" => pushed = pushed.saturating_sub(1),
+            _ if pushed > 0 => {}
+            ".balign" | ".align" | ".p2align" => {}
+            _ => out.push(i.to_string()),
+        }
+    }
+    out
 }

@@ -122,6 +122,9 @@ impl<'a> Lowerer<'a> {
     ) -> Result<Ty> {
         let mut ts = Vec::new();
         let mut atomic = false;
+        // Before the type specifier they are the member's (gcc), read by
+        // `struct_fields`; `mode` applies wherever it stands.
+        let mut before = Attrs::default();
         let mut attrs = Attrs::default();
         for s in specs {
             match &s.node {
@@ -131,13 +134,16 @@ impl<'a> Lowerer<'a> {
                         atomic = true;
                     }
                 }
-                // A member's own attributes are read by `struct_type`.
+                ast::SpecifierQualifier::Extension(e) if ts.is_empty() => {
+                    before.add(self.attrs(e, AttrSite::Field)?);
+                }
                 ast::SpecifierQualifier::Extension(e) => {
                     attrs.add(self.attrs(e, AttrSite::Field)?);
                 }
             }
         }
         let t = self.type_from_specifiers(&ts, span)?;
+        let t = before.apply_mode(t, self.prog.data_model);
         let t = attrs.apply_mode(t, self.prog.data_model);
         // On a struct defined here they are the struct's (a member's
         // own are read by `struct_type`).
@@ -305,21 +311,23 @@ impl<'a> Lowerer<'a> {
                 continue;
             };
             let base = self.spec_quals(&f.node.specifiers, f.span)?;
-            let mut field_attrs = Attrs::default();
-            for sq in &f.node.specifiers {
-                if let ast::SpecifierQualifier::Extension(e) = &sq.node {
-                    field_attrs.add(self.attrs(e, AttrSite::Field)?);
-                }
-            }
             // After a struct defined in the member's specifiers they
-            // belong to that struct (`spec_quals` gave them).
+            // belong to that struct (`spec_quals` gave them); before its
+            // type specifier they are the member's.
             let inner = f.node.specifiers.iter().any(|sq| {
                 matches!(&sq.node, ast::SpecifierQualifier::TypeSpecifier(t)
                     if matches!(&t.node, ast::TypeSpecifier::Struct(st) if st.node.declarations.is_some()))
             });
-            if inner {
-                field_attrs.packed = false;
-                field_attrs.align = 0;
+            let mut field_attrs = Attrs::default();
+            let mut seen_type = false;
+            for sq in &f.node.specifiers {
+                match &sq.node {
+                    ast::SpecifierQualifier::TypeSpecifier(_) => seen_type = true,
+                    ast::SpecifierQualifier::Extension(e) if !(inner && seen_type) => {
+                        field_attrs.add(self.attrs(e, AttrSite::Field)?);
+                    }
+                    _ => {}
+                }
             }
             if f.node.declarators.is_empty() {
                 // An anonymous struct/union member (C11).
@@ -776,10 +784,15 @@ pub(super) fn qualified_declarator(d: &ast::Declarator) -> bool {
 }
 
 impl<'a> Lowerer<'a> {
-    /// Whether a type specifier names a typedef with a qualifier inside.
+    /// Whether a type specifier may carry a qualifier seqc's types drop:
+    /// a typedef with one inside, `typeof` (it keeps its operand's
+    /// qualifiers) or `_Atomic(T)`.
     pub(super) fn qualified_spec(&self, t: &ast::TypeSpecifier) -> bool {
-        matches!(t, ast::TypeSpecifier::TypedefName(id)
-            if self.qualified_typedefs.contains(&id.node.name))
+        match t {
+            ast::TypeSpecifier::TypedefName(id) => self.qualified_typedefs.contains(&id.node.name),
+            ast::TypeSpecifier::TypeOf(_) | ast::TypeSpecifier::Atomic(_) => true,
+            _ => false,
+        }
     }
 
     /// Whether a type name has a qualifier anywhere seqc's types drop.

@@ -7,15 +7,18 @@ use super::*;
 impl Rewriter<'_> {
     /// Slots for an allocation site: every run of it within the bounds,
     /// unwind^depth per thread (its loops in its function; at least one
-    /// loop's worth) for each thread that may run its function. Calls
-    /// made more than once by the caller (in straight-line code or in
-    /// the caller's loops) are not counted (README: *hides*). Capped at
-    /// 2^16 slots (a program of deeply nested loops).
+    /// loop's worth) for each thread that may run its function, and never
+    /// fewer than unwind × threads-per-site (room for a function called a
+    /// few times). Calls made more often than that by the callers (in
+    /// straight-line code or in their loops) are not counted (README:
+    /// *hides*). Capped at 2^16 slots (deeply nested loops).
     fn pool_slots(&self) -> u64 {
         let per_thread =
             (0..self.loop_depth.max(1)).fold(1u64, |n, _| n.saturating_mul(self.unwind));
+        let runners = self.runners.get(self.fi).copied().unwrap_or(self.nslots);
         per_thread
-            .saturating_mul(self.runners.get(self.fi).copied().unwrap_or(self.nslots))
+            .saturating_mul(runners)
+            .max(self.unwind.saturating_mul(self.threads))
             .min(1 << 16)
     }
 

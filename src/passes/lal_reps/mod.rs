@@ -314,6 +314,7 @@ pub fn lal_reps(mut p: Program, o: &LrOptions) -> Result<(Program, LrInfo)> {
         once,
         bases: bases.clone(),
         unwind: o.unwind.max(1) as u64,
+        threads: o.threads.max(1) as u64,
         runners: sites::runners(&p, &site_list, &caps, user_main),
         once_fns: sites::runs_once(&p),
         nslots,
@@ -604,6 +605,9 @@ struct Ctx {
     /// The loop bound: a pool has unwind^depth slots per thread that may
     /// run its site (`Rewriter::pool_slots`).
     unwind: u64,
+    /// Threads per site: unwind × threads slots at least, whatever the
+    /// count of runners (room for a function called more than once).
+    threads: u64,
     /// Per function, how many threads may run it (`sites::runners`).
     runners: Vec<u64>,
     /// Functions whose statements run as often as `sites::runs_once`
