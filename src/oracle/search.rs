@@ -113,12 +113,18 @@ impl Hasher for Fp {
 }
 
 pub fn fingerprint(st: &State, aux: u32) -> u128 {
+    digest(&(aux, st))
+}
+
+/// `x`'s 128-bit hash (both lanes avalanched). Objects keep theirs
+/// (`machine::ObjRef`), so a state's fingerprint rehashes only the
+/// objects a step changed.
+pub fn digest<T: Hash + ?Sized>(x: &T) -> u128 {
     let mut h = Fp {
         a: 0x243F_6A88_85A3_08D3,
         b: 0x1319_8A2E_0370_7344,
     };
-    aux.hash(&mut h);
-    st.hash(&mut h);
+    x.hash(&mut h);
     // Final avalanche of each lane.
     let fin = |mut z: u64| {
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);

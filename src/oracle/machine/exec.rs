@@ -6,10 +6,10 @@ use super::*;
 
 impl<'p> Machine<'p> {
     pub(super) fn new_obj(&self, st: &mut State, t: u32, o: Object) -> u32 {
-        let th = &mut st.threads[t as usize];
+        let th = st.threads[t as usize].make_mut();
         th.next_obj += 1;
         let id = ((t + 1) << 16) | th.next_obj;
-        st.objects.insert(id, Rc::new(o));
+        st.objects.insert(id, ObjRef::new(o));
         id
     }
 
@@ -43,7 +43,7 @@ impl<'p> Machine<'p> {
                 );
                 return Ok(());
             }
-            st.threads[t as usize].status = Status::Stopped(format!(
+            st.threads[t as usize].make_mut().status = Status::Stopped(format!(
                 "recursion bound {} for '{}'",
                 self.b.unwind, func.name
             ));
@@ -73,7 +73,7 @@ impl<'p> Machine<'p> {
                 self.write(st, at, pty, v, loc)?;
             }
         }
-        st.threads[t as usize].frames.push(Frame {
+        st.threads[t as usize].make_mut().frames.push(Frame {
             func: f,
             pc: 0,
             regs: vec![None; code.nregs as usize],
@@ -97,7 +97,7 @@ impl<'p> Machine<'p> {
                 what: format!("thread stops: {why}"),
             });
         }
-        st.threads[t as usize].status = Status::Stopped(why);
+        st.threads[t as usize].make_mut().status = Status::Stopped(why);
     }
 
     /// Executes the thread's current action.
@@ -188,7 +188,7 @@ impl<'p> Machine<'p> {
                 let f = st.threads[t as usize].frames.last().unwrap();
                 let o = f.locals[v.index()];
                 let size = st.objects[&o].size;
-                let obj = Rc::make_mut(st.objects.get_mut(&o).unwrap());
+                let obj = st.objects.get_mut(&o).unwrap().make_mut();
                 obj.cells = span(size, CellV::Undef);
             }
             Mop::Jump(to) => next = *to,
@@ -197,10 +197,15 @@ impl<'p> Machine<'p> {
                 next = if truth(v) { *a } else { *b };
             }
             Mop::LoopEnter(id) => {
-                st.threads[t as usize].frames.last_mut().unwrap().loops[*id as usize] = 0;
+                st.threads[t as usize]
+                    .make_mut()
+                    .frames
+                    .last_mut()
+                    .unwrap()
+                    .loops[*id as usize] = 0;
             }
             Mop::LoopGuard(id, trips) => {
-                let f = st.threads[t as usize].frames.last_mut().unwrap();
+                let f = st.threads[t as usize].make_mut().frames.last_mut().unwrap();
                 if f.loops[*id as usize] >= crate::ir::loops::limit(*trips, self.b.unwind) {
                     let why = format!("loop unwinding bound {} reached", self.b.unwind);
                     self.stop(st, t, why, loc, ev);
@@ -208,7 +213,7 @@ impl<'p> Machine<'p> {
                 }
             }
             Mop::BackEdge(id, to, guarded) => {
-                let f = st.threads[t as usize].frames.last_mut().unwrap();
+                let f = st.threads[t as usize].make_mut().frames.last_mut().unwrap();
                 f.loops[*id as usize] += 1;
                 if !guarded && f.loops[*id as usize] >= self.b.unwind {
                     let why = format!("loop unwinding bound {} reached", self.b.unwind);
@@ -241,7 +246,12 @@ impl<'p> Machine<'p> {
                         self.set_reg(st, t, *r, v);
                     }
                 } else {
-                    st.threads[t as usize].frames.last_mut().unwrap().pc = next;
+                    st.threads[t as usize]
+                        .make_mut()
+                        .frames
+                        .last_mut()
+                        .unwrap()
+                        .pc = next;
                     if self.p.func(f).atomic && self.trace {
                         ev.push(Event {
                             loc,
@@ -256,7 +266,7 @@ impl<'p> Machine<'p> {
                     Some(e) => Some(ev!(e)),
                     None => None,
                 };
-                let th = &mut st.threads[t as usize];
+                let th = st.threads[t as usize].make_mut();
                 let fr = th.frames.pop().unwrap();
                 for o in &fr.locals {
                     st.objects.remove(o);
@@ -287,7 +297,7 @@ impl<'p> Machine<'p> {
                                 );
                             } else {
                                 self.finish(st, t, rv);
-                                st.threads[0].exited = true;
+                                st.threads[0].make_mut().exited = true;
                             }
                         } else {
                             self.begin_exit(st, t, rv, loc, ev)?;
@@ -373,7 +383,12 @@ impl<'p> Machine<'p> {
                 for x in args {
                     a.push(ev!(x));
                 }
-                st.threads[t as usize].frames.last_mut().unwrap().pc = next;
+                st.threads[t as usize]
+                    .make_mut()
+                    .frames
+                    .last_mut()
+                    .unwrap()
+                    .pc = next;
                 if *op == Op::Once
                     && let Some(r) = r
                 {
@@ -391,7 +406,7 @@ impl<'p> Machine<'p> {
                     }
                     Err(e) => {
                         // Undo the pc move so a blocked op is retried.
-                        if let Some(f) = st.threads[t as usize].frames.last_mut()
+                        if let Some(f) = st.threads[t as usize].make_mut().frames.last_mut()
                             && f.func == fid
                         {
                             f.pc = pc;
@@ -401,20 +416,20 @@ impl<'p> Machine<'p> {
                 }
             }
         }
-        if let Some(f) = st.threads[t as usize].frames.last_mut() {
+        if let Some(f) = st.threads[t as usize].make_mut().frames.last_mut() {
             f.pc = next;
         }
         Ok(())
     }
 
     pub(super) fn finish(&self, st: &mut State, t: u32, v: Value) {
-        let th = &mut st.threads[t as usize];
+        let th = st.threads[t as usize].make_mut();
         for fr in std::mem::take(&mut th.frames) {
             for o in &fr.locals {
                 st.objects.remove(o);
             }
         }
-        st.threads[t as usize].status = Status::Finished(v);
+        st.threads[t as usize].make_mut().status = Status::Finished(v);
     }
 
     pub(super) fn reg(&self, st: &State, t: u32, r: Reg) -> Option<RVal> {
@@ -425,6 +440,11 @@ impl<'p> Machine<'p> {
     }
 
     pub(super) fn set_reg(&self, st: &mut State, t: u32, r: Reg, v: RVal) {
-        st.threads[t as usize].frames.last_mut().unwrap().regs[r as usize] = Some(v);
+        st.threads[t as usize]
+            .make_mut()
+            .frames
+            .last_mut()
+            .unwrap()
+            .regs[r as usize] = Some(v);
     }
 }

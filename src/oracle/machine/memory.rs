@@ -463,7 +463,7 @@ impl<'p> Machine<'p> {
                 }
             }
         }
-        let obj = Rc::make_mut(st.objects.get_mut(&o).unwrap());
+        let obj = st.objects.get_mut(&o).unwrap().make_mut();
         for (s, _) in &over {
             obj.cells.remove(s);
         }
@@ -573,7 +573,7 @@ impl<'p> Machine<'p> {
                     cells: span(size, CellV::Zero),
                 },
             );
-            st.threads[t as usize].tls.insert(i as u32, id);
+            st.threads[t as usize].make_mut().tls.insert(i as u32, id);
             if let Some(init) = &g.init {
                 let mut ch = Chooser::new(&[]);
                 self.store_init(st, t, Value::Ptr(id, 0), &g.ty, init, g.loc, &mut ch)?;

@@ -88,6 +88,73 @@ pub struct Object {
     pub cells: BTreeMap<u64, Cell>,
 }
 
+/// A shared, copy-on-write part of a state (an object, a thread) that
+/// keeps its hash: a state's fingerprint is taken after every step, and
+/// most parts are the ones the state before had (profiled: hashing and
+/// copying every object's cells and every thread's frames again was a
+/// third of the search, and the copies filled gigabytes). The only way
+/// to change the part is `make_mut`, which forgets the hash.
+#[derive(Clone)]
+pub struct Shared<T> {
+    v: Rc<T>,
+    /// The part's `search::digest`, 0 until taken.
+    fp: std::cell::Cell<u128>,
+}
+
+pub type ObjRef = Shared<Object>;
+
+impl<T: Clone + std::hash::Hash> Shared<T> {
+    pub fn new(v: T) -> Shared<T> {
+        Shared {
+            v: Rc::new(v),
+            fp: std::cell::Cell::new(0),
+        }
+    }
+
+    /// The part, to change (copied first if another state shares it).
+    pub fn make_mut(&mut self) -> &mut T {
+        self.fp.set(0);
+        Rc::make_mut(&mut self.v)
+    }
+
+    fn digest(&self) -> u128 {
+        let mut d = self.fp.get();
+        if d == 0 {
+            // 0 marks "not taken"; a digest of 0 is taken again each time.
+            d = super::search::digest(&*self.v);
+            self.fp.set(d);
+        }
+        d
+    }
+}
+
+impl<T> std::ops::Deref for Shared<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.v
+    }
+}
+
+impl<T: PartialEq> PartialEq for Shared<T> {
+    fn eq(&self, other: &Shared<T>) -> bool {
+        *self.v == *other.v
+    }
+}
+
+impl<T: Eq> Eq for Shared<T> {}
+
+impl<T: Clone + std::hash::Hash> std::hash::Hash for Shared<T> {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        h.write_u128(self.digest());
+    }
+}
+
+impl<T: std::fmt::Debug> std::fmt::Debug for Shared<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.v.fmt(f)
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum RetTo {
     /// The thread's first frame: its return value ends the thread.
@@ -180,8 +247,8 @@ impl Thread {
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct State {
-    pub threads: Vec<Thread>,
-    pub objects: BTreeMap<u32, Rc<Object>>,
+    pub threads: Vec<Shared<Thread>>,
+    pub objects: BTreeMap<u32, ObjRef>,
     pub site_counts: BTreeMap<(u32, u32, u32), u32>,
     /// Threads created past the thread bound: they exist, but this run
     /// ends before they are scheduled. Their ids are `UNSCHEDULED` and
@@ -362,7 +429,7 @@ impl<'p> Machine<'p> {
             let size = self.p.size_of(&g.ty).unwrap_or(0);
             st.objects.insert(
                 i as u32 + 1,
-                Rc::new(Object {
+                ObjRef::new(Object {
                     kind: ObjKind::Global(GlobalId(i as u32)),
                     size,
                     shared: true,
@@ -385,7 +452,7 @@ impl<'p> Machine<'p> {
             }
             st.objects.insert(
                 sbase + i as u32,
-                Rc::new(Object {
+                ObjRef::new(Object {
                     kind: ObjKind::Str,
                     size: s.len() as u64,
                     shared: false,
@@ -397,7 +464,8 @@ impl<'p> Machine<'p> {
         let Some(main) = self.p.func_by_name("main") else {
             return Err(("the program has no main function".into(), Loc::NONE));
         };
-        st.threads.push(Thread::new(main, None, Rc::from([0u32])));
+        st.threads
+            .push(Shared::new(Thread::new(main, None, Rc::from([0u32]))));
         // Global initialisers run as main's first, invisible, actions.
         let mut ch = Chooser::new(&[]);
         let r = (|| -> R<()> {
@@ -586,7 +654,7 @@ impl<'p> Machine<'p> {
 
     /// Forgets registers that cannot be read again before being written.
     fn clear_dead(&self, st: &mut State, t: u32) {
-        for f in &mut st.threads[t as usize].frames {
+        for f in &mut st.threads[t as usize].make_mut().frames {
             let code = self.code.funcs[f.func.index()].as_ref().unwrap();
             let (lo, hi) = code.live.get(f.pc as usize).copied().unwrap_or((0, 0));
             for (i, r) in f.regs.iter_mut().enumerate() {
@@ -962,6 +1030,42 @@ mod tests {
             write,
             loc: Loc::NONE,
         }
+    }
+
+    /// A part's kept hash follows its contents: a change through
+    /// `make_mut` is seen (a stale hash would merge two states and hide
+    /// a failure), a copy that another state shares keeps the old one.
+    #[test]
+    fn a_shared_part_is_hashed_again_after_a_change() {
+        let obj = |v: i128| Object {
+            kind: ObjKind::Str,
+            size: 4,
+            shared: true,
+            alive: true,
+            cells: BTreeMap::from([(
+                0,
+                Cell {
+                    len: 4,
+                    v: CellV::Val(Value::Int(v)),
+                },
+            )]),
+        };
+        let digest = |o: &ObjRef| crate::oracle::search::digest(o);
+        let mut a = ObjRef::new(obj(1));
+        let before = digest(&a);
+        let b = a.clone();
+        a.make_mut().cells.insert(
+            0,
+            Cell {
+                len: 4,
+                v: CellV::Val(Value::Int(2)),
+            },
+        );
+        assert_ne!(digest(&a), before);
+        assert_eq!(digest(&a), digest(&ObjRef::new(obj(2))));
+        assert_eq!(digest(&b), before);
+        a.make_mut().alive = true;
+        assert_eq!(digest(&a), digest(&ObjRef::new(obj(2))));
     }
 
     #[test]

@@ -33,7 +33,7 @@ impl<'p> Machine<'p> {
         }
         for th in &mut st.threads {
             if th.status == Status::Running {
-                th.status = Status::Stopped(why.to_string());
+                th.make_mut().status = Status::Stopped(why.to_string());
             }
         }
     }
@@ -48,7 +48,7 @@ impl<'p> Machine<'p> {
         loc: Loc,
         ev: &mut Vec<Event>,
     ) -> R<()> {
-        st.threads[t as usize].exiting = Some(Exiting {
+        st.threads[t as usize].make_mut().exiting = Some(Exiting {
             ret: v,
             pass: 0,
             next: 0,
@@ -69,7 +69,7 @@ impl<'p> Machine<'p> {
         ev: &mut Vec<Event>,
     ) -> R<()> {
         loop {
-            let th = &mut st.threads[t as usize];
+            let th = st.threads[t as usize].make_mut();
             let Some(mut x) = th.exiting.clone() else {
                 return Ok(());
             };
@@ -170,7 +170,7 @@ impl<'p> Machine<'p> {
         if !self.b.locks_exit {
             return;
         }
-        let held = &mut st.threads[t as usize].held;
+        let held = &mut st.threads[t as usize].make_mut().held;
         let n = held.get(&(o, off)).copied().unwrap_or(0);
         match (up, n) {
             (true, _) => {
@@ -718,7 +718,7 @@ impl<'p> Machine<'p> {
                 let Some(f) = f else {
                     let mut th = Thread::new(st.threads[t as usize].func, Some(t), rank);
                     th.status = Status::Stopped("its start routine is a null pointer".into());
-                    st.threads.push(th);
+                    st.threads.push(Shared::new(th));
                     self.store_id(st, s(0)?, id, loc)?;
                     if self.trace {
                         say(format!(
@@ -729,8 +729,9 @@ impl<'p> Machine<'p> {
                 };
                 let attr = s(1)?;
                 let detached = attr != Value::Ptr(0, 0) && self.word(st, attr, 0, loc)? & 1 != 0;
-                st.threads.push(Thread::new(FuncId(f), Some(t), rank));
-                st.threads[id as usize].detached = detached;
+                st.threads
+                    .push(Shared::new(Thread::new(FuncId(f), Some(t), rank)));
+                st.threads[id as usize].make_mut().detached = detached;
                 let arg = a[3].clone();
                 self.init_tls(st, id)?;
                 self.push_frame(
@@ -824,7 +825,7 @@ impl<'p> Machine<'p> {
                     None => int(ESRCH),
                     Some(th) if th.detached => int(EINVAL),
                     Some(th) => {
-                        th.detached = true;
+                        th.make_mut().detached = true;
                         if self.trace {
                             say(format!("detach thread {id}"));
                         }
@@ -1088,18 +1089,18 @@ impl<'p> Machine<'p> {
                     return unsup("pthread key", loc);
                 };
                 let v = s(1)?;
-                st.threads[t as usize].keys.insert(k as u32, v);
+                st.threads[t as usize].make_mut().keys.insert(k as u32, v);
                 int(0)
             }
             Op::AtomicBegin => {
-                st.threads[t as usize].atomic_depth += 1;
+                st.threads[t as usize].make_mut().atomic_depth += 1;
                 if self.trace {
                     say("atomic section begins".into());
                 }
                 None
             }
             Op::AtomicEnd => {
-                let th = &mut st.threads[t as usize];
+                let th = st.threads[t as usize].make_mut();
                 th.atomic_depth = th.atomic_depth.saturating_sub(1);
                 if self.trace {
                     say("atomic section ends".into());
@@ -1247,7 +1248,7 @@ impl<'p> Machine<'p> {
                     && o != 0
                     && let Some(obj) = st.objects.get_mut(&o)
                 {
-                    Rc::make_mut(obj).alive = false;
+                    obj.make_mut().alive = false;
                 }
                 None
             }
@@ -1262,7 +1263,7 @@ impl<'p> Machine<'p> {
                         }
                         Some(obj) if !obj.alive => bad("a second free of the same memory")?,
                         Some(_) if off != 0 => bad("free of a pointer into a heap object")?,
-                        Some(obj) => Rc::make_mut(obj).alive = false,
+                        Some(obj) => obj.make_mut().alive = false,
                         None => bad("free of an object whose lifetime ended")?,
                     },
                     _ => bad("free of a pointer that points to no object")?,
@@ -1318,7 +1319,7 @@ impl<'p> Machine<'p> {
                 if self.trace {
                     say(format!("thread stops: {why}"));
                 }
-                st.threads[t as usize].status = Status::Stopped(why.into());
+                st.threads[t as usize].make_mut().status = Status::Stopped(why.into());
                 None
             }
             Op::LibNoop(_) => Some(RVal::S(Value::Int(0))),
