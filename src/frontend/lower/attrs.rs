@@ -165,10 +165,7 @@ impl<'a> Lowerer<'a> {
                 continue;
             };
             let raw = a.name.node.as_str();
-            let name = raw
-                .strip_prefix("__")
-                .and_then(|n| n.strip_suffix("__"))
-                .unwrap_or(raw);
+            let name = bare_name(raw);
             if NO_EFFECT.contains(&name) {
                 continue;
             }
@@ -194,11 +191,7 @@ impl<'a> Lowerer<'a> {
                         _ => None,
                     });
                     let m = m.unwrap_or_default();
-                    let bare = m
-                        .strip_prefix("__")
-                        .and_then(|n| n.strip_suffix("__"))
-                        .unwrap_or(&m);
-                    out.mode = Some(match bare {
+                    out.mode = Some(match bare_name(&m) {
                         "QI" | "byte" => 8,
                         "HI" => 16,
                         "SI" => 32,
@@ -220,4 +213,12 @@ impl<'a> Lowerer<'a> {
         }
         Ok(out)
     }
+}
+
+/// An attribute's or mode's name without GNU C's optional `__` on both
+/// sides (`__packed__` is `packed`).
+pub(super) fn bare_name(raw: &str) -> &str {
+    raw.strip_prefix("__")
+        .and_then(|n| n.strip_suffix("__"))
+        .unwrap_or(raw)
 }

@@ -884,14 +884,7 @@ impl<'a> Lowerer<'a> {
             }
         };
         let vt = obj.ty.unqual().clone();
-        self.emit(
-            StmtKind::Op {
-                dest: None,
-                op: Op::AtomicBegin,
-                args: vec![],
-            },
-            loc,
-        );
+        self.emit_op0(Op::AtomicBegin, loc);
         let old = self.temp(vt.clone(), loc);
         self.emit(StmtKind::Assign(old.clone(), obj.clone()), loc);
         let new = self.arith_on(op, old.clone(), v, loc, e)?;
@@ -899,14 +892,7 @@ impl<'a> Lowerer<'a> {
         let t = self.temp(vt, loc);
         self.emit(StmtKind::Assign(t.clone(), new), loc);
         self.emit(StmtKind::Assign(obj, t.clone()), loc);
-        self.emit(
-            StmtKind::Op {
-                dest: None,
-                op: Op::AtomicEnd,
-                args: vec![],
-            },
-            loc,
-        );
+        self.emit_op0(Op::AtomicEnd, loc);
         Ok(match want {
             Want::Value if post => old,
             Want::Value => t,

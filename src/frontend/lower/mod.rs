@@ -516,10 +516,7 @@ impl<'a> Lowerer<'a> {
                 continue;
             };
             let raw = a.name.node.as_str();
-            let bare = raw
-                .strip_prefix("__")
-                .and_then(|n| n.strip_suffix("__"))
-                .unwrap_or(raw);
+            let bare = attrs::bare_name(raw);
             match bare {
                 "constructor" | "destructor" => {
                     let when = if bare == "constructor" {
@@ -1111,6 +1108,20 @@ impl<'a> Lowerer<'a> {
             .last_mut()
             .unwrap()
             .push(Stmt { kind, loc });
+    }
+
+    /// An operation with no operands and no result (an atomic section's
+    /// begin or end, an abort).
+    fn emit_op0(&mut self, op: Op, loc: Loc) {
+        let args = vec![];
+        self.emit(
+            StmtKind::Op {
+                dest: None,
+                op,
+                args,
+            },
+            loc,
+        );
     }
 
     /// Runs `f` collecting the statements it emits into a block of their own.

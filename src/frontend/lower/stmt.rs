@@ -239,14 +239,7 @@ impl<'a> Lowerer<'a> {
         // The kernel's BUG(): `ud2` alone (its bug-table entry is in a
         // pushed section) traps, so the thread stops as at abort().
         if ms.iter().any(|m| m == "ud2") && ms.iter().all(|m| m == "ud2" || quiet(m)) {
-            self.emit(
-                StmtKind::Op {
-                    dest: None,
-                    op: Op::Abort,
-                    args: vec![],
-                },
-                loc,
-            );
+            self.emit_op0(Op::Abort, loc);
             return Ok(());
         }
         // An instruction's operands without spaces and without operand
@@ -303,26 +296,12 @@ impl<'a> Lowerer<'a> {
                 return refuse(self);
             }
             let ty = x.ty.unqual().clone();
-            self.emit(
-                StmtKind::Op {
-                    dest: None,
-                    op: Op::AtomicBegin,
-                    args: vec![],
-                },
-                loc,
-            );
+            self.emit_op0(Op::AtomicBegin, loc);
             let t = self.temp(ty, loc);
             self.emit(StmtKind::Assign(t.clone(), x.clone()), loc);
             self.emit(StmtKind::Assign(x, y.clone()), loc);
             self.emit(StmtKind::Assign(y, t), loc);
-            self.emit(
-                StmtKind::Op {
-                    dest: None,
-                    op: Op::AtomicEnd,
-                    args: vec![],
-                },
-                loc,
-            );
+            self.emit_op0(Op::AtomicEnd, loc);
             return Ok(());
         }
         // The kernel's paravirt call (`call *%c2` through an operations
