@@ -79,7 +79,7 @@ fn judge(path: &Path, t: &Truth, tss: &[u32], backends: &[&str], tally: &mut Tal
     // caps ts at 1, so ts = 2 is the same program and gets the same
     // answer; a larger ts only adds runs to an encoding that timed out
     // already, so it is counted unknown without its 10 s.
-    let mut last: Vec<(&str, i32, String)> = Vec::new();
+    let mut last: Vec<(&str, u32, i32, String)> = Vec::new();
     for &ts in tss {
         for b in backends {
             let b = match *b {
@@ -88,14 +88,14 @@ fn judge(path: &Path, t: &Truth, tss: &[u32], backends: &[&str], tally: &mut Tal
             };
             let before = last.iter().position(|l| l.0 == b);
             let (code, text) = match before.map(|i| &last[i]) {
-                Some((_, c, x)) if ts > 1 && t.two_threads => (*c, x.clone()),
-                Some((_, 20, x)) if x.contains("timed out") => (20, x.clone()),
+                Some((_, 1, c, x)) if ts > 1 && t.two_threads => (*c, x.clone()),
+                Some((_, _, 20, x)) if x.contains("timed out") => (20, x.clone()),
                 _ => check(path, ts, b),
             };
             if let Some(i) = before {
                 last.remove(i);
             }
-            last.push((b, code, text.clone()));
+            last.push((b, ts, code, text.clone()));
             tally.runs += 1;
             let what = format!("{} ts={ts} {b}", path.display());
             match code {
