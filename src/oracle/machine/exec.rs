@@ -197,15 +197,10 @@ impl<'p> Machine<'p> {
                 next = if truth(v) { *a } else { *b };
             }
             Mop::LoopEnter(id) => {
-                st.threads[t as usize]
-                    .make_mut()
-                    .frames
-                    .last_mut()
-                    .unwrap()
-                    .loops[*id as usize] = 0;
+                top_frame(st, t).loops[*id as usize] = 0;
             }
             Mop::LoopGuard(id, trips) => {
-                let f = st.threads[t as usize].make_mut().frames.last_mut().unwrap();
+                let f = top_frame(st, t);
                 if f.loops[*id as usize] >= crate::ir::loops::limit(*trips, self.b.unwind) {
                     let why = format!("loop unwinding bound {} reached", self.b.unwind);
                     self.stop(st, t, why, loc, ev);
@@ -213,7 +208,7 @@ impl<'p> Machine<'p> {
                 }
             }
             Mop::BackEdge(id, to, guarded) => {
-                let f = st.threads[t as usize].make_mut().frames.last_mut().unwrap();
+                let f = top_frame(st, t);
                 f.loops[*id as usize] += 1;
                 if !guarded && f.loops[*id as usize] >= self.b.unwind {
                     let why = format!("loop unwinding bound {} reached", self.b.unwind);
@@ -246,12 +241,7 @@ impl<'p> Machine<'p> {
                         self.set_reg(st, t, *r, v);
                     }
                 } else {
-                    st.threads[t as usize]
-                        .make_mut()
-                        .frames
-                        .last_mut()
-                        .unwrap()
-                        .pc = next;
+                    top_frame(st, t).pc = next;
                     if self.p.func(f).atomic && self.trace {
                         ev.push(Event {
                             loc,
@@ -383,12 +373,7 @@ impl<'p> Machine<'p> {
                 for x in args {
                     a.push(ev!(x));
                 }
-                st.threads[t as usize]
-                    .make_mut()
-                    .frames
-                    .last_mut()
-                    .unwrap()
-                    .pc = next;
+                top_frame(st, t).pc = next;
                 if *op == Op::Once
                     && let Some(r) = r
                 {
@@ -440,11 +425,12 @@ impl<'p> Machine<'p> {
     }
 
     pub(super) fn set_reg(&self, st: &mut State, t: u32, r: Reg, v: RVal) {
-        st.threads[t as usize]
-            .make_mut()
-            .frames
-            .last_mut()
-            .unwrap()
-            .regs[r as usize] = Some(v);
+        top_frame(st, t).regs[r as usize] = Some(v);
     }
+}
+
+/// The frame thread `t` runs in, to change (the thread is copied first if
+/// another state shares it).
+fn top_frame(st: &mut State, t: u32) -> &mut Frame {
+    st.threads[t as usize].make_mut().frames.last_mut().unwrap()
 }
